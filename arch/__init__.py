@@ -1,0 +1,1 @@
+"""Architecture description files and the device model built from them."""

@@ -1,0 +1,1 @@
+"""DataflowIR to per-engine instruction encodings, the disassembler, the package format."""

@@ -1,0 +1,41 @@
+"""User-facing errors: what went wrong and where, in MLIR's ``file:line:col: error:`` form.
+
+Every failure a user can cause (malformed IR, an illegal kernel, a broken arch file,
+a corrupt package, wrong launch arguments) is raised as ``KtcError``; the command-line
+tools print it and exit 1 without a traceback.
+"""
+
+from dataclasses import dataclass
+
+from xdsl.dialects.builtin import FileLineColLoc, IntAttr, StringAttr
+from xdsl.ir import Operation
+
+
+@dataclass
+class KtcError(Exception):
+    """A diagnostic for the user. ``where`` is ``file:line:col`` or a file name, or empty."""
+
+    message: str
+    where: str = ""
+    severity: str = "error"
+
+    def __str__(self) -> str:
+        prefix = f"{self.where}: " if self.where else ""
+        return f"{prefix}{self.severity}: {self.message}"
+
+
+def file_loc(filename: str, line: int, col: int) -> FileLineColLoc:
+    return FileLineColLoc(StringAttr(filename), IntAttr(line), IntAttr(col))
+
+
+def where(op: Operation) -> str:
+    """``file:line:col`` of an op's source location, or its name when it has none."""
+    loc = op.location
+    if isinstance(loc, FileLineColLoc):
+        return f"{loc.filename.data}:{loc.line.data}:{loc.column.data}"
+    return f"'{op.name}'"
+
+
+def line_of(op: Operation) -> int | None:
+    loc = op.location
+    return loc.line.data if isinstance(loc, FileLineColLoc) else None

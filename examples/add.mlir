@@ -1,0 +1,40 @@
+// add: C = A + B for 256x128 f16 matrices in device memory.
+// 32 compute tiles split the rows; each tile walks its 8 rows one 1x128 row at a time.
+#rows = affine_set<(d0, d1) : (d0 >= 0, -d0 + 255 >= 0, d1 >= 0, -d1 + 127 >= 0)>
+#row = affine_set<(d0, d1) : (d0 == 0, d1 >= 0, -d1 + 127 >= 0)>
+#identity = affine_map<(d0, d1) -> (d0, d1)>
+module {
+  func.func @add(%a: index, %b: index, %c: index) attributes {grid = [32]} {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %rows_per_tile = arith.constant 8 : index
+    %tile = ktdp.get_compute_tile_id : index
+    %first_row = arith.muli %tile, %rows_per_tile : index
+    %a_view = ktdp.construct_memory_view %a, sizes: [256, 128], strides: [128, 1] {
+      coordinate_set = #rows, memory_space = #ktdp.memory_space<global>
+    } : memref<256x128xf16>
+    %b_view = ktdp.construct_memory_view %b, sizes: [256, 128], strides: [128, 1] {
+      coordinate_set = #rows, memory_space = #ktdp.memory_space<global>
+    } : memref<256x128xf16>
+    %c_view = ktdp.construct_memory_view %c, sizes: [256, 128], strides: [128, 1] {
+      coordinate_set = #rows, memory_space = #ktdp.memory_space<global>
+    } : memref<256x128xf16>
+    scf.for %i = %c0 to %rows_per_tile step %c1 {
+      %r = arith.addi %first_row, %i : index
+      %a_tile = ktdp.construct_access_tile %a_view[%r, %c0] {
+        access_tile_set = #row, access_tile_order = #identity
+      } : memref<256x128xf16> -> !ktdp.access_tile<1x128xindex>
+      %b_tile = ktdp.construct_access_tile %b_view[%r, %c0] {
+        access_tile_set = #row, access_tile_order = #identity
+      } : memref<256x128xf16> -> !ktdp.access_tile<1x128xindex>
+      %c_tile = ktdp.construct_access_tile %c_view[%r, %c0] {
+        access_tile_set = #row, access_tile_order = #identity
+      } : memref<256x128xf16> -> !ktdp.access_tile<1x128xindex>
+      %x = ktdp.load %a_tile : !ktdp.access_tile<1x128xindex> -> tensor<1x128xf16>
+      %y = ktdp.load %b_tile : !ktdp.access_tile<1x128xindex> -> tensor<1x128xf16>
+      %sum = arith.addf %x, %y : tensor<1x128xf16>
+      ktdp.store %sum, %c_tile : tensor<1x128xf16>, !ktdp.access_tile<1x128xindex>
+    }
+    return
+  }
+}

@@ -1,0 +1,1 @@
+"""The cycle-level simulator of the chip and the KTIR reference interpreter."""
