@@ -35,7 +35,7 @@ def main() -> int:
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         lit_xml, pytest_xml = Path(tmp, "lit.xml"), Path(tmp, "pytest.xml")
-        subprocess.run([sys.executable, "-m", "lit", "-sv", f"-j{args.jobs}",
+        subprocess.run([sys.executable, "-c", "from lit.main import main; main()", "-sv", f"-j{args.jobs}",
                         f"--xunit-xml-output={lit_xml}", str(HERE / "lit")])
         subprocess.run([sys.executable, "-m", "pytest", "-q", "-n", str(args.jobs),
                         f"--junitxml={pytest_xml}", str(HERE / "unit"), str(HERE / "e2e")],
