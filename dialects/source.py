@@ -3,27 +3,71 @@
 ``parse_module`` gives every operation a ``FileLineColLoc`` naming where it was
 written, so that verifier errors, pass diagnostics and simulator reports can point
 back at the source. ``verify_module`` verifies op by op and reports the first failure
-at that op's location. Both raise ``KtcError``.
+at that op's location. Both raise ``KtcError``. ``split_input`` cuts a file at its
+``// -----`` markers the way ``--split-input-file`` does.
 """
 
+import re
 from contextlib import contextmanager
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp, UnknownLoc
-from xdsl.ir import Operation
-from xdsl.parser import Parser
+from xdsl.ir import Attribute, Block, Operation, SSAValue
+from xdsl.parser import Parser, ParserState, UnresolvedOperand
 from xdsl.utils.exceptions import DiagnosticException, ParseError, VerifyException
-from xdsl.utils.lexer import Span
+from xdsl.utils.lexer import Input, Span
+from xdsl.utils.mlir_lexer import MLIRLexer, MLIRTokenKind
 
 from ktc.dialects.diagnostics import KtcError, file_loc, where
+
+SPLIT_MARKER = "// -----"
+
+
+class LinearLexer(MLIRLexer):
+    """xDSL's lexer with a string-literal pattern that cannot backtrack exponentially:
+    xDSL's own hangs on a long line holding an unterminated string or a bad escape."""
+
+    _unescaped_characters_regex = re.compile(
+        r'"(?:[^"\\\n\v\f]|\\(?:["nt\\]|[0-9A-Fa-f]{2}))*"'
+    )
 
 
 class LocatedParser(Parser):
     """xDSL's parser, recording each op's ``file:line:col``.
 
     A type or attribute that fails its verifier while being built is reported as a
-    parse error where it was written (or, failing that, where its op starts).
+    parse error where it was written (or, failing that, where its op starts). As in
+    MLIR, an empty input is an empty module, and a value that is never defined is
+    reported at its first use.
     """
+
+    def __init__(self, ctx: Context, input: str, name: str) -> None:
+        super().__init__(ctx, "", name)  # then replace the lexer xDSL built
+        self._parser_state = ParserState(LinearLexer(Input(input, name)))
+        self.first_uses: dict[str, Span] = {}
+
+    def parse_module(self, allow_implicit_module: bool = True) -> ModuleOp:
+        if self._current_token.kind == MLIRTokenKind.EOF:
+            return ModuleOp([])
+        try:
+            return super().parse_module(allow_implicit_module)
+        except ParseError as err:
+            if not err.msg.startswith("values used but not defined"):
+                raise
+            name = next(iter(self.forward_ssa_references))
+            raise ParseError(
+                self.first_uses[name], f"use of undeclared SSA value name %{name}"
+            ) from None
+
+    def resolve_operand(self, operand: UnresolvedOperand, type: Attribute) -> SSAValue:
+        if operand.operand_name not in self.ssa_values:
+            self.first_uses.setdefault(operand.operand_name, operand.span)
+        return super().resolve_operand(operand, type)
+
+    def _parse_block(self) -> Block:
+        if self._current_token.kind != MLIRTokenKind.CARET_IDENT:
+            self.raise_error("expected an operation or '}' to close the region")
+        return super()._parse_block()
 
     def parse_operation(self) -> Operation:
         start = self._current_token.span
@@ -63,6 +107,16 @@ def parse_module(
         raise parse_error(err) from None
     except DiagnosticException as err:
         raise KtcError(_first_line(err), filename) from None
+
+
+def split_input(text: str) -> list[tuple[int, str]]:
+    """The chunks of ``text`` between ``// -----`` markers (found anywhere in a line,
+    as MLIR finds them), each with the number of its first line."""
+    chunks, line = [], 1
+    for chunk in text.split(SPLIT_MARKER):
+        chunks.append((line, chunk))
+        line += chunk.count("\n")
+    return chunks
 
 
 def verify_module(module: ModuleOp) -> None:

@@ -1,11 +1,569 @@
 """Upstream dialects as real KTIR writes them, where xDSL's own differ.
 
 ``OVERRIDES`` maps a dialect name to a factory of a replacement ``Dialect`` that
-ktc registers instead of xDSL's. The installed xDSL is never edited.
+ktc registers instead of xDSL's. The installed xDSL is never edited: a replacement
+dialect is xDSL's, with some ops swapped for the subclasses below and some added.
+
+- ``linalg.reduce`` also in its short form ``linalg.reduce { arith.addf } ins(...)
+  outs(...) dimensions = [1]``, and printed in it whenever MLIR would;
+  ``linalg.reduce``, ``linalg.broadcast`` and ``linalg.transpose`` print as MLIR
+  does and accept a trailing attribute dictionary;
+- ``linalg.batch_matmul``; ``linalg.matmul``'s body as MLIR builds it;
+- ``func.func`` declarations printed with their argument and result attributes;
+- ``scf.for ... iter_args(...) -> T`` with a bare result type, printed as MLIR does;
+  ``scf.execute_region -> T`` printed without parentheses;
+- ``affine.load`` / ``affine.store`` (and the vector forms) subscripts: a bare
+  ``%i`` is a dimension and ``symbol(%n)`` a symbol, as in MLIR;
+  ``affine.apply`` and ``affine.min`` print ``#map(%i)`` as MLIR does.
 """
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from typing import ClassVar
 
-from xdsl.ir import Dialect
+from xdsl.builder import Builder
+from xdsl.dialects import affine, func, scf
+from xdsl.dialects.linalg import Linalg, abstract_ops
+from xdsl.dialects.linalg import ops as linalg
+from xdsl.dialects.arith import AddfOp, AddiOp, FastMathFlagsAttr, MulfOp, MuliOp
+from xdsl.dialects.builtin import (
+    AffineMapAttr,
+    ArrayAttr,
+    DenseArrayBase,
+    IndexType,
+    IntegerType,
+    MemRefType,
+    ShapedType,
+    TensorType,
+    i64,
+)
+from xdsl.dialects.linalg.attrs import IteratorTypeAttr
+from xdsl.dialects.utils import parse_assignment, print_assignment, print_func_output
+from xdsl.ir import Attribute, Block, BlockArgument, Dialect, Operation, Region, SSAValue
+from xdsl.ir.affine import AffineExpr, AffineMap
+from xdsl.irdl import IRDLOperation, irdl_op_definition, prop_def
+from xdsl.parser import Parser, UnresolvedOperand
+from xdsl.parser.affine_parser import AffineParser
+from xdsl.printer import Printer
+from xdsl.traits import SingleBlockImplicitTerminator, ensure_terminator
+from xdsl.utils.mlir_lexer import MLIRTokenKind
 
-OVERRIDES: dict[str, Callable[[], Dialect]] = {}
+from ktc.dialects.printer import affine_subscript_tokens
+
+# ---------------------------------------------------------------- linalg
+
+
+def _parse_ins_outs(parser: Parser, keyword: str) -> tuple[SSAValue, SSAValue, list[int], dict[str, Attribute]]:
+    """``ins(%x : T) outs(%y : U) <keyword> = [ints] attr-dict?``."""
+    operands = []
+    for group in ("ins", "outs"):
+        parser.parse_characters(group)
+        parser.parse_punctuation("(")
+        unresolved = parser.parse_unresolved_operand()
+        parser.parse_punctuation(":")
+        operands.append(parser.resolve_operand(unresolved, parser.parse_type()))
+        parser.parse_punctuation(")")
+    parser.parse_keyword(keyword)
+    parser.parse_punctuation("=")
+    values = parser.parse_comma_separated_list(parser.Delimiter.SQUARE, parser.parse_integer)
+    return operands[0], operands[1], values, parser.parse_optional_attr_dict()
+
+
+def _print_ins_outs(printer: Printer, op: Operation, keyword: str, values: Sequence[int]) -> None:
+    """MLIR's spelling, with the space it leaves after the integer list."""
+    source, init = op.operands[:2]
+    printer.print_string(" ins(")
+    printer.print_ssa_value(source)
+    printer.print_string(" : ")
+    printer.print_attribute(source.type)
+    printer.print_string(") outs(")
+    printer.print_ssa_value(init)
+    printer.print_string(" : ")
+    printer.print_attribute(init.type)
+    printer.print_string(f") {keyword} = [{', '.join(map(str, values))}] ")
+    printer.print_op_attributes(op.attributes)
+
+
+def _element_type(value: SSAValue) -> Attribute:
+    assert isinstance(value.type, ShapedType)
+    return value.type.get_element_type()
+
+
+class ReduceOp(linalg.ReduceOp):
+    """``linalg.reduce``, with MLIR's short form for a body of one combining op.
+
+    In the short form ``{ arith.addf }`` the op takes the accumulator first:
+    ``%r = arith.addf %init, %in`` (MLIR's ``initFirst``).
+    """
+
+    @classmethod
+    def parse(cls, parser: Parser) -> "ReduceOp":
+        payload = cls._parse_payload(parser)
+        source, init, dimensions, attributes = _parse_ins_outs(parser, "dimensions")
+        if payload is None:
+            arguments = parser.parse_comma_separated_list(parser.Delimiter.PAREN, parser.parse_argument)
+            region = parser.parse_region(arguments)
+        else:
+            region = _payload_region(*payload, source, init)
+        op = cls(source, init, DenseArrayBase.from_list(i64, dimensions), region)
+        op.attributes |= attributes
+        return op
+
+    @staticmethod
+    def _parse_payload(parser: Parser) -> tuple[type[Operation], dict[str, Attribute]] | None:
+        """``{ op-name attr-dict? }``, if present."""
+        if parser.parse_optional_punctuation("{") is None:
+            return None
+        pos = parser.pos
+        name = parser.parse_identifier()
+        op_type = parser.ctx.get_optional_op(name)
+        if op_type is None:
+            parser.raise_error(f"unknown combining op '{name}'", pos, parser.pos)
+        attributes = parser.parse_optional_attr_dict()
+        parser.parse_punctuation("}")
+        return op_type, attributes
+
+    def print(self, printer: Printer) -> None:
+        payload = self.payload_op()
+        if payload is not None:
+            printer.print_string(f" {{ {payload.name}")
+            printer.print_op_attributes(_payload_attributes(payload))
+            printer.print_string(" }")
+        _print_ins_outs(printer, self, "dimensions", self.dimensions.get_values())
+        if payload is not None:
+            return
+        with printer.indented():
+            printer.print_string("\n(")
+            printer.print_list(self.region.block.args, printer.print_block_argument)
+            printer.print_string(") ")
+            printer.print_region(self.region, print_entry_block_args=False)
+
+    def payload_op(self) -> Operation | None:
+        """The body's one op, when the short form can say it (MLIR's ``findPayloadOp``)."""
+        block = self.region.block
+        if len(block.ops) != 2:
+            return None
+        payload, terminator = block.ops
+        if list(payload.operands) != [block.args[-1], *block.args[:-1]]:
+            return None
+        return payload if list(terminator.operands) == list(payload.results) else None
+
+
+def _payload_region(
+    op_type: type[Operation], attributes: dict[str, Attribute], source: SSAValue, init: SSAValue
+) -> Region:
+    """The body MLIR builds for ``{ op attributes }``: ``op(init, in)`` then yield."""
+    properties = {}
+    if issubclass(op_type, IRDLOperation):
+        names = op_type.get_irdl_definition().properties
+        properties = {k: v for k, v in attributes.items() if k in names}
+        attributes = {k: v for k, v in attributes.items() if k not in names}
+    block = Block(arg_types=(_element_type(source), _element_type(init)))
+    payload = op_type.create(
+        operands=(block.args[1], block.args[0]),
+        result_types=(_element_type(init),),
+        properties=properties,
+        attributes=attributes,
+    )
+    block.add_ops((payload, linalg.YieldOp(*payload.results)))
+    return Region(block)
+
+
+def _payload_attributes(payload: Operation) -> dict[str, Attribute]:
+    """What MLIR prints in the short form: all but a ``fastmath`` of ``none``."""
+    attributes = payload.properties | payload.attributes
+    return {k: v for k, v in attributes.items() if v != FastMathFlagsAttr("none")}
+
+
+class BroadcastOp(linalg.BroadcastOp):
+    @classmethod
+    def parse(cls, parser: Parser) -> "BroadcastOp":
+        source, init, dimensions, attributes = _parse_ins_outs(parser, "dimensions")
+        op = cls(source, init, DenseArrayBase.from_list(i64, dimensions))
+        op.attributes |= attributes
+        return op
+
+    def print(self, printer: Printer) -> None:
+        _print_ins_outs(printer, self, "dimensions", self.dimensions.get_values())
+
+
+class TransposeOp(linalg.TransposeOp):
+    @classmethod
+    def parse(cls, parser: Parser) -> "TransposeOp":
+        source, init, permutation, attributes = _parse_ins_outs(parser, "permutation")
+        op = cls(source, init, DenseArrayBase.from_list(i64, permutation))
+        op.attributes |= attributes
+        return op
+
+    def print(self, printer: Printer) -> None:
+        _print_ins_outs(printer, self, "permutation", self.permutation.get_values())
+
+
+class _MultiplyAccumulate:
+    """The body MLIR gives a matmul: ``out + a * b``."""
+
+    @classmethod
+    def get_hidden_region(cls, inputs: Sequence[SSAValue], outputs: Sequence[SSAValue]) -> Region:
+        arg_types = abstract_ops.NamedOperation.body_arg_types((*inputs, *outputs))
+        add, mul = (AddiOp, MuliOp) if isinstance(arg_types[-1], IntegerType) else (AddfOp, MulfOp)
+
+        @Builder.implicit_region(arg_types)
+        def body(args: tuple[BlockArgument, ...]) -> None:
+            product = mul(args[0], args[1])
+            linalg.YieldOp(add(args[2], product))
+
+        return body
+
+
+class MatmulOp(_MultiplyAccumulate, linalg.MatmulOp):
+    pass
+
+
+def _maps(*results: Callable[..., tuple]) -> ArrayAttr[AffineMapAttr]:
+    return ArrayAttr(AffineMapAttr(AffineMap.from_callable(result)) for result in results)
+
+
+@irdl_op_definition
+class BatchMatmulOp(_MultiplyAccumulate, abstract_ops.NamedOperation):
+    """``C[b, i, j] += A[b, i, k] * B[b, k, j]``."""
+
+    name = "linalg.batch_matmul"
+
+    PRINT_ATTRS_IN_FRONT: ClassVar[bool] = True
+
+    indexing_maps = prop_def(
+        ArrayAttr[AffineMapAttr],
+        default_value=_maps(lambda b, i, j, k: (b, i, k), lambda b, i, j, k: (b, k, j), lambda b, i, j, k: (b, i, j)),
+    )
+
+    def __init__(self, inputs: Sequence[SSAValue], outputs: Sequence[SSAValue]):
+        super().__init__(
+            ins=inputs,
+            outs=outputs,
+            result_types=[output.type for output in outputs if isinstance(output.type, TensorType)],
+            hidden_region=self.get_hidden_region(inputs, outputs),
+        )
+
+    def get_default_indexing_maps(self) -> Sequence[AffineMap]:
+        return tuple(m.data for m in self.indexing_maps.data)
+
+    def get_indexing_maps(self) -> ArrayAttr[AffineMapAttr]:
+        return self.indexing_maps
+
+    def get_iterator_types(self) -> ArrayAttr[IteratorTypeAttr]:
+        parallel, reduction = IteratorTypeAttr.parallel(), IteratorTypeAttr.reduction()
+        return ArrayAttr((parallel, parallel, parallel, reduction))
+
+
+# ---------------------------------------------------------------- func
+
+
+class FuncOp(func.FuncOp):
+    """``func.func``; a declaration keeps its argument and result attributes, which
+    xDSL's printer drops: ``func.func private @f(i32 {a}) -> (f32 {b})``."""
+
+    @classmethod
+    def parse(cls, parser: Parser) -> "FuncOp":
+        parsed = super().parse(parser)  # xDSL's parser builds its own class
+        body = parsed.detach_region(parsed.body)
+        return cls.create(properties=parsed.properties, attributes=parsed.attributes, regions=[body])
+
+    def print(self, printer: Printer) -> None:
+        if self.body.blocks or (self.arg_attrs is None and self.res_attrs is None):
+            super().print(printer)
+            return
+        if self.sym_visibility is not None:
+            printer.print_string(f" {self.sym_visibility.data}")
+        printer.print_string(" ")
+        printer.print_symbol_name(self.sym_name)
+        with printer.in_parens():
+            _print_typed_list(printer, self.function_type.inputs.data, self.arg_attrs)
+        outputs = self.function_type.outputs.data
+        if len(outputs) == 1 and self.res_attrs is None:
+            printer.print_string(" -> ")
+            printer.print_attribute(outputs[0])
+        elif outputs:
+            printer.print_string(" -> (")
+            _print_typed_list(printer, outputs, self.res_attrs)
+            printer.print_string(")")
+        printer.print_op_attributes(self.attributes, print_keyword=True)
+
+
+def _print_typed_list(printer: Printer, types: Sequence[Attribute], attributes: ArrayAttr | None) -> None:
+    """``T {attrs}, U``: each type with its dictionary, when it has a non-empty one."""
+    dictionaries = attributes.data if attributes is not None else (None,) * len(types)
+    printer.print_list(zip(types, dictionaries), lambda pair: print_func_output(printer, *pair))
+
+
+# ---------------------------------------------------------------- scf
+
+
+def _parse_arrow_types(parser: Parser) -> list[Attribute]:
+    """MLIR's arrow type list: ``(T, U)`` or one bare ``T``."""
+    types = parser.parse_optional_comma_separated_list(parser.Delimiter.PAREN, parser.parse_type)
+    return [parser.parse_type()] if types is None else types
+
+
+class ForOp(scf.ForOp):
+    """``scf.for``, whose ``iter_args(...) -> T`` may name one result type bare."""
+
+    @classmethod
+    def parse(cls, parser: Parser) -> "ForOp":
+        indvar = parser.parse_argument(expect_type=False)
+        parser.parse_punctuation("=")
+        bounds: list[UnresolvedOperand] = [parser.parse_unresolved_operand()]
+        for keyword in ("to", "step"):
+            parser.parse_keyword(keyword)
+            bounds.append(parser.parse_unresolved_operand())
+        pos = parser.pos
+        assignments = []
+        types: list[Attribute] = []
+        if parser.parse_optional_keyword("iter_args"):
+            assignments = parser.parse_comma_separated_list(parser.Delimiter.PAREN, lambda: parse_assignment(parser))
+            parser.parse_punctuation("->")
+            types = _parse_arrow_types(parser)
+        inits = parser.resolve_operands([value for _, value in assignments], types, pos)
+        indvar_type = parser.parse_type() if parser.parse_optional_punctuation(":") else IndexType()
+        lb, ub, step = (parser.resolve_operand(bound, indvar_type) for bound in bounds)
+        arguments = [indvar.resolve(indvar_type), *(arg.resolve(t) for (arg, _), t in zip(assignments, types))]
+        body = parser.parse_region(arguments)
+        op = cls(lb, ub, step, inits, body)
+        op.attributes |= parser.parse_optional_attr_dict()
+        if not inits:
+            for trait in op.get_traits_of_type(SingleBlockImplicitTerminator):
+                ensure_terminator(op, trait)
+        return op
+
+    def print(self, printer: Printer) -> None:
+        """As MLIR prints it, down to the two spaces it puts before ``: i32``."""
+        indvar, *iter_args = self.body.block.args
+        printer.print_string(" ")
+        printer.print_ssa_value(indvar)
+        for keyword, value in (("=", self.lb), ("to", self.ub), ("step", self.step)):
+            printer.print_string(f" {keyword} ")
+            printer.print_ssa_value(value)
+        if iter_args:
+            printer.print_string(" iter_args(")
+            printer.print_list(zip(iter_args, self.iter_args), lambda pair: print_assignment(printer, *pair))
+            printer.print_string(") -> (")
+            printer.print_list(self.result_types, printer.print_attribute)
+            printer.print_string(")")
+        if not isinstance(indvar.type, IndexType):
+            printer.print_string("  : ")
+            printer.print_attribute(indvar.type)
+        printer.print_string(" ")
+        printer.print_region(
+            self.body, print_entry_block_args=False, print_empty_block=False, print_block_terminators=bool(iter_args)
+        )
+        printer.print_op_attributes(self.attributes)
+
+
+class ExecuteRegionOp(scf.ExecuteRegionOp):
+    def print(self, printer: Printer) -> None:
+        if self.outs:
+            printer.print_string(" -> ")
+            _print_arrow_types(printer, self.outs.types)
+        printer.print_string(" ")
+        printer.print_region(self.region, print_entry_block_args=False, print_block_terminators=bool(self.outs))
+        printer.print_op_attributes(self.attributes)
+
+
+def _print_arrow_types(printer: Printer, types: Sequence[Attribute]) -> None:
+    if len(types) == 1:
+        printer.print_attribute(types[0])
+        return
+    with printer.in_parens():
+        printer.print_list(types, printer.print_attribute)
+
+
+# ---------------------------------------------------------------- affine
+
+
+class _SubscriptParser(AffineParser):
+    """``[%i + 1, symbol(%n) * 2]``: bare values are dimensions, ``symbol(...)`` symbols.
+
+    Each distinct value gets the next dimension (or symbol) number in order of first
+    use, as MLIR's ``parseAffineMapOfSSAIds`` does.
+    """
+
+    def parse_subscripts(self) -> tuple[AffineMap, list[UnresolvedOperand]]:
+        dims: dict[str, UnresolvedOperand] = {}
+        symbols: dict[str, UnresolvedOperand] = {}
+
+        def parse_optional_value() -> AffineExpr | None:
+            is_symbol = self._current_token.text == "symbol"
+            if is_symbol:
+                self._consume_token()
+                self._parse_token(MLIRTokenKind.L_PAREN, "Expected '('")
+            token = self._parse_optional_token(MLIRTokenKind.PERCENT_IDENT)
+            if token is None:
+                return None
+            if is_symbol:
+                self._parse_token(MLIRTokenKind.R_PAREN, "Expected ')'")
+            names = symbols if is_symbol else dims
+            index = list(names).index(token.text) if token.text in names else len(names)
+            names.setdefault(token.text, UnresolvedOperand(token.span, 0))
+            return AffineExpr.symbol(index) if is_symbol else AffineExpr.dimension(index)
+
+        exprs = self.parse_comma_separated_list(
+            self.Delimiter.SQUARE, lambda: self._parse_affine_expr(parse_optional_value)
+        )
+        return AffineMap(len(dims), len(symbols), tuple(exprs)), [*dims.values(), *symbols.values()]
+
+
+def _parse_access(parser: Parser) -> tuple[SSAValue, AffineMapAttr, list[SSAValue], MemRefType]:
+    """``%memref[subscripts] : memref-type``."""
+    memref = parser.parse_unresolved_operand()
+    amap, indices = _SubscriptParser(parser._parser_state).parse_subscripts()
+    parser.parse_punctuation(":")
+    pos = parser.pos
+    memref_type = parser.parse_type()
+    if not isinstance(memref_type, MemRefType):
+        parser.raise_error("Expected memref type", pos)
+    resolved = [parser.resolve_operand(index, IndexType()) for index in indices]
+    return parser.resolve_operand(memref, memref_type), AffineMapAttr(amap), resolved, memref_type
+
+
+def _print_access(printer: Printer, memref: SSAValue, amap: AffineMap, indices: Sequence[SSAValue]) -> None:
+    """``%memref[%i + 1, symbol(%n)] : memref-type``, the expressions as MLIR prints them."""
+    printer.print_ssa_value(memref)
+    with printer.in_square_brackets():
+        printer.print_list(amap.results, lambda expr: _print_subscript(printer, expr, amap.num_dims, indices))
+    printer.print_string(" : ")
+    printer.print_attribute(memref.type)
+
+
+def _print_subscript(printer: Printer, expr: AffineExpr, num_dims: int, operands: Sequence[SSAValue]) -> None:
+    for token in affine_subscript_tokens(expr, num_dims):
+        if isinstance(token, str):
+            printer.print_string(token)
+        elif token < num_dims:
+            printer.print_ssa_value(operands[token])
+        else:
+            printer.print_string("symbol(")
+            printer.print_ssa_value(operands[token])
+            printer.print_string(")")
+
+
+class LoadOp(affine.LoadOp):
+    @classmethod
+    def parse(cls, parser: Parser) -> "LoadOp":
+        memref, amap, indices, memref_type = _parse_access(parser)
+        return cls(memref, indices, amap, memref_type.get_element_type())
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        _print_access(printer, self.memref, self.map.data, self.indices)
+
+
+class StoreOp(affine.StoreOp):
+    @classmethod
+    def parse(cls, parser: Parser) -> "StoreOp":
+        value = parser.parse_unresolved_operand()
+        parser.parse_punctuation(",")
+        memref, amap, indices, memref_type = _parse_access(parser)
+        return cls(parser.resolve_operand(value, memref_type.get_element_type()), memref, indices, amap)
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_ssa_value(self.value)
+        printer.print_string(", ")
+        _print_access(printer, self.memref, self.map.data, self.indices)
+
+
+class VectorLoadOp(affine.VectorLoadOp):
+    @classmethod
+    def parse(cls, parser: Parser) -> "VectorLoadOp":
+        memref, amap, indices, _ = _parse_access(parser)
+        parser.parse_punctuation(",")
+        return cls(memref, indices, amap, parser.parse_type())
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        _print_access(printer, self.memref, self.map.data, self.indices)
+        printer.print_string(", ")
+        printer.print_attribute(self.result.type)
+
+
+class VectorStoreOp(affine.VectorStoreOp):
+    @classmethod
+    def parse(cls, parser: Parser) -> "VectorStoreOp":
+        value = parser.parse_unresolved_operand()
+        parser.parse_punctuation(",")
+        memref, amap, indices, _ = _parse_access(parser)
+        parser.parse_punctuation(",")
+        return cls(parser.resolve_operand(value, parser.parse_type()), memref, indices, amap)
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_ssa_value(self.value)
+        printer.print_string(", ")
+        _print_access(printer, self.memref, self.map.data, self.indices)
+        printer.print_string(", ")
+        printer.print_attribute(self.value.type)
+
+
+def _print_map_operands(printer: Printer, amap: AffineMapAttr, operands: Sequence[SSAValue]) -> None:
+    """`` #map(%dims)[%symbols]``, with no space before the parenthesis."""
+    printer.print_string(" ")
+    printer.print_attribute(amap)
+    num_dims = amap.data.num_dims
+    with printer.in_parens():
+        printer.print_list(operands[:num_dims], printer.print_operand)
+    if amap.data.num_symbols:
+        with printer.in_square_brackets():
+            printer.print_list(operands[num_dims:], printer.print_operand)
+
+
+def _parse_map_operands(parser: Parser) -> tuple[AffineMapAttr, list[SSAValue]]:
+    """``#map(%dims)[%symbols]``."""
+    pos = parser.pos
+    amap = parser.parse_attribute()
+    if not isinstance(amap, AffineMapAttr):
+        parser.raise_error("Expected affine map attr", pos)
+    dims = parser.parse_comma_separated_list(parser.Delimiter.PAREN, lambda: parser.parse_operand(IndexType()))
+    symbols = parser.parse_optional_comma_separated_list(
+        parser.Delimiter.SQUARE, lambda: parser.parse_operand(IndexType())
+    )
+    return amap, [*dims, *(symbols or ())]
+
+
+class ApplyOp(affine.ApplyOp):
+    @classmethod
+    def parse(cls, parser: Parser) -> "ApplyOp":
+        amap, operands = _parse_map_operands(parser)
+        return cls(operands, amap)
+
+    def print(self, printer: Printer) -> None:
+        _print_map_operands(printer, self.map, self.mapOperands)
+
+
+class MinOp(affine.MinOp):
+    @classmethod
+    def parse(cls, parser: Parser) -> "MinOp":
+        amap, operands = _parse_map_operands(parser)
+        return cls(operands, amap)
+
+    def print(self, printer: Printer) -> None:
+        _print_map_operands(printer, self.map, self.arguments)
+
+
+# ---------------------------------------------------------------- the replacements
+
+
+def _replacing(base: Dialect, ops: Sequence[type[Operation]]) -> Callable[[], Dialect]:
+    """A factory of ``base`` with ``ops`` in place of its ops of the same names (or added)."""
+
+    def factory() -> Dialect:
+        replacements = {op.name: op for op in ops}
+        kept = [op for op in base.operations if op.name not in replacements]
+        return Dialect(base.name, [*kept, *ops], list(base.attributes))
+
+    return factory
+
+
+OVERRIDES: dict[str, Callable[[], Dialect]] = {
+    "linalg": _replacing(Linalg, [ReduceOp, BroadcastOp, TransposeOp, MatmulOp, BatchMatmulOp]),
+    "func": _replacing(func.Func, [FuncOp]),
+    "scf": _replacing(scf.Scf, [ForOp, ExecuteRegionOp]),
+    "affine": _replacing(affine.Affine, [ApplyOp, MinOp, LoadOp, StoreOp, VectorLoadOp, VectorStoreOp]),
+}

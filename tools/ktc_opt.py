@@ -16,13 +16,10 @@ from ktc import __version__
 from ktc.dialects import dialect_factories
 from ktc.dialects.diagnostics import KtcError
 from ktc.dialects.printer import print_ir
-from ktc.dialects.source import parse_module, verify_module
+from ktc.dialects.source import SPLIT_MARKER, parse_module, split_input, verify_module
 from ktc.passes import pass_factories
 from ktc.passes.pipeline import expand
 from ktc.tools.verify_diagnostics import expectations, unmatched
-
-SPLIT_MARKER = "// -----"
-
 
 class KtcOptMain(xDSLOptMain):
     version_format = "ktc-opt " + __version__ + " (xdsl {xdsl_version})"
@@ -80,13 +77,7 @@ class KtcOptMain(xDSLOptMain):
             raise SystemExit(_fail(f"error: cannot read '{name}': {err.strerror}"))
 
     def _chunks(self, text: str) -> list[tuple[int, str]]:
-        if not self.args.split_input_file:
-            return [(1, text)]
-        chunks, line = [], 1
-        for chunk in text.split(SPLIT_MARKER):
-            chunks.append((line, chunk))
-            line += chunk.count("\n")
-        return chunks
+        return split_input(text) if self.args.split_input_file else [(1, text)]
 
     def _process(self, chunk: str, filename: str, first_line: int) -> str | KtcError:
         try:

@@ -2,7 +2,8 @@
 every ``// expected-<severity>@<where> {{<text>}}`` comment must be matched.
 
 ``<where>`` is empty (same line), ``+N`` / ``-N`` (relative), ``above`` / ``below``
-or an absolute line number; ``<text>`` must occur in the emitted message.
+or an absolute line number; ``<text>`` must occur in the emitted message. An
+expectation that is not met is reported, as MLIR does, where its comment is written.
 """
 
 import re
@@ -17,7 +18,10 @@ _EXPECTED = re.compile(
 class Expected:
     severity: str
     line: int
+    """The line the diagnostic is expected on."""
     text: str
+    written_at: str
+    """``line:col`` of the comment itself."""
     seen: bool = False
 
 
@@ -28,7 +32,8 @@ def expectations(text: str, first_line: int) -> list[Expected]:
         line = first_line + index
         for match in _EXPECTED.finditer(source_line):
             severity, at, message = match.groups()
-            found.append(Expected(severity, _target_line(line, at), message))
+            written_at = f"{line}:{match.start() + 1}"
+            found.append(Expected(severity, _target_line(line, at), message, written_at))
     return found
 
 
@@ -61,7 +66,7 @@ def unmatched(
         else:
             match.seen = True
     problems += [
-        f"{filename}:{e.line}: error: expected {e.severity} \"{e.text}\" was not produced"
+        f"{filename}:{e.written_at}: error: expected {e.severity} \"{e.text}\" was not produced"
         for e in expected
         if not e.seen
     ]
