@@ -1,0 +1,610 @@
+"""The device model: every fact about the hardware that a pass or the simulator uses.
+
+``Device.load("spyre")`` (a packaged name or a file path) reads a description file,
+follows its imports, validates it and lays out every instance: a group written with
+``ktdf_arch.count = 32`` becomes 32 cores, each with its own scratchpad, units and
+links, joined by the interconnect. Nothing is collapsed by kind: a path from core 3's
+scratchpad to core 5's crosses two ring links.
+
+Two levels of answer:
+
+* instances (``Node``, ``Link``): the routing graph, ``path``, ``node``, ``instances``;
+  a node belongs to a core and, inside a core, to a sub-core (a group nested
+  directly in a core is a sub-core);
+* kinds (``MemoryKind``, ``EngineKind``): capacities, features, lanes, word sizes,
+  issue costs. Resources of one kind are alike (validation checks it), so one
+  answer holds for every instance.
+
+Timing (bandwidths, latencies, clock, issue costs, FIFO beats) is optional in the
+format so that IBM's sample device, which has none, still loads: an *untimed* device
+answers every structure question, routes by hop count, lists what it lacks in
+``missing_timing`` and refuses ``roofline``. A device that states a clock must state
+every figure.
+
+Grids larger than the device: ``place_grid`` maps tile ``t`` (row-major) to core
+``t mod cores``, in waves of ``cores`` tiles that run one after another; a kernel
+whose tiles talk to each other needs one wave and is rejected otherwise.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from functools import cached_property
+from pathlib import Path
+
+from xdsl.dialects.pdl import PatternOp
+from xdsl.ir import Attribute
+
+from ktc.arch import resolve
+from ktc.arch.routing import search, walk
+from ktc.dialects.diagnostics import KtcError
+from ktc.dialects.ktdf_arch import PatternsOp, attr_text
+
+MEMORY, ENGINE, PORT = "memory", "engine", "port"
+"""The roles of a node."""
+
+PATTERN_POINTS = ("pre_mapping", "pre_scheduling", "post_scheduling", "post_lowering")
+"""Where the compiler applies a device's patterns, in pipeline order."""
+
+
+# ---------------------------------------------------------------------------------
+# Instances: the routing graph
+# ---------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Node:
+    """One instance of a memory, an execution unit or a switch port."""
+
+    index: int
+    """Position in ``Device.nodes``."""
+
+    role: str
+    """``MEMORY``, ``ENGINE`` or ``PORT``."""
+
+    kind: str
+    """The ``kind`` of its resource (empty for a kind-less switch)."""
+
+    core: int | None
+    """The core it belongs to; None outside the cores (device memory)."""
+
+    subcore: int | None
+    """The sub-core inside its core; None for what the whole core shares."""
+
+    where: str
+    """``file:line:col`` of the op describing it."""
+
+    @property
+    def name(self) -> str:
+        """``DDR``, ``L1[3]`` (core 3), ``SFU[3.1]`` (core 3, sub-core 1)."""
+        if self.core is None:
+            return self.kind or self.role
+        place = str(self.core) if self.subcore is None else f"{self.core}.{self.subcore}"
+        return f"{self.kind or self.role}[{place}]"
+
+
+@dataclass(frozen=True)
+class Queue:
+    """A FIFO on a link (``ktdf_arch.feature.queue``)."""
+
+    depth: int | None
+    """Beats it holds."""
+
+    beat_bytes: int | None
+    """Bytes per beat (the feature's ``size``)."""
+
+    ordered: bool
+
+
+@dataclass(frozen=True)
+class Link:
+    """A directed link between two nodes: one hop of a path."""
+
+    source: Node
+    target: Node
+    kind: str
+    """The datapath's ``kind``; ``ring`` or ``line`` for interconnect links,
+    ``switch`` inside a switch."""
+
+    bytes_per_cycle: int | None
+    """None when not given (untimed device, or inside a switch: no limit)."""
+
+    latency: int | None
+    """Cycles from a byte entering the link to it leaving; None when not given."""
+
+    granularity: tuple[int, ...]
+    """Transfer sizes in bytes the link allows; empty means any."""
+
+    queue: Queue | None
+    where: str
+
+    @property
+    def source_index(self) -> int:
+        return self.source.index
+
+    @property
+    def target_index(self) -> int:
+        return self.target.index
+
+    def cycles(self, nbytes: int) -> int:
+        """Cycles to move ``nbytes`` over this link alone; missing figures count 0."""
+        transfer = 0 if self.bytes_per_cycle is None else -(-nbytes // self.bytes_per_cycle)
+        return (self.latency or 0) + transfer
+
+
+# ---------------------------------------------------------------------------------
+# Kinds
+# ---------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Access:
+    """One access shape a load/store unit supports, in words."""
+
+    size_in_words: int
+    align_in_words: int
+
+
+@dataclass(frozen=True)
+class LoadStore:
+    """A ``load`` or ``store`` feature: per memory kind, the word size and accesses."""
+
+    word_sizes: Mapping[str, int]
+    accesses: Mapping[str, tuple[Access, ...]]
+
+    def word_size(self, memory: str) -> int:
+        """Bytes per word of ``memory`` (1 when the file gives none, as in IBM's format)."""
+        return self.word_sizes.get(memory, 1)
+
+    def access_granularity(self, memory: str) -> tuple[Access, ...]:
+        return self.accesses.get(memory, ())
+
+
+@dataclass(frozen=True)
+class MemoryKind:
+    """What every memory of one kind is."""
+
+    kind: str
+    size: int
+    """Capacity of one instance, in bytes."""
+
+    count: int
+    """Instances on the device."""
+
+    parent: str | None
+    """The kind above it in the memory tree (None for the root)."""
+
+    depth: int
+    """0 for the root, 1 for a per-core scratchpad, ..."""
+
+    port_bandwidth: int | None
+    """Bytes per cycle one instance serves through all its ports together."""
+
+    where: str
+
+
+@dataclass(frozen=True)
+class EngineKind:
+    """What every execution unit of one kind is and can do."""
+
+    kind: str
+    count: int
+    compute: bool
+    lanes: Mapping[str, int]
+    """SIMD lanes per element type, keyed by the type as written (``f16``)."""
+
+    splat: bool
+    zero_pad: bool
+    load: LoadStore | None
+    store: LoadStore | None
+    issue_cycles: Mapping[str, int]
+    """Cycles to issue one vector instruction, per op class
+    (``ktc.dialects.ktdf_arch.ISSUE_CLASSES``)."""
+
+    local_memories: tuple[str, ...]
+    """Memory kinds defined beside every instance of it (IBM's GroupLocalMemory)."""
+
+    where: str
+
+    @property
+    def features(self) -> tuple[str, ...]:
+        """The feature names it has, for display."""
+        flags = {
+            "compute": self.compute,
+            "load": self.load is not None,
+            "store": self.store is not None,
+            "simd": bool(self.lanes) or self.splat or self.zero_pad,
+        }
+        return tuple(name for name, present in flags.items() if present)
+
+
+@dataclass(frozen=True)
+class Interconnect:
+    """The links joining the cores through one ring stop (or line stop) each."""
+
+    topology: str
+    stop: str
+    """The engine kind each core reaches the interconnect through."""
+
+    bytes_per_cycle: int
+    """Per direction."""
+
+    latency: int
+    """Cycles per hop."""
+
+    where: str
+
+
+@dataclass(frozen=True)
+class Figure:
+    """A figure of the description, named for messages: what and where it is."""
+
+    what: str
+    where: str
+
+
+# ---------------------------------------------------------------------------------
+# Derived answers
+# ---------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class MemoryLevel:
+    """Peak traffic of one instance of a memory kind, bytes per cycle: its port
+    bandwidth, or the sum of the links at it if that is less."""
+
+    kind: str
+    instances: int
+    read_bytes_per_cycle: int
+    write_bytes_per_cycle: int
+
+
+@dataclass(frozen=True)
+class Roofline:
+    """The constants of the roofline bound (``docs/arch-format.md`` lists the formulas).
+
+    Bandwidths are bytes per cycle; ``per core`` figures hold for every core alike.
+    """
+
+    clock_mhz: int
+    cores: int
+    subcores_per_core: int
+    lanes: Mapping[str, int]
+    issue_cycles: Mapping[str, int]
+    device_memory_bytes_per_cycle: int
+    """B_ddr: shared by all cores."""
+
+    dma_read_bytes_per_cycle: int
+    """Per core, device memory to scratchpad: the slowest link on the way."""
+
+    dma_write_bytes_per_cycle: int
+    dma_granularity: int
+    """g: transfers between device memory and scratchpad round up to it."""
+
+    feed_bytes_per_cycle: int
+    """B_ls per core: scratchpad to all compute engines of the core."""
+
+    drain_bytes_per_cycle: int
+    """Compute engines back to the scratchpad, per core."""
+
+    interconnect_bytes_per_cycle: int | None
+    """B_ring, per direction; None without an interconnect."""
+
+    hop_latency: int | None
+    memories: tuple[MemoryLevel, ...]
+
+    @property
+    def clock_hz(self) -> int:
+        return self.clock_mhz * 1_000_000
+
+    def elements_per_cycle(self, op_class: str, element_type: str) -> float:
+        """Elements all compute engines together finish per cycle (C·U·L / issue)."""
+        if element_type not in self.lanes:
+            raise KtcError(f"the compute engines have no lanes for {element_type}")
+        engines = self.cores * self.subcores_per_core
+        return engines * self.lanes[element_type] / self.issue_cycles[op_class]
+
+    def seconds(self, cycles: float) -> float:
+        return cycles / self.clock_hz
+
+
+@dataclass(frozen=True)
+class GridPlacement:
+    """Where the tiles of a kernel grid run: tile ``t`` on core ``t mod cores``, in
+    wave ``t div cores``; the waves run one after another."""
+
+    tiles: int
+    cores: int
+
+    @property
+    def waves(self) -> int:
+        return -(-self.tiles // self.cores)
+
+    @property
+    def cores_used(self) -> int:
+        return min(self.tiles, self.cores)
+
+    def core_of(self, tile: int) -> int:
+        return tile % self.cores
+
+    def wave_of(self, tile: int) -> int:
+        return tile // self.cores
+
+
+# ---------------------------------------------------------------------------------
+# The device
+# ---------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Device:
+    """A device laid out instance by instance, and the questions it answers.
+
+    Built by ``ktc.arch.expand.build``; loaded with ``Device.load``. Shared by every
+    caller of ``load`` with the same files: never change it (the pattern ops it holds
+    must be cloned before use).
+    """
+
+    name: str
+    where: str
+    """``file:line:col`` of the device op that defines it."""
+
+    files: tuple[str, ...]
+    """The description files, from the one asked for to the definition."""
+
+    content_hash: str
+    nodes: tuple[Node, ...]
+    links: tuple[Link, ...]
+    memory_parents: tuple[int | None, ...]
+    """Per node, the memory instance above it in the memory tree (memories only)."""
+
+    memory_kinds: Mapping[str, MemoryKind]
+    """By kind, root first."""
+
+    engine_kinds: Mapping[str, EngineKind]
+    cores: int
+    device_memory: str
+    """The memory kind of the global address space (the root of the memory tree)."""
+
+    scratchpad: str
+    """The memory kind each core owns (``ct_local``)."""
+
+    spaces: Mapping[str, str]
+    """``mem_space_mapping``: memory space name to memory kind."""
+
+    interconnect: Interconnect | None
+    clock_mhz: int | None
+    missing_timing: tuple[Figure, ...]
+    """Every timing figure the description lacks (empty for a timed device)."""
+
+    example_values: tuple[Figure, ...]
+    """The figures the description marks as example values."""
+
+    pattern_blocks: tuple[PatternsOp, ...]
+    _paths: dict[tuple[int, int, bool], dict[int, Link]] = field(
+        default_factory=dict, compare=False, repr=False
+    )
+
+    @classmethod
+    def load(cls, name_or_path: str | Path) -> Device:
+        """The device named (``spyre``) or described at a path, validated; one
+        ``Device`` per content of its files."""
+        from ktc.arch.expand import build
+        from ktc.arch.loader import load_source
+        from ktc.arch.validate import check_device, check_source
+
+        source = load_source(resolve(str(name_or_path)))
+        key = tuple((str(file.path), file.sha256) for file in source.files)
+        if key not in _LOADED:
+            check_source(source)
+            device = build(source)
+            check_device(device)
+            _LOADED[key] = device
+        return _LOADED[key]
+
+    # Structure ---------------------------------------------------------------
+
+    @property
+    def timed(self) -> bool:
+        return not self.missing_timing
+
+    @property
+    def subcores_per_core(self) -> int:
+        """Compute engines per core: its sub-cores, or 1 for a core without any."""
+        return self.compute.count // self.cores
+
+    def memory(self, kind: str) -> MemoryKind:
+        if kind not in self.memory_kinds:
+            raise KtcError(f"device @{self.name} has no memory \"{kind}\"", self.where)
+        return self.memory_kinds[kind]
+
+    def engine(self, kind: str) -> EngineKind:
+        if kind not in self.engine_kinds:
+            raise KtcError(f"device @{self.name} has no execution unit \"{kind}\"", self.where)
+        return self.engine_kinds[kind]
+
+    @property
+    def compute_kind(self) -> str:
+        """The one kind of execution unit that computes."""
+        return next(kind for kind, engine in self.engine_kinds.items() if engine.compute)
+
+    @property
+    def compute(self) -> EngineKind:
+        return self.engine_kinds[self.compute_kind]
+
+    def lanes(self, element_type: str | Attribute) -> int:
+        """SIMD lanes of the compute engine for ``element_type`` (``f16`` or the type)."""
+        name = element_type if isinstance(element_type, str) else attr_text(element_type)
+        if name not in self.compute.lanes:
+            raise KtcError(
+                f"{self.compute_kind} of device @{self.name} has no lanes for {name}",
+                self.compute.where,
+            )
+        return self.compute.lanes[name]
+
+    def memory_space(self, space: str | Attribute) -> MemoryKind:
+        """The memory a KTIR memory space (``global``, ``ct_local`` or the attribute),
+        an alias in ``mem_space_mapping`` or a memory kind names."""
+        from ktc.arch.expand import space_name
+
+        name = space if isinstance(space, str) else space_name(space)
+        spaces = {"global": self.device_memory, "ct_local": self.scratchpad, **self.spaces}
+        return self.memory(spaces.get(name, name))
+
+    def instances(self, kind: str) -> tuple[Node, ...]:
+        """Every node of ``kind``, in core and sub-core order."""
+        return tuple(node for node in self.nodes if node.kind == kind)
+
+    def node(self, kind: str, core: int = 0, subcore: int = 0) -> Node:
+        """The instance of ``kind`` in ``core`` and ``subcore`` (each ignored where the
+        kind is not per core or per sub-core)."""
+        for node in self.instances(kind):
+            if node.core not in (None, core) or node.subcore not in (None, subcore):
+                continue
+            return node
+        raise KtcError(
+            f"device @{self.name} has no \"{kind}\" in core {core}, sub-core {subcore}",
+            self.where,
+        )
+
+    def parent(self, node: Node) -> Node | None:
+        """The memory instance above a memory instance."""
+        index = self.memory_parents[node.index]
+        return None if index is None else self.nodes[index]
+
+    def patterns(self, point: str) -> tuple[PatternOp, ...]:
+        """The PDL patterns enabled at an application point (``PATTERN_POINTS``)."""
+        return tuple(
+            pattern
+            for block in self.pattern_blocks
+            if not block.groups.data or point in [group.data for group in block.groups.data]
+            for pattern in block.body.block.ops
+            if isinstance(pattern, PatternOp)
+        )
+
+    # Routing -----------------------------------------------------------------
+
+    @cached_property
+    def _links_out(self) -> tuple[list[Link], ...]:
+        """Per node, the links leaving it."""
+        out: tuple[list[Link], ...] = tuple([] for _ in self.nodes)
+        for link in self.links:
+            out[link.source.index].append(link)
+        return out
+
+    @cached_property
+    def _links_in(self) -> tuple[list[Link], ...]:
+        """Per node, the links entering it."""
+        into: tuple[list[Link], ...] = tuple([] for _ in self.nodes)
+        for link in self.links:
+            into[link.target.index].append(link)
+        return into
+
+    def _passable(self, index: int) -> bool:
+        """Paths go through memories, ports and movers, never through a compute engine."""
+        node = self.nodes[index]
+        return node.role != ENGINE or not self.engine_kinds[node.kind].compute
+
+    def _cost(self, nbytes: int):
+        return (lambda link: link.cycles(nbytes)) if self.timed else (lambda link: 1)
+
+    def reachable(self, source: Node, reverse: bool = False, nbytes: int = 1) -> dict[int, Link]:
+        """Every node a path from ``source`` reaches (that reaches ``source`` when
+        ``reverse``), with the last link of the cheapest such path."""
+        key = (source.index, reverse, nbytes)
+        if key not in self._paths:
+            links = self._links_in if reverse else self._links_out
+            self._paths[key] = search(links, source.index, self._cost(nbytes), self._passable, reverse)
+        return self._paths[key]
+
+    def path(self, source: Node, target: Node, nbytes: int = 1) -> tuple[Link, ...]:
+        """The links of the fastest route for ``nbytes`` from ``source`` to ``target``:
+        per hop ``latency + ceil(nbytes / bytes_per_cycle)`` cycles (store and
+        forward); by hop count on an untimed device."""
+        route = walk(self.reachable(source, nbytes=nbytes), source.index, target.index)
+        if route is None:
+            raise KtcError(
+                f"device @{self.name} has no path from {source.name} to {target.name}",
+                self.where,
+            )
+        return route
+
+    def path_cycles(self, route: Sequence[Link], nbytes: int) -> int:
+        """Cycles for ``nbytes`` to cross ``route`` as a stream: every latency plus
+        the transfer time at the slowest link."""
+        limits = [link.bytes_per_cycle for link in route if link.bytes_per_cycle]
+        transfer = -(-nbytes // min(limits)) if limits else 0
+        return sum(link.latency or 0 for link in route) + transfer
+
+    def neighbours(self, core: int) -> tuple[int, ...]:
+        """The cores one interconnect hop from ``core``."""
+        self._check_core(core)
+        if self.interconnect is None:
+            return ()
+        wraps = self.interconnect.topology == "ring"
+        candidates = ((core - 1) % self.cores, (core + 1) % self.cores) if wraps else (core - 1, core + 1)
+        return tuple(sorted({c for c in candidates if 0 <= c < self.cores and c != core}))
+
+    def core_hops(self, a: int, b: int) -> int:
+        """Interconnect hops between two cores along the shorter way."""
+        self._check_core(a)
+        self._check_core(b)
+        distance = abs(a - b)
+        if distance and self.interconnect is None:
+            raise KtcError(f"device @{self.name} has no interconnect between its cores", self.where)
+        if self.interconnect is not None and self.interconnect.topology == "ring":
+            return min(distance, self.cores - distance)
+        return distance
+
+    def _check_core(self, core: int) -> None:
+        if not 0 <= core < self.cores:
+            raise KtcError(f"device @{self.name} has no core {core} (it has {self.cores})", self.where)
+
+    # Kernels -----------------------------------------------------------------
+
+    def place_grid(self, grid: Sequence[int], single_wave: bool = False, where: str = "") -> GridPlacement:
+        """Where the tiles of ``grid`` run (see the module docstring). A kernel whose
+        tiles communicate passes ``single_wave`` and is rejected if it needs more
+        cores than the device has."""
+        if not grid or any(size <= 0 for size in grid):
+            raise KtcError(f"grid {list(grid)} must have positive sizes", where)
+        tiles = math.prod(grid)
+        if single_wave and tiles > self.cores:
+            raise KtcError(
+                f"grid {list(grid)} has {tiles} tiles that communicate, but device "
+                f"@{self.name} has {self.cores} cores to run them at once",
+                where,
+            )
+        return GridPlacement(tiles, self.cores)
+
+    # Timing ------------------------------------------------------------------
+
+    def require_timing(self) -> None:
+        """Fail, naming the first missing figure, unless the device is timed."""
+        if self.missing_timing:
+            first = self.missing_timing[0]
+            more = len(self.missing_timing) - 1
+            extra = f" (and {more} more timing figures)" if more else ""
+            raise KtcError(f"device @{self.name} is untimed: {first.what}{extra}", first.where)
+
+    @cached_property
+    def roofline(self) -> Roofline:
+        """The roofline constants (an untimed device has none)."""
+        self.require_timing()
+        from ktc.arch.roofline import derive
+
+        return derive(self)
+
+
+_LOADED: dict[tuple[tuple[str, str], ...], Device] = {}
+"""Every device loaded so far, by the paths and content hashes of its files."""
+
+
+def clear_caches() -> None:
+    """Forget every device and file read so far (for measuring cold loads)."""
+    from ktc.arch import _READ
+
+    _LOADED.clear()
+    _READ.clear()

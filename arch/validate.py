@@ -1,0 +1,190 @@
+"""Whether a device description describes a usable device.
+
+The ``ktdf_arch`` verifiers already reject what is wrong with one op (duplicate ids,
+sizes, bandwidths, lanes and depths below 1, a datapath from a resource to itself,
+undefined values); the loader rejects import cycles. Here come the rules that need
+the whole device, each failure a ``KtcError`` at the op concerned:
+
+``check_source`` (the ops, before layout): every memory has a size and every
+execution unit a kind; resources of one kind are alike and a kind names memories or
+units, not both; ids that ``overlaps`` and interconnect stops name exist;
+``mem_space_mapping`` maps to existing memories; ``example_values`` name figures
+the op gives; ``patterns`` blocks name known application points.
+
+``check_device`` (the layout): one compute kind; every compute engine reachable from
+device memory and able to reach it back; a device with a clock gives every timing
+figure.
+"""
+
+from collections.abc import Iterable, Sequence
+
+from xdsl.dialects.builtin import ArrayAttr, SymbolRefAttr
+from xdsl.ir import Block, Operation
+
+from ktc.arch.expand import describe, example_value, intrinsic, kind_of, mapping
+from ktc.arch.loader import Source
+from ktc.arch.model import PATTERN_POINTS, Device
+from ktc.dialects.diagnostics import KtcError, where
+from ktc.dialects.ktdf_arch import DeviceOp, ExecUnitOp, GroupOp, MemoryOp, PatternsOp, ResourceOp
+
+IGNORED_WHEN_ALIKE = frozenset({"ktdf_arch.overlaps", "ktdf_arch.example_values"})
+"""Attributes that may differ between resources of one kind."""
+
+
+def check_source(source: Source) -> None:
+    definition = source.definition
+    ops = [op for op in definition.walk() if op is not definition]
+    _check_resources(ops)
+    _check_alike(ops)
+    _check_ids(ops)
+    _check_example_values(source, ops)
+    _check_mapping(source, ops)
+    _check_patterns(ops)
+
+
+def _check_resources(ops: Sequence[Operation]) -> None:
+    for op in ops:
+        if isinstance(op, MemoryOp) and op.size is None:
+            raise KtcError(f"{describe(op)} has no size; the device model needs every capacity", where(op))
+        if isinstance(op, ExecUnitOp) and not kind_of(op):
+            raise KtcError("exec_unit has no kind; the device model names units by kind", where(op))
+
+
+def _check_alike(ops: Sequence[Operation]) -> None:
+    first: dict[tuple[type, str], Operation] = {}
+    for op in ops:
+        if not isinstance(op, MemoryOp | ExecUnitOp):
+            continue
+        exemplar = first.setdefault((type(op), kind_of(op)), op)
+        if _compared(op) != _compared(exemplar):
+            raise KtcError(
+                f"{describe(op)} differs from the first of its kind at {where(exemplar)}; "
+                "resources of one kind must be alike",
+                where(op),
+            )
+    memories = {kind for (type_, kind) in first if type_ is MemoryOp}
+    for (type_, kind), op in first.items():
+        if type_ is ExecUnitOp and kind in memories:
+            raise KtcError(f'kind "{kind}" names both a memory and an execution unit', where(op))
+
+
+def _compared(op: Operation) -> dict:
+    return {name: value for name, value in op.attributes.items() if name not in IGNORED_WHEN_ALIKE}
+
+
+def _ids(block: Block | None) -> dict[str, Operation]:
+    ops = block.ops if block else ()
+    return {op.resource_id.data: op for op in ops if isinstance(op, ResourceOp) and op.resource_id}
+
+
+def _visible_ids(op: Operation) -> dict[str, Operation]:
+    """The resource ids of the blocks around ``op``, innermost winning."""
+    visible: dict[str, Operation] = {}
+    block = op.parent_block()
+    while block is not None:
+        visible = _ids(block) | visible
+        parent = block.parent_op()
+        block = None if parent is None or isinstance(parent, DeviceOp) else parent.parent_block()
+    return visible
+
+
+def _check_ids(ops: Sequence[Operation]) -> None:
+    for op in ops:
+        overlaps = intrinsic(op, "overlaps")
+        if isinstance(overlaps, ArrayAttr):
+            visible = _visible_ids(op)
+            for ref in overlaps.data:
+                if isinstance(ref, SymbolRefAttr) and ref.root_reference.data not in visible:
+                    raise KtcError(f"undefined resource id @{ref.root_reference.data}", where(op))
+        interconnect = intrinsic(op, "interconnect")
+        if isinstance(op, GroupOp) and interconnect is not None:
+            stop = interconnect.data["stop"].root_reference.data
+            unit = _ids(op.body.block).get(stop)
+            if unit is None:
+                raise KtcError(f"undefined resource id @{stop} (the interconnect stop)", where(op))
+            if not isinstance(unit, ExecUnitOp):
+                raise KtcError(f"interconnect stop @{stop} is not an execution unit", where(op))
+
+
+def _check_example_values(source: Source, ops: Sequence[Operation]) -> None:
+    placed = source.attributes.get("ktdf_arch.example_values")
+    device = {name: value.value for name, value in source.attributes.items()}
+    owners = [(device, placed.where)] if placed else []
+    owners += [(op.attributes, where(op)) for op in ops]
+    for attributes, at in owners:
+        names = attributes.get("ktdf_arch.example_values")
+        for name in names.data if isinstance(names, ArrayAttr) else ():
+            if example_value(attributes, name.data) is None:
+                raise KtcError(f"example value '{name.data}' names no figure given here", at)
+
+
+def _check_mapping(source: Source, ops: Iterable[Operation]) -> None:
+    placed = source.attributes.get("mem_space_mapping")
+    if placed is None:
+        return
+    memories = {kind_of(op) for op in ops if isinstance(op, MemoryOp)}
+    for space, kind in mapping({"mem_space_mapping": placed.value}).items():
+        if kind not in memories:
+            raise KtcError(
+                f'mem_space_mapping maps {space} to "{kind}", which is no memory of this device',
+                placed.where,
+            )
+
+
+def _check_patterns(ops: Iterable[Operation]) -> None:
+    for op in ops:
+        if not isinstance(op, PatternsOp):
+            continue
+        for group in op.groups.data:
+            if group.data not in PATTERN_POINTS:
+                raise KtcError(
+                    f'patterns group "{group.data}" is no application point '
+                    f"({', '.join(PATTERN_POINTS)})",
+                    where(op),
+                )
+
+
+def check_device(device: Device) -> None:
+    _check_compute(device)
+    _check_reachable(device)
+    _check_timed(device)
+
+
+def _check_compute(device: Device) -> None:
+    computes = [engine for engine in device.engine_kinds.values() if engine.compute]
+    if not computes:
+        raise KtcError(
+            f"device @{device.name} has no compute engine (an exec_unit with "
+            "ktdf_arch.feature.compute)",
+            device.where,
+        )
+    if len(computes) > 1:
+        raise KtcError(
+            f'found second compute resource "{computes[1].kind}" (the first is '
+            f'"{computes[0].kind}"); a device has one compute kind',
+            computes[1].where,
+        )
+
+
+def _check_reachable(device: Device) -> None:
+    memory = device.memory(device.device_memory)
+    if memory.count != 1:
+        raise KtcError(
+            f'device memory "{memory.kind}" must be one memory outside every group '
+            f"(found {memory.count})",
+            memory.where,
+        )
+    root = device.node(memory.kind)
+    there, back = device.reachable(root), device.reachable(root, reverse=True)
+    for engine in device.instances(device.compute_kind):
+        if engine.index not in there:
+            raise KtcError(f'{engine.name} cannot be reached from device memory "{memory.kind}"', engine.where)
+        if engine.index not in back:
+            raise KtcError(f'{engine.name} cannot reach device memory "{memory.kind}" back', engine.where)
+
+
+def _check_timed(device: Device) -> None:
+    if device.clock_mhz is None or not device.missing_timing:
+        return
+    first = device.missing_timing[0]
+    raise KtcError(f"{first.what}; a device with a clock gives every timing figure", first.where)

@@ -1,0 +1,3 @@
+// Imports the device that imports it.
+
+ktdf_arch.device @b import("../import-cycle.mlir")

@@ -1,0 +1,20 @@
+// A device that states a clock must state every timing figure.
+
+// RUN: not ktc arch check %s 2>&1 | filecheck %s
+// CHECK-NOT: Traceback
+
+ktdf_arch.device @d attributes {ktdf_arch.clock_mhz = 1000} {
+  // CHECK: partly-timed.mlir:[[# @LINE + 1]]:3: error: memory "DDR" has no ktdf_arch.port_bandwidth; a device with a clock gives every timing figure
+  %ddr = memory {kind = "DDR", size = 1024}
+  group {kind = "core"} share(%ddr) {
+    %l1 = memory {kind = "L1", size = 256}
+    %dma = exec_unit {kind = "DMA"}
+    %pe = exec_unit {kind = "PE", ktdf_arch.features = {ktdf_arch.feature.compute}}
+    datapath %ddr to %dma : memory, exec_unit
+    datapath %dma to %l1 : exec_unit, memory
+    datapath %l1 to %pe : memory, exec_unit
+    datapath %pe to %l1 : exec_unit, memory
+    datapath %l1 to %dma : memory, exec_unit
+    datapath %dma to %ddr : exec_unit, memory
+  }
+}

@@ -1,0 +1,20 @@
+// A resource may only name (in ktdf_arch.overlaps) ids that exist.
+
+// RUN: not ktc arch check %s 2>&1 | filecheck %s
+// CHECK-NOT: Traceback
+
+ktdf_arch.device @d {
+  %ddr = memory {kind = "DDR", size = 1024}
+  group {kind = "core"} share(%ddr) {
+    %l1 = memory {kind = "L1", size = 256}
+    // CHECK: undefined-id.mlir:[[# @LINE + 1]]:5: error: undefined resource id @nope
+    %dma = exec_unit {kind = "DMA", ktdf_arch.overlaps = [@nope]}
+    %pe = exec_unit {kind = "PE", ktdf_arch.features = {ktdf_arch.feature.compute}}
+    datapath %ddr to %dma : memory, exec_unit
+    datapath %dma to %l1 : exec_unit, memory
+    datapath %l1 to %pe : memory, exec_unit
+    datapath %pe to %l1 : exec_unit, memory
+    datapath %l1 to %dma : memory, exec_unit
+    datapath %dma to %ddr : exec_unit, memory
+  }
+}

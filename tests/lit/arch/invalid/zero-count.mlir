@@ -1,0 +1,20 @@
+// A group stands for at least one instance.
+
+// RUN: not ktc arch check %s 2>&1 | filecheck %s
+// CHECK-NOT: Traceback
+
+ktdf_arch.device @d {
+  %ddr = memory {kind = "DDR", size = 1024}
+  // CHECK: zero-count.mlir:[[# @LINE + 1]]:3: error: 'ktdf_arch.count' value must be > 0
+  group {kind = "core", ktdf_arch.count = 0} share(%ddr) {
+    %l1 = memory {kind = "L1", size = 256}
+    %dma = exec_unit {kind = "DMA"}
+    %pe = exec_unit {kind = "PE", ktdf_arch.features = {ktdf_arch.feature.compute}}
+    datapath %ddr to %dma : memory, exec_unit
+    datapath %dma to %l1 : exec_unit, memory
+    datapath %l1 to %pe : memory, exec_unit
+    datapath %pe to %l1 : exec_unit, memory
+    datapath %l1 to %dma : memory, exec_unit
+    datapath %dma to %ddr : exec_unit, memory
+  }
+}

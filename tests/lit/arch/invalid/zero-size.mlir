@@ -1,0 +1,20 @@
+// A memory's size must be at least one byte.
+
+// RUN: not ktc arch check %s 2>&1 | filecheck %s
+// CHECK-NOT: Traceback
+
+ktdf_arch.device @d {
+  %ddr = memory {kind = "DDR", size = 1024}
+  group {kind = "core"} share(%ddr) {
+    // CHECK: zero-size.mlir:[[# @LINE + 1]]:5: error: attribute 'size' failed to satisfy constraint: 64-bit signless integer attribute whose minimum value is 1
+    %l1 = memory {kind = "L1", size = 0}
+    %dma = exec_unit {kind = "DMA"}
+    %pe = exec_unit {kind = "PE", ktdf_arch.features = {ktdf_arch.feature.compute}}
+    datapath %ddr to %dma : memory, exec_unit
+    datapath %dma to %l1 : exec_unit, memory
+    datapath %l1 to %pe : memory, exec_unit
+    datapath %pe to %l1 : exec_unit, memory
+    datapath %l1 to %dma : memory, exec_unit
+    datapath %dma to %ddr : exec_unit, memory
+  }
+}
