@@ -34,13 +34,14 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
 
+from xdsl.dialects.builtin import FileLineColLoc, ModuleOp
 from xdsl.dialects.pdl import PatternOp
 from xdsl.ir import Attribute
 
 from ktc.arch import resolve
 from ktc.arch.routing import search, walk
-from ktc.dialects.diagnostics import KtcError
-from ktc.dialects.ktdf_arch import PatternsOp, attr_text
+from ktc.dialects.diagnostics import KtcError, where
+from ktc.dialects.ktdf_arch import DeviceOp, PatternsOp, attr_text
 
 MEMORY, ENGINE, PORT = "memory", "engine", "port"
 """The roles of a node."""
@@ -608,3 +609,25 @@ def clear_caches() -> None:
 
     _LOADED.clear()
     _READ.clear()
+
+
+def device_of(module: ModuleOp) -> Device:
+    """The device a module declares with ``ktdf_arch.device @name import("file")``
+    (as ``ktc-opt --arch`` adds), loaded. A relative import path is read from the
+    folder of the file that declares it."""
+    declared = [op for op in module.walk() if isinstance(op, DeviceOp)]
+    if not declared:
+        raise KtcError("no device declared: pass --arch NAME|FILE or import a device file")
+    if len(declared) > 1:
+        raise KtcError("more than one device declared", where(declared[1]))
+    device = declared[0]
+    if device.import_path is None:
+        raise KtcError(
+            "a device defined inline cannot be compiled for; put it in a file and import it",
+            where(device),
+        )
+    path = Path(device.import_path.data)
+    loc = device.location
+    if not path.is_absolute() and isinstance(loc, FileLineColLoc):
+        path = Path(loc.filename.data).parent / path
+    return Device.load(path)

@@ -9,7 +9,10 @@ differs:
 - elements of arrays without their type when it is ``i64`` or ``f64`` (``[32, 1]``);
 - attribute dictionaries sorted by name;
 - an op's dialect prefix elided inside an op whose default dialect it is (``module``
-  at the top, ``return`` and ``call`` inside ``func.func``).
+  at the top, ``return`` and ``call`` inside ``func.func``);
+- float constants in MLIR's (APFloat's) notation: ``9.99999974E-6``, ``0xFC00``;
+- results sharing a name as one group (``%r:2``, used as ``%r#0``), and a
+  ``// pred: ^bb0`` comment after the label of a block with predecessors.
 
 Affine expressions are printed from a normal form (terms in the order they first
 appear, dimension terms before symbol-only ones, the constant last, a leading
@@ -29,8 +32,8 @@ from io import StringIO
 
 from xdsl.dialects.builtin import (
     AffineMapAttr,
-    AnyFloat,
     AffineSetAttr,
+    AnyFloat,
     ArrayAttr,
     FloatAttr,
     IntegerAttr,
@@ -54,7 +57,12 @@ from xdsl.ir.affine import (
 from xdsl.printer import Printer
 from xdsl.traits import IsolatedFromAbove
 
-DEFAULT_DIALECTS = {"builtin.module": "builtin", "func.func": "func", "pdl.pattern": "pdl", "pdl.rewrite": "pdl"}
+DEFAULT_DIALECTS = {
+    "builtin.module": "builtin",
+    "func.func": "func",
+    "pdl.pattern": "pdl",
+    "pdl.rewrite": "pdl",
+}
 """Ops whose regions print the ops of one dialect without its prefix (MLIR's
 ``OpAsmOpInterface::getDefaultDialect``); every other op resets it."""
 
@@ -86,7 +94,13 @@ class MlirPrinter(Printer):
     ``aliasable``, so that a first pass can number them as MLIR does.
     """
 
-    def __init__(self, stream: StringIO, generic: bool, names: "SsaNames", aliases: dict[str, str] | None = None):
+    def __init__(
+        self,
+        stream: StringIO,
+        generic: bool,
+        names: "SsaNames",
+        aliases: dict[str, str] | None = None,
+    ):
         super().__init__(stream=stream, print_generic_format=generic)
         self.names = names
         self.aliases = aliases
@@ -94,7 +108,11 @@ class MlirPrinter(Printer):
         self._default_dialect = "builtin"
 
     def print_op(self, op: Operation) -> None:
-        if self.print_generic_format or isinstance(op, UnregisteredOp) or type(op).print is Operation.print:
+        if (
+            self.print_generic_format
+            or isinstance(op, UnregisteredOp)
+            or type(op).print is Operation.print
+        ):
             with self._default_dialect_of(""):
                 if self.aliases is None:
                     self._visit_generic(op)
@@ -135,10 +153,14 @@ class MlirPrinter(Printer):
             return
         if not groups:
             return
-        self.print_list(groups, lambda group: self.print_string(f"%{group[0]}" + (f":{group[1]}" if group[1] > 1 else "")))
+        self.print_string(
+            ", ".join(f"%{name}:{size}" if size > 1 else f"%{name}" for name, size in groups)
+        )
         self.print_string(" = ")
 
-    def print_block(self, block: Block, print_block_args: bool = True, print_block_terminator: bool = True) -> None:
+    def print_block(
+        self, block: Block, print_block_args: bool = True, print_block_terminator: bool = True
+    ) -> None:
         """A block, its label followed by MLIR's comment naming its predecessors."""
         if print_block_args:
             self._print_new_line()
@@ -147,7 +169,9 @@ class MlirPrinter(Printer):
                 with self.in_parens():
                     self.print_list(block.args, self.print_block_argument)
             self.print_string(":" + _predecessors_comment(block, self._blocks))
-        super().print_block(block, print_block_args=False, print_block_terminator=print_block_terminator)
+        super().print_block(
+            block, print_block_args=False, print_block_terminator=print_block_terminator
+        )
 
     def print_float(self, value: float, type: AnyFloat) -> None:
         if type.name not in FLOAT_PRECISION:
@@ -296,7 +320,9 @@ def _predecessors_comment(block: Block, names: dict[Block, str]) -> str:
     if region is None or block is region.first_block and not block.uses:
         return ""
     order = {b: index for index, b in enumerate(region.blocks)}
-    preds = sorted((use.operation.parent_block() for use in block.uses), key=lambda b: order.get(b, -1))
+    preds = sorted(
+        (use.operation.parent_block() for use in block.uses), key=lambda b: order.get(b, -1)
+    )
     if not preds:
         return "  // no predecessors"
     if len(set(preds)) == 1:
@@ -327,11 +353,12 @@ def _apfloat_text(value: float, precision: int, max_padding: int) -> str:
     count = len(digits)
     if max_padding == 0 or _exponent_form(count, exponent, precision, max_padding):
         power = exponent + count - 1
+        power_sign = "+" if power >= 0 else "-"
         mantissa = digits[0] + "." + digits[1:]
         if max_padding == 0:
             mantissa += "0" * (precision - count + 1)
-            return f"{sign}{mantissa}e{'+' if power >= 0 else '-'}{abs(power):02d}"
-        return f"{sign}{mantissa if count > 1 else mantissa + '0'}E{'+' if power >= 0 else '-'}{abs(power)}"
+            return f"{sign}{mantissa}e{power_sign}{abs(power):02d}"
+        return f"{sign}{mantissa if count > 1 else mantissa + '0'}E{power_sign}{abs(power)}"
     if exponent >= 0:
         return sign + digits + "0" * exponent
     whole = exponent + count
@@ -423,7 +450,9 @@ def affine_subscript_tokens(expr: AffineExpr, num_dims: int) -> list[str | int]:
     """The canonical text of ``expr`` in pieces, with the operand number (dimensions
     first, then symbols) in place of each dimension and symbol."""
     return [
-        token if isinstance(token, str) else token.position + (0 if isinstance(token, AffineDimExpr) else num_dims)
+        token
+        if isinstance(token, str)
+        else token.position + (0 if isinstance(token, AffineDimExpr) else num_dims)
         for token in _tokens(canonical_expr(expr), strong=False)
     ]
 
@@ -437,8 +466,14 @@ def _rebuild(part: tuple[dict[AffineExpr, int], int]) -> AffineExpr:
     terms, constant = _fold_remainder(part)
     result: AffineExpr | None = None
     for term in _ordered(terms):
-        scaled = term if terms[term] == 1 else AffineBinaryOpExpr(AffineBinaryOpKind.Mul, term, AffineConstantExpr(terms[term]))
-        result = scaled if result is None else AffineBinaryOpExpr(AffineBinaryOpKind.Add, result, scaled)
+        scaled = (
+            term
+            if terms[term] == 1
+            else AffineBinaryOpExpr(AffineBinaryOpKind.Mul, term, AffineConstantExpr(terms[term]))
+        )
+        result = (
+            scaled if result is None else AffineBinaryOpExpr(AffineBinaryOpKind.Add, result, scaled)
+        )
     if result is None:
         return AffineConstantExpr(constant)
     if constant == 0:
@@ -447,7 +482,7 @@ def _rebuild(part: tuple[dict[AffineExpr, int], int]) -> AffineExpr:
 
 
 def _fold_remainder(part: tuple[dict[AffineExpr, int], int]) -> tuple[dict[AffineExpr, int], int]:
-    """``e - (e floordiv c) * c`` as ``e mod c``, in the place of e's first term, as MLIR folds it."""
+    """``e - (e floordiv c) * c`` as ``e mod c``, where e's first term was (MLIR folds it)."""
     terms, constant = part
     for term, coefficient in terms.items():
         if not (_is_kind(term, AffineBinaryOpKind.FloorDiv) and coefficient == -term.rhs.value):
@@ -468,14 +503,22 @@ def _fold_remainder(part: tuple[dict[AffineExpr, int], int]) -> tuple[dict[Affin
 
 def _is_kind(expr: AffineExpr, kind: AffineBinaryOpKind) -> bool:
     """Whether ``expr`` is ``kind`` by a constant (as every floordiv, ceildiv and mod here is)."""
-    return isinstance(expr, AffineBinaryOpExpr) and expr.kind == kind and isinstance(expr.rhs, AffineConstantExpr)
+    return (
+        isinstance(expr, AffineBinaryOpExpr)
+        and expr.kind == kind
+        and isinstance(expr.rhs, AffineConstantExpr)
+    )
 
 
 def _ordered(terms: dict[AffineExpr, int]) -> list[AffineExpr]:
     """Terms with a dimension first, in order of appearance; and, as MLIR swaps them,
     ``d1 + d0`` (or ``s1 + s0``) leading the sum as ``d0 + d1``."""
     ordered = sorted(terms, key=_is_symbolic)
-    if len(ordered) > 1 and _swapped(ordered[0], ordered[1]) and terms[ordered[0]] == terms[ordered[1]] == 1:
+    if (
+        len(ordered) > 1
+        and _swapped(ordered[0], ordered[1])
+        and terms[ordered[0]] == terms[ordered[1]] == 1
+    ):
         ordered[0], ordered[1] = ordered[1], ordered[0]
     return ordered
 
@@ -521,7 +564,9 @@ def _add(*parts: tuple[dict[AffineExpr, int], int]) -> tuple[dict[AffineExpr, in
     return {t: c for t, c in terms.items() if c != 0}, sum(constant for _, constant in parts)
 
 
-def _scale(part: tuple[dict[AffineExpr, int], int], factor: int) -> tuple[dict[AffineExpr, int], int]:
+def _scale(
+    part: tuple[dict[AffineExpr, int], int], factor: int
+) -> tuple[dict[AffineExpr, int], int]:
     terms, constant = part
     if factor == 0:
         return {}, 0
@@ -538,15 +583,21 @@ def _divide(
     if not rest:
         if kind == AffineBinaryOpKind.Mod:
             return {}, constant % divisor
-        rounded = -(-constant // divisor) if kind == AffineBinaryOpKind.CeilDiv else constant // divisor
+        rounded = (
+            -(-constant // divisor) if kind == AffineBinaryOpKind.CeilDiv else constant // divisor
+        )
         return quotient, rounded
     if constant % divisor == 0:
         quotient_constant, constant = constant // divisor, 0
     else:
         quotient_constant = 0
     if kind == AffineBinaryOpKind.Mod and constant == 0 and len(rest) == 1:
-        (inner, coefficient), = rest.items()
-        if coefficient == 1 and _is_kind(inner, AffineBinaryOpKind.Mod) and inner.rhs.value % divisor == 0:
+        ((inner, coefficient),) = rest.items()
+        if (
+            coefficient == 1
+            and _is_kind(inner, AffineBinaryOpKind.Mod)
+            and inner.rhs.value % divisor == 0
+        ):
             return _divide(kind, _linear(inner.lhs), divisor)
     term = AffineBinaryOpExpr(kind, _rebuild((rest, constant)), AffineConstantExpr(divisor))
     if kind == AffineBinaryOpKind.Mod:
@@ -585,11 +636,18 @@ def _sum_tokens(expr: AffineBinaryOpExpr) -> Iterator[str | AffineDimExpr | Affi
     """A sum; a negative term prints as a subtraction."""
     yield from _tokens(expr.lhs, strong=False)
     rhs = expr.rhs
-    factor = rhs.rhs if isinstance(rhs, AffineBinaryOpExpr) and rhs.kind == AffineBinaryOpKind.Mul else None
+    factor = (
+        rhs.rhs
+        if isinstance(rhs, AffineBinaryOpExpr) and rhs.kind == AffineBinaryOpKind.Mul
+        else None
+    )
     if factor == AffineConstantExpr(-1):
         yield " - "
         negated = rhs.lhs
-        yield from _tokens(negated, isinstance(negated, AffineBinaryOpExpr) and negated.kind == AffineBinaryOpKind.Add)
+        yield from _tokens(
+            negated,
+            isinstance(negated, AffineBinaryOpExpr) and negated.kind == AffineBinaryOpKind.Add,
+        )
     elif isinstance(factor, AffineConstantExpr) and factor.value < -1:
         yield " - "
         yield from _tokens(rhs.lhs, strong=True)

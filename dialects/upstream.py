@@ -9,7 +9,6 @@ dialect is xDSL's, with some ops swapped for the subclasses below and some added
   ``linalg.reduce``, ``linalg.broadcast`` and ``linalg.transpose`` print as MLIR
   does and accept a trailing attribute dictionary;
 - ``linalg.batch_matmul``; ``linalg.matmul``'s body as MLIR builds it;
-- ``func.func`` declarations printed with their argument and result attributes;
 - ``scf.for ... iter_args(...) -> T`` with a bare result type, printed as MLIR does;
   ``scf.execute_region -> T`` printed without parentheses;
 - ``affine.load`` / ``affine.store`` (and the vector forms) subscripts: a bare
@@ -20,10 +19,9 @@ dialect is xDSL's, with some ops swapped for the subclasses below and some added
 from collections.abc import Callable, Sequence
 from typing import ClassVar
 
+from ktc.dialects.printer import affine_subscript_tokens
 from xdsl.builder import Builder
-from xdsl.dialects import affine, func, scf
-from xdsl.dialects.linalg import Linalg, abstract_ops
-from xdsl.dialects.linalg import ops as linalg
+from xdsl.dialects import affine, scf
 from xdsl.dialects.arith import AddfOp, AddiOp, FastMathFlagsAttr, MulfOp, MuliOp
 from xdsl.dialects.builtin import (
     AffineMapAttr,
@@ -36,8 +34,10 @@ from xdsl.dialects.builtin import (
     TensorType,
     i64,
 )
+from xdsl.dialects.linalg import Linalg, abstract_ops
+from xdsl.dialects.linalg import ops as linalg
 from xdsl.dialects.linalg.attrs import IteratorTypeAttr
-from xdsl.dialects.utils import parse_assignment, print_assignment, print_func_output
+from xdsl.dialects.utils import parse_assignment, print_assignment
 from xdsl.ir import Attribute, Block, BlockArgument, Dialect, Operation, Region, SSAValue
 from xdsl.ir.affine import AffineExpr, AffineMap
 from xdsl.irdl import IRDLOperation, irdl_op_definition, prop_def
@@ -47,12 +47,12 @@ from xdsl.printer import Printer
 from xdsl.traits import SingleBlockImplicitTerminator, ensure_terminator
 from xdsl.utils.mlir_lexer import MLIRTokenKind
 
-from ktc.dialects.printer import affine_subscript_tokens
-
 # ---------------------------------------------------------------- linalg
 
 
-def _parse_ins_outs(parser: Parser, keyword: str) -> tuple[SSAValue, SSAValue, list[int], dict[str, Attribute]]:
+def _parse_ins_outs(
+    parser: Parser, keyword: str
+) -> tuple[SSAValue, SSAValue, list[int], dict[str, Attribute]]:
     """``ins(%x : T) outs(%y : U) <keyword> = [ints] attr-dict?``."""
     operands = []
     for group in ("ins", "outs"):
@@ -100,7 +100,9 @@ class ReduceOp(linalg.ReduceOp):
         payload = cls._parse_payload(parser)
         source, init, dimensions, attributes = _parse_ins_outs(parser, "dimensions")
         if payload is None:
-            arguments = parser.parse_comma_separated_list(parser.Delimiter.PAREN, parser.parse_argument)
+            arguments = parser.parse_comma_separated_list(
+                parser.Delimiter.PAREN, parser.parse_argument
+            )
             region = parser.parse_region(arguments)
         else:
             region = _payload_region(*payload, source, init)
@@ -232,7 +234,9 @@ class BatchMatmulOp(_MultiplyAccumulate, abstract_ops.NamedOperation):
 
     indexing_maps = prop_def(
         ArrayAttr[AffineMapAttr],
-        default_value=_maps(lambda b, i, j, k: (b, i, k), lambda b, i, j, k: (b, k, j), lambda b, i, j, k: (b, i, j)),
+        default_value=_maps(
+            lambda b, i, j, k: (b, i, k), lambda b, i, j, k: (b, k, j), lambda b, i, j, k: (b, i, j)
+        ),
     )
 
     def __init__(self, inputs: Sequence[SSAValue], outputs: Sequence[SSAValue]):
@@ -252,46 +256,6 @@ class BatchMatmulOp(_MultiplyAccumulate, abstract_ops.NamedOperation):
     def get_iterator_types(self) -> ArrayAttr[IteratorTypeAttr]:
         parallel, reduction = IteratorTypeAttr.parallel(), IteratorTypeAttr.reduction()
         return ArrayAttr((parallel, parallel, parallel, reduction))
-
-
-# ---------------------------------------------------------------- func
-
-
-class FuncOp(func.FuncOp):
-    """``func.func``; a declaration keeps its argument and result attributes, which
-    xDSL's printer drops: ``func.func private @f(i32 {a}) -> (f32 {b})``."""
-
-    @classmethod
-    def parse(cls, parser: Parser) -> "FuncOp":
-        parsed = super().parse(parser)  # xDSL's parser builds its own class
-        body = parsed.detach_region(parsed.body)
-        return cls.create(properties=parsed.properties, attributes=parsed.attributes, regions=[body])
-
-    def print(self, printer: Printer) -> None:
-        if self.body.blocks or (self.arg_attrs is None and self.res_attrs is None):
-            super().print(printer)
-            return
-        if self.sym_visibility is not None:
-            printer.print_string(f" {self.sym_visibility.data}")
-        printer.print_string(" ")
-        printer.print_symbol_name(self.sym_name)
-        with printer.in_parens():
-            _print_typed_list(printer, self.function_type.inputs.data, self.arg_attrs)
-        outputs = self.function_type.outputs.data
-        if len(outputs) == 1 and self.res_attrs is None:
-            printer.print_string(" -> ")
-            printer.print_attribute(outputs[0])
-        elif outputs:
-            printer.print_string(" -> (")
-            _print_typed_list(printer, outputs, self.res_attrs)
-            printer.print_string(")")
-        printer.print_op_attributes(self.attributes, print_keyword=True)
-
-
-def _print_typed_list(printer: Printer, types: Sequence[Attribute], attributes: ArrayAttr | None) -> None:
-    """``T {attrs}, U``: each type with its dictionary, when it has a non-empty one."""
-    dictionaries = attributes.data if attributes is not None else (None,) * len(types)
-    printer.print_list(zip(types, dictionaries), lambda pair: print_func_output(printer, *pair))
 
 
 # ---------------------------------------------------------------- scf
@@ -318,13 +282,18 @@ class ForOp(scf.ForOp):
         assignments = []
         types: list[Attribute] = []
         if parser.parse_optional_keyword("iter_args"):
-            assignments = parser.parse_comma_separated_list(parser.Delimiter.PAREN, lambda: parse_assignment(parser))
+            assignments = parser.parse_comma_separated_list(
+                parser.Delimiter.PAREN, lambda: parse_assignment(parser)
+            )
             parser.parse_punctuation("->")
             types = _parse_arrow_types(parser)
         inits = parser.resolve_operands([value for _, value in assignments], types, pos)
         indvar_type = parser.parse_type() if parser.parse_optional_punctuation(":") else IndexType()
         lb, ub, step = (parser.resolve_operand(bound, indvar_type) for bound in bounds)
-        arguments = [indvar.resolve(indvar_type), *(arg.resolve(t) for (arg, _), t in zip(assignments, types))]
+        arguments = [
+            indvar.resolve(indvar_type),
+            *(arg.resolve(t) for (arg, _), t in zip(assignments, types, strict=True)),
+        ]
         body = parser.parse_region(arguments)
         op = cls(lb, ub, step, inits, body)
         op.attributes |= parser.parse_optional_attr_dict()
@@ -343,7 +312,10 @@ class ForOp(scf.ForOp):
             printer.print_ssa_value(value)
         if iter_args:
             printer.print_string(" iter_args(")
-            printer.print_list(zip(iter_args, self.iter_args), lambda pair: print_assignment(printer, *pair))
+            printer.print_list(
+                zip(iter_args, self.iter_args, strict=True),
+                lambda pair: print_assignment(printer, *pair),
+            )
             printer.print_string(") -> (")
             printer.print_list(self.result_types, printer.print_attribute)
             printer.print_string(")")
@@ -352,7 +324,10 @@ class ForOp(scf.ForOp):
             printer.print_attribute(indvar.type)
         printer.print_string(" ")
         printer.print_region(
-            self.body, print_entry_block_args=False, print_empty_block=False, print_block_terminators=bool(iter_args)
+            self.body,
+            print_entry_block_args=False,
+            print_empty_block=False,
+            print_block_terminators=bool(iter_args),
         )
         printer.print_op_attributes(self.attributes)
 
@@ -363,7 +338,9 @@ class ExecuteRegionOp(scf.ExecuteRegionOp):
             printer.print_string(" -> ")
             _print_arrow_types(printer, self.outs.types)
         printer.print_string(" ")
-        printer.print_region(self.region, print_entry_block_args=False, print_block_terminators=bool(self.outs))
+        printer.print_region(
+            self.region, print_entry_block_args=False, print_block_terminators=bool(self.outs)
+        )
         printer.print_op_attributes(self.attributes)
 
 
@@ -423,16 +400,22 @@ def _parse_access(parser: Parser) -> tuple[SSAValue, AffineMapAttr, list[SSAValu
     return parser.resolve_operand(memref, memref_type), AffineMapAttr(amap), resolved, memref_type
 
 
-def _print_access(printer: Printer, memref: SSAValue, amap: AffineMap, indices: Sequence[SSAValue]) -> None:
+def _print_access(
+    printer: Printer, memref: SSAValue, amap: AffineMap, indices: Sequence[SSAValue]
+) -> None:
     """``%memref[%i + 1, symbol(%n)] : memref-type``, the expressions as MLIR prints them."""
     printer.print_ssa_value(memref)
     with printer.in_square_brackets():
-        printer.print_list(amap.results, lambda expr: _print_subscript(printer, expr, amap.num_dims, indices))
+        printer.print_list(
+            amap.results, lambda expr: _print_subscript(printer, expr, amap.num_dims, indices)
+        )
     printer.print_string(" : ")
     printer.print_attribute(memref.type)
 
 
-def _print_subscript(printer: Printer, expr: AffineExpr, num_dims: int, operands: Sequence[SSAValue]) -> None:
+def _print_subscript(
+    printer: Printer, expr: AffineExpr, num_dims: int, operands: Sequence[SSAValue]
+) -> None:
     for token in affine_subscript_tokens(expr, num_dims):
         if isinstance(token, str):
             printer.print_string(token)
@@ -461,7 +444,9 @@ class StoreOp(affine.StoreOp):
         value = parser.parse_unresolved_operand()
         parser.parse_punctuation(",")
         memref, amap, indices, memref_type = _parse_access(parser)
-        return cls(parser.resolve_operand(value, memref_type.get_element_type()), memref, indices, amap)
+        return cls(
+            parser.resolve_operand(value, memref_type.get_element_type()), memref, indices, amap
+        )
 
     def print(self, printer: Printer) -> None:
         printer.print_string(" ")
@@ -502,7 +487,9 @@ class VectorStoreOp(affine.VectorStoreOp):
         printer.print_attribute(self.value.type)
 
 
-def _print_map_operands(printer: Printer, amap: AffineMapAttr, operands: Sequence[SSAValue]) -> None:
+def _print_map_operands(
+    printer: Printer, amap: AffineMapAttr, operands: Sequence[SSAValue]
+) -> None:
     """`` #map(%dims)[%symbols]``, with no space before the parenthesis."""
     printer.print_string(" ")
     printer.print_attribute(amap)
@@ -520,7 +507,9 @@ def _parse_map_operands(parser: Parser) -> tuple[AffineMapAttr, list[SSAValue]]:
     amap = parser.parse_attribute()
     if not isinstance(amap, AffineMapAttr):
         parser.raise_error("Expected affine map attr", pos)
-    dims = parser.parse_comma_separated_list(parser.Delimiter.PAREN, lambda: parser.parse_operand(IndexType()))
+    dims = parser.parse_comma_separated_list(
+        parser.Delimiter.PAREN, lambda: parser.parse_operand(IndexType())
+    )
     symbols = parser.parse_optional_comma_separated_list(
         parser.Delimiter.SQUARE, lambda: parser.parse_operand(IndexType())
     )
@@ -563,7 +552,8 @@ def _replacing(base: Dialect, ops: Sequence[type[Operation]]) -> Callable[[], Di
 
 OVERRIDES: dict[str, Callable[[], Dialect]] = {
     "linalg": _replacing(Linalg, [ReduceOp, BroadcastOp, TransposeOp, MatmulOp, BatchMatmulOp]),
-    "func": _replacing(func.Func, [FuncOp]),
     "scf": _replacing(scf.Scf, [ForOp, ExecuteRegionOp]),
-    "affine": _replacing(affine.Affine, [ApplyOp, MinOp, LoadOp, StoreOp, VectorLoadOp, VectorStoreOp]),
+    "affine": _replacing(
+        affine.Affine, [ApplyOp, MinOp, LoadOp, StoreOp, VectorLoadOp, VectorStoreOp]
+    ),
 }

@@ -9,7 +9,17 @@ from importlib import import_module
 
 from xdsl.passes import ModulePass
 
-PASSES: dict[str, tuple[str, str]] = {}
+PASSES: dict[str, tuple[str, str]] = {
+    "ktir-legality-check": ("ktir_legality_check", "KtirLegalityCheck"),
+    "compute-group-extraction": ("compute_group_extraction", "ComputeGroupExtraction"),
+    "construct-three-stage-pipeline": ("construct_three_stage_pipeline", "ConstructThreeStagePipeline"),
+    "apply-arch-patterns": ("apply_arch_patterns", "ApplyArchPatterns"),
+    "path-expansion": ("path_expansion", "PathExpansion"),
+    "scalar-broadcast-legalization": ("scalar_broadcast_legalization", "ScalarBroadcastLegalization"),
+    "normalize-scf-for-loops": ("normalize_scf_for_loops", "NormalizeScfForLoops"),
+    "tile-scf-for-loops": ("tile_scf_for_loops", "TileScfForLoops"),
+    "verify-schedule": ("verify_schedule", "VerifySchedule"),
+}
 
 
 def _load(module: str, cls: str) -> Callable[[], type[ModulePass]]:

@@ -12,12 +12,11 @@ import subprocess
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from ktc.dialects import context
+from ktc.dialects.printer import affine_map_text, canonical_expr, float_text
 from xdsl.dialects.builtin import AffineMapAttr, BFloat16Type, Float16Type, Float32Type, Float64Type
 from xdsl.ir.affine import AffineExpr, AffineMap
 from xdsl.parser import Parser
-
-from ktc.dialects import context
-from ktc.dialects.printer import affine_map_text, canonical_expr, float_text
 
 F16, BF16, F32, F64 = Float16Type(), BFloat16Type(), Float32Type(), Float64Type()
 
@@ -82,14 +81,21 @@ EXPRESSIONS = st.recursive(_leaves(), _extend, max_leaves=8)
 
 
 def _sum(parts: list[tuple[AffineExpr, int]], constant: int) -> AffineExpr:
-    return sum((term * coefficient for term, coefficient in parts), start=AffineExpr.constant(constant))
+    return sum(
+        (term * coefficient for term, coefficient in parts), start=AffineExpr.constant(constant)
+    )
 
 
 def _linear_sums() -> st.SearchStrategy[AffineExpr]:
-    variables = st.one_of(st.integers(0, DIMS - 1).map(AffineExpr.dimension),
-                          st.integers(0, SYMBOLS - 1).map(AffineExpr.symbol))
-    return st.builds(_sum, st.lists(st.tuples(variables, st.integers(-4, 4)), min_size=1, max_size=3),
-                     st.integers(-9, 9))
+    variables = st.one_of(
+        st.integers(0, DIMS - 1).map(AffineExpr.dimension),
+        st.integers(0, SYMBOLS - 1).map(AffineExpr.symbol),
+    )
+    return st.builds(
+        _sum,
+        st.lists(st.tuples(variables, st.integers(-4, 4)), min_size=1, max_size=3),
+        st.integers(-9, 9),
+    )
 
 
 def _subscripts() -> st.SearchStrategy[AffineExpr]:
@@ -102,13 +108,18 @@ def _subscripts() -> st.SearchStrategy[AffineExpr]:
         st.builds(lambda e, c: e.ceil_div(c), linear, divisor),
         st.builds(lambda e, c: e % c, linear, divisor),
     )
-    return st.builds(_sum, st.lists(st.tuples(divided, st.integers(-4, 4)), min_size=1, max_size=3),
-                     st.integers(-9, 9))
+    return st.builds(
+        _sum,
+        st.lists(st.tuples(divided, st.integers(-4, 4)), min_size=1, max_size=3),
+        st.integers(-9, 9),
+    )
 
 
 SUBSCRIPTS = _subscripts()
-POINTS = st.tuples(st.lists(st.integers(-20, 20), min_size=DIMS, max_size=DIMS),
-                   st.lists(st.integers(-20, 20), min_size=SYMBOLS, max_size=SYMBOLS))
+POINTS = st.tuples(
+    st.lists(st.integers(-20, 20), min_size=DIMS, max_size=DIMS),
+    st.lists(st.integers(-20, 20), min_size=SYMBOLS, max_size=SYMBOLS),
+)
 
 
 @settings(max_examples=300, deadline=None)
@@ -130,10 +141,15 @@ def test_canonical_text_reads_back_to_itself(expr):
 def test_canonical_text_is_mlirs_for_the_usual_forms():
     d0, d1, s0 = AffineExpr.dimension(0), AffineExpr.dimension(1), AffineExpr.symbol(0)
     amap = AffineMap(2, 1, (s0 - d0 - 1, d0 * 4 + s0 // 2, 3 + d1, (d0 // 4) * 4, d0 - d1 * 3))
-    assert affine_map_text(amap) == "(d0, d1)[s0] -> (-d0 + s0 - 1, d0 * 4 + s0 floordiv 2, d1 + 3, (d0 floordiv 4) * 4, d0 - d1 * 3)"
+    assert affine_map_text(amap) == (
+        "(d0, d1)[s0] -> (-d0 + s0 - 1, d0 * 4 + s0 floordiv 2, d1 + 3,"
+        " (d0 floordiv 4) * 4, d0 - d1 * 3)"
+    )
 
 
-@settings(max_examples=5, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(
+    max_examples=5, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
 @given(exprs=st.lists(SUBSCRIPTS, min_size=40, max_size=40))
 def test_mlir_opt_prints_canonical_maps_unchanged(mlir_opt, exprs):
     texts = [f"affine_map<{affine_map_text(AffineMap(DIMS, SYMBOLS, (expr,)))}>" for expr in exprs]
@@ -141,6 +157,9 @@ def test_mlir_opt_prints_canonical_maps_unchanged(mlir_opt, exprs):
     source = f'"test.op"() {{{attributes}}} : () -> ()\n'
     result = subprocess.run(
         [mlir_opt, "--allow-unregistered-dialect", "--mlir-print-local-scope"],
-        input=source, capture_output=True, text=True, check=True,
+        input=source,
+        capture_output=True,
+        text=True,
+        check=True,
     )
     assert re.findall(r"affine_map<.*?>(?=[,}])", result.stdout) == texts
