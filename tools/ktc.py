@@ -4,6 +4,7 @@ Subcommands are added as the toolchain grows (compile, run, inspect, arch, bench
 each is a thin wrapper over the ``ktc`` Python API and reports user errors as
 diagnostics with exit code 1.
 
+``ktc run KERNEL.mlir --reference`` runs a kernel on the KTIR reference interpreter.
 ``ktc arch check|show|dot FILE|NAME`` validates a device description, summarizes
 it in tables, or draws its routing graph (DOT; SVG with ``-o FILE.svg`` when
 Graphviz is installed).
@@ -16,6 +17,7 @@ from pathlib import Path
 
 from ktc import __version__
 from ktc.dialects.diagnostics import KtcError
+from ktc.sim.run_cli import add_run_parser, run_command
 
 ARCH_ACTIONS = {
     "check": "validate a device description",
@@ -35,6 +37,7 @@ def build_parser() -> argparse.ArgumentParser:
         sub.add_argument("device", metavar="FILE|NAME", help="a description file or a packaged device name")
         if action == "dot":
             sub.add_argument("-o", "--output", metavar="FILE", help="write here (SVG if it ends in .svg)")
+    add_run_parser(commands)
     return parser
 
 
@@ -65,7 +68,7 @@ def _write(dot_text: str, output: str | None) -> None:
         raise KtcError(f"cannot write '{output}': {err.strerror}") from None
 
 
-COMMANDS = {"arch": arch}
+COMMANDS = {"arch": arch, "run": run_command}
 
 
 def main(argv: list[str] | None = None) -> int:

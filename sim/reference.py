@@ -1,0 +1,581 @@
+"""The KTIR reference interpreter: the golden model every result of ktc is judged by.
+
+``run(kernel, args, arch=...)`` executes a KTIR ``func.func`` with numpy, tile by tile,
+with no scheduling, and returns every pointer argument's array after the run; ``Kernel``
+keeps a parsed and compiled kernel for several runs. It shares no logic with the
+compiler. The semantics are KTIR's (RFC 0682 and the ktdp dialect) and, where they are
+sound, those of ktir-cpu, IBM's CPU interpreter of KTIR; the points those leave open are
+pinned down here and in the modules that implement them:
+
+- *Grid and core ids* (here): ``grid = [X, Y, Z]`` on the function (none: ``[1]``)
+  names ``X*Y*Z`` cores that each run the whole body. Ids are linear with x fastest:
+  ``x = id % X``, ``y = (id / X) % Y``, ``z = id / (X*Y)``. ``get_compute_tile_id``
+  with ``k`` results gives the first ``k`` coordinates, a coordinate past the grid's
+  rank being 0: **one result on a multi-dimensional grid is x**, as ktir-cpu reads it,
+  not the linear id. Every grid tile is a core with its own scratchpad, however many
+  cores the device has.
+- *Addresses are element indices* in the view's element type, over byte-addressed
+  memories (``reference_memory``).
+- *Out-of-set accesses are errors*, never masked, and *``access_tile_order`` sorts the
+  set's points* rather than mapping them (``reference_memory``).
+- *Ordering across cores* through device memory is undefined without an inter-tile op
+  between; the reference runs cores in id order (``reference_grid``).
+- *Inter-tile reduce* folds in ascending tile id where ktir-cpu folds in ring order
+  (``reference_grid``).
+- *What counts against the scratchpad*: ``ct_local`` data by address, and every tensor
+  a core holds between its definition and its last use (``reference_grid``).
+- *Numerics*: ``ktc.sim.numerics`` for f16, f32, df16 and the intrinsics; contractions
+  accumulate wide (``reference_compute``).
+
+**Arguments.** An ``index`` argument is a *pointer* when it is the start of a
+``construct_memory_view``. Its array has the views' element storage dtype (``float16``
+for f16, ``uint16`` df16 codes, ``int32`` for i32, ...) and the views' sizes as shape
+(flat, of the largest extent, when the views disagree or are not contiguous; free when
+the sizes depend on more than the scalar arguments). Arrays are laid in device memory
+at 128-byte boundaries from address 0, and the pointer is the element index of an
+array's first element. Every other argument is a scalar of its type: an ``index`` or
+integer argument takes an int, a float argument a number (rounded to its type); a
+``!ktdp.runtime_arg`` takes a value of its underlying type that respects its
+granularity and upper bound. Kernels that use constant addresses instead read and
+write memory laid out with ``preload`` and read back with ``Execution.read``.
+
+Every mistake in a call (argument count, names, dtypes, shapes, values) and every
+failure of the kernel (an out-of-set access, a scratchpad overflow, a division by zero,
+a deadlock) is a ``KtcError`` located at the function or at the op.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from math import prod
+
+import numpy as np
+from xdsl.dialects.builtin import IndexType, IntegerType, ModuleOp
+from xdsl.dialects.func import FuncOp
+from xdsl.ir import Attribute, BlockArgument, Operation, SSAValue
+
+from ktc.dialects.diagnostics import KtcError, where
+from ktc.dialects.ktdp import (
+    ConstructIndirectAccessTileOp,
+    ConstructMemoryViewOp,
+    RuntimeArgType,
+)
+from ktc.dialects.source import parse_module, verify_module
+from ktc.sim import numerics
+from ktc.sim.reference_compute import (
+    ELEMENT_OPS,
+    ExecutionError,
+    as_value,
+    constant,
+    mixed,
+    type_name,
+    wrap_integer,
+)
+from ktc.sim.reference_grid import Core, Grid, Ledger
+from ktc.sim.reference_memory import DeviceMemory, Machine
+from ktc.sim.reference_ops import Compiler, memory_space_of
+
+DEFAULT_SCRATCHPAD_BYTES = 2 * 1024 * 1024
+"""Spyre's 2 MB per core, used only when the packaged ``spyre`` device cannot be loaded."""
+
+ALIGNMENT = 128
+"""Where pointer arguments' arrays start in device memory: one 128-byte stick."""
+
+RANDOM_INDEX_BOUND = 8
+"""Random integer inputs lie in [0, 8) unless they index a view whose size is known."""
+
+
+# ---------------------------------------------------------------------------------------
+# The device
+
+
+def device_capacities(arch: str | None) -> tuple[int, int | None]:
+    """(scratchpad bytes per core, device memory bytes) of the device ``arch`` (a
+    packaged name or a file; None: ``spyre``, or 2 MB and no limit without it)."""
+    from ktc.arch import available
+
+    if arch is None and "spyre" not in available():
+        return DEFAULT_SCRATCHPAD_BYTES, None
+    from ktc.arch.model import Device
+
+    device = Device.load(arch or "spyre")
+    return device.memory(device.scratchpad).size, device.memory(device.device_memory).size
+
+
+# ---------------------------------------------------------------------------------------
+# The kernel
+
+
+@dataclass(frozen=True)
+class Parameter:
+    """A kernel argument."""
+
+    name: str
+    """Its name without ``%``."""
+    type: Attribute
+    value: BlockArgument
+    views: tuple[ConstructMemoryViewOp, ...]
+    """The memory views built on it: a pointer has at least one."""
+
+    @property
+    def pointer(self) -> bool:
+        return bool(self.views)
+
+    @property
+    def element(self) -> str:
+        """A pointer's element type name."""
+        return type_name(self.views[0].result.type)
+
+
+@dataclass(frozen=True)
+class Layout:
+    """What a pointer argument points to."""
+
+    element: str
+    shape: tuple[int, ...] | None
+    """None when the sizes depend on more than the scalar arguments."""
+
+    @property
+    def dtype(self) -> np.dtype:
+        return numerics.storage_dtype(self.element)
+
+
+@dataclass(frozen=True)
+class Placement:
+    """An array laid in memory before a run: at element ``address`` (in the array's
+    dtype) of device memory, or of core ``ct_id``'s scratchpad."""
+
+    address: int
+    array: np.ndarray
+    ct_id: int | None = None
+
+
+class Kernel:
+    """A KTIR function parsed, verified and compiled, ready to run many times."""
+
+    def __init__(self, module: ModuleOp, function: str | None = None):
+        functions = [op for op in module.walk() if isinstance(op, FuncOp) and op.body.blocks]
+        if function is not None:
+            functions = [f for f in functions if f.sym_name.data == function]
+        if len(functions) != 1:
+            named = f"named @{function} " if function else ""
+            raise KtcError(
+                f"expected one function {named}with a body, found {len(functions)}", where(module)
+            )
+        self.func = func = functions[0]
+        self.name = func.sym_name.data
+        self.grid = _grid(func)
+        block = func.body.block
+        self.parameters = tuple(
+            Parameter(arg.name_hint or f"arg{i}", arg.type, arg, _views_on(arg))
+            for i, arg in enumerate(block.args)
+        )
+        compiler = Compiler()
+        self._body = compiler.region(func.body, func)
+        self._slots = compiler.size
+        self._collective = compiler.collective
+
+    @classmethod
+    def from_text(
+        cls, text: str, filename: str = "<kernel>", function: str | None = None
+    ) -> Kernel:
+        module = parse_module(text, filename)
+        verify_module(module)
+        return cls(module, function)
+
+    @property
+    def tiles(self) -> int:
+        return prod(self.grid)
+
+    def coords(self, core: int) -> tuple[int, ...]:
+        """A core's coordinates in the grid (x fastest)."""
+        coords = []
+        for extent in self.grid:
+            coords.append(core % extent)
+            core //= extent
+        return tuple(coords)
+
+    def layouts(self, scalars: Mapping[str, object]) -> dict[str, Layout]:
+        """Each pointer argument's element type and shape, given the scalar arguments."""
+        return {p.name: _layout(self.func, p, scalars) for p in self.parameters if p.pointer}
+
+    def execute(
+        self,
+        args: Mapping[str, object] | Sequence[object] = (),
+        *,
+        arch: str | None = None,
+        scratchpad_bytes: int | None = None,
+        preload: Sequence[Placement] = (),
+    ) -> Execution:
+        """Run the kernel on every core; the arrays and memory after the run."""
+        named = _named(self, args)
+        values = {
+            p.name: _scalar(self.func, p, named[p.name]) for p in self.parameters if not p.pointer
+        }
+        layouts = self.layouts(values)
+        arrays = {
+            name: _checked_array(self.func, name, layouts[name], named[name]) for name in layouts
+        }
+        capacity, limit = device_capacities(arch)
+        machine = Machine(self.tiles, scratchpad_bytes or capacity, DeviceMemory(limit))
+        addresses = _place(machine, arrays, self.func)
+        values.update({name: addresses[name] // a.itemsize for name, a in arrays.items()})
+        for placement in preload:
+            _write(machine, placement.ct_id, placement.address, placement.array, self.func)
+        arguments = [values[p.name] for p in self.parameters]
+        grid = Grid(self.tiles)
+
+        def run_core(core: int) -> None:
+            with np.errstate(all="ignore"):
+                env = [None] * self._slots
+                ledger = Ledger(core, machine.scratchpad_bytes)
+                env[0] = Core(core, self.coords(core), machine, ledger, grid)
+                self._body.run(env, arguments)
+
+        grid.run(run_core, threaded=self._collective)
+        execution = Execution({}, machine, self.func)
+        for name, array in arrays.items():
+            read = execution.read(addresses[name] // array.itemsize, array.shape, array.dtype)
+            execution.outputs[name] = read
+        return execution
+
+
+def _place(machine: Machine, arrays: Mapping[str, np.ndarray], func: FuncOp) -> dict[str, int]:
+    """Lay the arrays in device memory one after another at ``ALIGNMENT``; their byte
+    addresses."""
+    addresses, end = {}, 0
+    for name, array in arrays.items():
+        addresses[name] = end
+        end += -(-array.nbytes // ALIGNMENT) * ALIGNMENT
+    limit = machine.device.limit
+    if limit is not None and end > limit:
+        raise KtcError(
+            f"the arguments' arrays take {end} bytes of device memory, beyond its {limit} bytes",
+            where(func),
+        )
+    machine.device.grow(end)
+    for name, array in arrays.items():
+        _write(machine, None, addresses[name] // array.itemsize, array, func)
+    return addresses
+
+
+def _write(machine: Machine, ct_id: int | None, address: int, array: np.ndarray, op) -> None:
+    """Write ``array`` at element ``address`` of device memory or a scratchpad."""
+    _memory(machine, ct_id, op).write_window(
+        array.dtype, address, (array.size,), (1,), array.ravel(), op
+    )
+
+
+@dataclass
+class Execution:
+    """What a run leaves: every pointer argument's array, and the memories."""
+
+    outputs: dict[str, np.ndarray]
+    machine: Machine
+    func: FuncOp
+
+    def read(
+        self, address: int, shape: Sequence[int], dtype, ct_id: int | None = None
+    ) -> np.ndarray:
+        """The array of ``dtype`` at element ``address`` of device memory (or of core
+        ``ct_id``'s scratchpad)."""
+        dtype = np.dtype(dtype)
+        raw = _memory(self.machine, ct_id, self.func).read_window(
+            dtype, address, (prod(shape),), (1,), self.func
+        )
+        return raw.reshape(tuple(shape))
+
+
+def execute(
+    kernel: str | ModuleOp | Kernel,
+    args: Mapping[str, object] | Sequence[object] = (),
+    *,
+    arch: str | None = None,
+    scratchpad_bytes: int | None = None,
+    function: str | None = None,
+    filename: str = "<kernel>",
+    preload: Sequence[Placement] = (),
+) -> Execution:
+    """Run ``kernel`` (its text, a module or a ``Kernel``) with ``args`` (by name or in
+    order: arrays for pointers, numbers for scalars) on the device ``arch`` (default
+    ``spyre``), whose scratchpad size ``scratchpad_bytes`` overrides."""
+    if isinstance(kernel, str):
+        kernel = Kernel.from_text(kernel, filename, function)
+    elif isinstance(kernel, ModuleOp):
+        verify_module(kernel)
+        kernel = Kernel(kernel, function)
+    return kernel.execute(args, arch=arch, scratchpad_bytes=scratchpad_bytes, preload=preload)
+
+
+def run(
+    kernel: str | ModuleOp | Kernel,
+    args: Mapping[str, object] | Sequence[object] = (),
+    *,
+    arch: str | None = None,
+    scratchpad_bytes: int | None = None,
+    function: str | None = None,
+    filename: str = "<kernel>",
+    preload: Sequence[Placement] = (),
+) -> dict[str, np.ndarray]:
+    """``execute``, returning every pointer argument's array after the run by name."""
+    return execute(
+        kernel,
+        args,
+        arch=arch,
+        scratchpad_bytes=scratchpad_bytes,
+        function=function,
+        filename=filename,
+        preload=preload,
+    ).outputs
+
+
+def _memory(machine: Machine, ct_id: int | None, op: Operation):
+    return machine.device if ct_id is None else machine.scratchpad(ct_id, op)
+
+
+# ---------------------------------------------------------------------------------------
+# Signature
+
+
+def _grid(func: FuncOp) -> tuple[int, ...]:
+    grid = func.attributes.get("grid")
+    if grid is None:
+        return (1,)
+    extents = tuple(getattr(entry, "value", entry).data for entry in getattr(grid, "data", ()))
+    if not extents or any(not isinstance(n, int) or n < 1 for n in extents):
+        raise KtcError(f"grid must be a list of positive extents, not {grid}", where(func))
+    return extents
+
+
+def _views_on(arg: BlockArgument) -> tuple[ConstructMemoryViewOp, ...]:
+    if not isinstance(arg.type, IndexType):
+        return ()
+    return tuple(
+        use.operation
+        for use in arg.uses
+        if isinstance(use.operation, ConstructMemoryViewOp) and use.operation.offset is arg
+    )
+
+
+def _named(kernel: Kernel, args) -> dict[str, object]:
+    names = [p.name for p in kernel.parameters]
+    listing = ", ".join(f"%{n}" for n in names) or "none"
+    if not isinstance(args, Mapping):
+        args = list(args)
+        if len(args) != len(names):
+            raise KtcError(
+                f"@{kernel.name} takes {len(names)} arguments ({listing}), got {len(args)}",
+                where(kernel.func),
+            )
+        return dict(zip(names, args))
+    unknown = [n for n in args if n not in names]
+    if unknown:
+        raise KtcError(
+            f"@{kernel.name} has no argument %{unknown[0]} (it takes {listing})", where(kernel.func)
+        )
+    missing = [n for n in names if n not in args]
+    if missing:
+        raise KtcError(
+            f"@{kernel.name}: no value for argument %{missing[0]} (it takes {listing})",
+            where(kernel.func),
+        )
+    return dict(args)
+
+
+def _scalar(func: FuncOp, parameter: Parameter, value):
+    """A scalar argument converted to its type's value, or an error."""
+    kind, checked = parameter.type, parameter.type
+    if isinstance(kind, RuntimeArgType):
+        checked = kind.value_type
+    name = type_name(checked)
+    problem = None
+    if isinstance(checked, IndexType | IntegerType):
+        if (
+            isinstance(value, bool | np.bool_)
+            and name != "i1"
+            or not isinstance(value, int | np.integer | bool)
+        ):
+            problem = f"expects an integer ({name}), got {value!r}"
+        elif (
+            name not in ("index", "i1")
+            and not -(1 << (checked.width.data - 1)) <= int(value) < 1 << checked.width.data
+        ):
+            problem = f"expects an {name}, but {value} does not fit"
+    elif name in numerics.FLOAT_TYPES:
+        if not isinstance(value, int | float | np.integer | np.floating) or isinstance(value, bool):
+            problem = f"expects a number ({name}), got {value!r}"
+    else:
+        problem = (
+            f"has type {checked}, which the reference interpreter does not take as an argument"
+        )
+    if problem is None and isinstance(kind, RuntimeArgType):
+        problem = _runtime_arg_problem(kind, value)
+    if problem is not None:
+        raise KtcError(f"argument %{parameter.name} {problem}", where(func))
+    if name == "i1":
+        return np.bool_(int(value) & 1)
+    if name in numerics.FLOAT_TYPES:
+        return as_value(name, np.float64(value))
+    return int(value) if name == "index" else wrap_integer(name, int(value))
+
+
+def _runtime_arg_problem(kind: RuntimeArgType, value) -> str | None:
+    granularity, upperbound = kind.granularity, kind.upperbound
+    if hasattr(granularity, "data") and int(value) % granularity.data:
+        return f"must be a multiple of its granularity {granularity.data}, got {value}"
+    if hasattr(upperbound, "data") and value > upperbound.data:
+        return f"must be at most its upper bound {upperbound.data}, got {value}"
+    return None
+
+
+class _NotStatic(Exception):
+    """A value depends on more than constants and scalar arguments."""
+
+
+def static_value(value: SSAValue, scalars: Mapping[str, object]):
+    """A value computed from constants and scalar arguments alone (the sizes and
+    strides of memory views), or ``_NotStatic``."""
+    if isinstance(value, BlockArgument):
+        name = value.name_hint
+        if isinstance(value.owner.parent_op(), FuncOp) and name in scalars:
+            return scalars[name]
+        raise _NotStatic
+    op = value.owner
+    if op.name == "arith.constant":
+        return constant(op.value, value.type)
+    if op.name not in ELEMENT_OPS or len(op.results) != 1:
+        raise _NotStatic
+    operands = [static_value(v, scalars) for v in op.operands]
+    try:
+        return ELEMENT_OPS[op.name](op)(*operands)
+    except ExecutionError:
+        raise _NotStatic from None
+
+
+def _static_list(static: Sequence[int], dynamic: Sequence[SSAValue], scalars) -> list[int]:
+    return [int(x) for x in mixed(static, [static_value(v, scalars) for v in dynamic])]
+
+
+def _layout(func: FuncOp, parameter: Parameter, scalars: Mapping[str, object]) -> Layout:
+    elements = {type_name(view.result.type) for view in parameter.views}
+    if len(elements) > 1:
+        raise KtcError(
+            f"argument %{parameter.name} is the start of memory views of element types "
+            f"{', '.join(sorted(elements))}",
+            where(func),
+        )
+    local = [view for view in parameter.views if memory_space_of(view)[0]]
+    if local:
+        raise KtcError(
+            f"argument %{parameter.name} starts a ct_local memory view; the reference "
+            "places argument arrays in device memory only",
+            where(local[0]),
+        )
+    shapes = []
+    try:
+        for view in parameter.views:
+            sizes = _static_list(view.static_sizes.get_values(), view.sizes, scalars)
+            strides = _static_list(view.static_strides.get_values(), view.strides, scalars)
+            shapes.append((tuple(sizes), tuple(strides)))
+    except _NotStatic:
+        return Layout(elements.pop(), None)
+    element = elements.pop()
+    if len({sizes for sizes, _ in shapes}) == 1 and all(_contiguous(*shape) for shape in shapes):
+        return Layout(element, shapes[0][0])
+    extent = max(
+        0 if 0 in sizes else 1 + sum((n - 1) * s for n, s in zip(sizes, strides))
+        for sizes, strides in shapes
+    )
+    return Layout(element, (extent,))
+
+
+def _contiguous(sizes: Sequence[int], strides: Sequence[int]) -> bool:
+    expected = 1
+    for size, stride in reversed(list(zip(sizes, strides))):
+        if stride != expected and size != 1:
+            return False
+        expected *= size
+    return True
+
+
+def _checked_array(func: FuncOp, name: str, layout: Layout, value) -> np.ndarray:
+    if not isinstance(value, np.ndarray):
+        raise KtcError(
+            f"argument %{name} is a pointer to {layout.element} elements; pass a numpy "
+            f"array, not {type(value).__name__}",
+            where(func),
+        )
+    if value.dtype != layout.dtype:
+        raise KtcError(
+            f"argument %{name} points to {layout.element} elements: expected an array of "
+            f"dtype {layout.dtype}, got {value.dtype}",
+            where(func),
+        )
+    if layout.shape is not None and value.shape != layout.shape:
+        raise KtcError(
+            f"argument %{name}: expected an array of shape {layout.shape} (from its memory "
+            f"views), got {value.shape}",
+            where(func),
+        )
+    return np.ascontiguousarray(value)
+
+
+# ---------------------------------------------------------------------------------------
+# Random inputs
+
+
+def random_inputs(
+    kernel: Kernel, scalars: Mapping[str, object], given: Mapping[str, np.ndarray], seed: int
+) -> dict[str, np.ndarray]:
+    """An array for every pointer argument not ``given``: floats drawn from N(0, 1),
+    integers from [0, n) where n is the smallest size of a view dimension they index
+    indirectly (``RANDOM_INDEX_BOUND`` when none is known)."""
+    converted = {
+        p.name: _scalar(kernel.func, p, scalars[p.name])
+        for p in kernel.parameters
+        if not p.pointer and p.name in scalars
+    }
+    rng = np.random.default_rng(seed)
+    arrays = {}
+    for name, layout in kernel.layouts(converted).items():
+        if name in given:
+            continue
+        if layout.shape is None:
+            raise KtcError(
+                f"cannot tell the shape of argument %{name} from the scalar arguments; "
+                "give its array",
+                where(kernel.func),
+            )
+        if layout.element in numerics.FLOAT_TYPES:
+            values = rng.standard_normal(layout.shape)
+        elif layout.element == "i1":
+            values = rng.integers(0, 2, layout.shape)
+        else:
+            values = rng.integers(0, _index_bound(kernel, name, converted), layout.shape)
+        arrays[name] = np.asarray(
+            numerics.to_storage(layout.element, numerics.round_to(layout.element, values))
+        )
+    return arrays
+
+
+def _index_bound(kernel: Kernel, name: str, scalars) -> int:
+    parameter = next(p for p in kernel.parameters if p.name == name)
+    bounds = []
+    for view in parameter.views:
+        for use in view.result.uses:
+            tile = use.operation
+            if not isinstance(tile, ConstructIndirectAccessTileOp) or use.index == 0:
+                continue
+            base = tile.base.owner
+            if not isinstance(base, ConstructMemoryViewOp):
+                continue
+            indirect = [d for d, kind in enumerate(tile.per_dim_subscript_kinds) if kind.value.data]
+            dim = indirect[use.index - 1]
+            try:
+                bounds.append(
+                    _static_list(base.static_sizes.get_values(), base.sizes, scalars)[dim]
+                )
+            except _NotStatic:
+                continue
+    return min(bounds) if bounds else RANDOM_INDEX_BOUND
