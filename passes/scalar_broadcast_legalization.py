@@ -1,0 +1,268 @@
+"""``scalar-broadcast-legalization``: feed a scalar operand to the SIMD engine as a
+full vector, where the device cannot do it otherwise.
+
+An input of a compute stage's ``linalg.generic`` that does not vary along the
+vector (innermost) dimension holds one element per vector, a scalar the compute
+engine must see in every lane. Two device limits get in the way: a load unit that
+cannot fetch an access that small (its word is wider, or no access granularity
+fits), and a compute engine that cannot splat a scalar across its lanes itself.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from math import prod
+
+from xdsl.context import Context
+from xdsl.dialects.builtin import (
+    AffineMapAttr,
+    ArrayAttr,
+    DenseArrayBase,
+    FixedBitwidthType,
+    MemRefType,
+    ModuleOp,
+    StringAttr,
+    TensorType,
+    i64,
+)
+from xdsl.dialects.linalg import GenericOp
+from xdsl.ir import Attribute, SSAValue
+from xdsl.ir.affine import AffineConstantExpr, AffineExpr, AffineMap
+from xdsl.passes import ModulePass
+from xdsl.rewriter import Rewriter
+
+from ktc.arch.model import Device, EngineKind, device_of
+from ktc.dialects.diagnostics import KtcError, where
+from ktc.dialects.ktdf import DataTransferOp, FifoSlotType, PrivateOp, ReadFromFifoOp, StageOp
+from ktc.dialects.ktdf_arch import attr_text
+
+
+@dataclass(frozen=True)
+class ScalarBroadcastLegalization(ModulePass):
+    """Widen and splat the scalar inputs of compute stages the device cannot load or
+    broadcast as they are.
+
+    Expects path-expanded pipelines (``path-expansion``): every stage names its
+    engine in ``applicable_units``; each input of a compute stage's
+    ``linalg.generic`` is read from a FIFO slot that one ``ktdf.data_transfer``
+    fills, from an external memref or through staging buffers of ``ktdf.private``.
+
+    For each generic input whose indexing map does not use the innermost loop
+    dimension (``(d0, d1) -> (d0, 0)`` or ``(d0, d1) -> (d0)``), fed from a FIFO:
+
+    * every memref-to-memref transfer on its way whose engine cannot load the
+      scalar in one exact access (``word_size``, ``access_granularity``) moves a
+      whole vector (``lanes`` of the compute engine) instead, into a staging buffer
+      widened to match;
+    * if the compute engine cannot ``splat``, the transfer into the FIFO becomes
+      ``transfer_mode = "splat"``: it reads one element and fills a slot of the
+      vector dimension's extent; the FIFO read is widened and the map made
+      identity in the innermost dimension. The engine filling the FIFO must have
+      ``simd.splat`` and its link must allow a scalar-sized transfer
+      (``transfer_granularity``), otherwise the device cannot broadcast the
+      scalar and the pass fails.
+    """
+
+    name = "scalar-broadcast-legalization"
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        generics = [
+            child for child in op.walk()
+            if isinstance(child, GenericOp) and isinstance(child.parent_op(), StageOp)
+        ]
+        if not generics:
+            return
+        device = device_of(op)
+        for generic in generics:
+            for index, read in _scalar_inputs(generic):
+                _legalize(generic, index, read, device)
+
+
+def _scalar_inputs(generic: GenericOp) -> list[tuple[int, ReadFromFifoOp]]:
+    """The inputs read from a FIFO as tensors whose map leaves out the innermost
+    loop dimension, with their positions."""
+    found = []
+    for index, (operand, indexing) in enumerate(zip(generic.inputs, generic.indexing_maps)):
+        read = operand.owner
+        if not isinstance(read, ReadFromFifoOp) or not isinstance(operand.type, TensorType):
+            continue
+        if indexing.data.num_dims - 1 not in indexing.data.used_dims():
+            found.append((index, read))
+    return found
+
+
+def _legalize(generic: GenericOp, index: int, read: ReadFromFifoOp, device: Device) -> None:
+    slot_type = read.fifo_slot.type
+    assert isinstance(slot_type, FifoSlotType)
+    element = slot_type.element_type
+    scalar = element.size if isinstance(element, FixedBitwidthType) else 1
+    transfers = _feeding(read.fifo_slot)
+    if not transfers:
+        return
+    compute = device.engine(_kind(slot_type.destination))
+    if not compute.splat:
+        what = f"'linalg.generic' cannot take operand #{index} as a scalar broadcast over the vector"
+        count = prod(read.result.type.get_shape())
+        if count != 1:
+            raise KtcError(
+                f"{what}: it holds {count} elements per vector, and a splat broadcasts one",
+                where(generic),
+            )
+        _check_splat(transfers[-1], slot_type, compute, scalar, device, what, generic)
+    for transfer in transfers[:-1]:
+        engine = device.engine(_runner(transfer))
+        if not _fetches(engine, _memory(transfer.source, device), scalar):
+            _widen(transfer, device.lanes(element))
+    if not compute.splat:
+        _splat(generic, index, read, transfers[-1])
+
+
+def _feeding(slot: SSAValue) -> list[DataTransferOp]:
+    """The transfers that bring a FIFO slot's data from outside the pipeline, first
+    to last, through staging buffers of ``ktdf.private``."""
+    transfers: list[DataTransferOp] = []
+    value = slot
+    while True:
+        writer = next(
+            (use.operation for use in value.uses
+             if isinstance(use.operation, DataTransferOp) and use.operation.destination is value),
+            None,
+        )
+        if writer is None:
+            return transfers
+        transfers.insert(0, writer)
+        value = writer.source
+        if not isinstance(value.owner, PrivateOp):
+            return transfers
+
+
+def _runner(transfer: DataTransferOp) -> str:
+    stage = transfer.parent_op()
+    if not isinstance(stage, StageOp) or stage.applicable_units is None:
+        raise KtcError(
+            "'ktdf.data_transfer' sits in a stage that names no engine; run path-expansion "
+            "before scalar-broadcast-legalization",
+            where(transfer),
+        )
+    return _kind(stage.applicable_units.data[0])
+
+
+def _kind(attr: Attribute) -> str:
+    return attr.data if isinstance(attr, StringAttr) else attr_text(attr)
+
+
+def _memory(value: SSAValue, device: Device) -> str:
+    memref_type = value.type
+    assert isinstance(memref_type, MemRefType)
+    return device.memory_space(memref_type.memory_space).kind
+
+
+def _fetches(engine: EngineKind, memory: str, nbytes: int) -> bool:
+    """Whether the engine loads ``nbytes`` from ``memory`` in one access of exactly
+    that size, aligned to it."""
+    if engine.load is None:
+        return False
+    word = engine.load.word_size(memory)
+    return nbytes % word == 0 and any(
+        access.size_in_words * word == nbytes and nbytes % (access.align_in_words * word) == 0
+        for access in engine.load.access_granularity(memory)
+    )
+
+
+def _widen(transfer: DataTransferOp, width: int) -> None:
+    """Move ``width`` elements along the innermost dimension instead of one, into a
+    staging buffer at least that wide."""
+    for name in ("static_source_sizes", "static_dest_sizes"):
+        sizes = list(transfer.properties[name].get_values())
+        if sizes[-1] == 1:
+            transfer.properties[name] = DenseArrayBase.from_list(i64, [*sizes[:-1], width])
+    buffer = transfer.destination
+    buffer_type = buffer.type
+    assert isinstance(buffer_type, MemRefType)
+    shape = buffer_type.get_shape()
+    if isinstance(buffer.owner, PrivateOp) and shape[-1] < width:
+        wide = MemRefType(
+            buffer_type.element_type, [*shape[:-1], width], buffer_type.layout,
+            buffer_type.memory_space,
+        )
+        _retype_resource(buffer, wide)
+
+
+def _check_splat(
+    transfer: DataTransferOp,
+    slot_type: FifoSlotType,
+    compute: EngineKind,
+    scalar: int,
+    device: Device,
+    what: str,
+    generic: GenericOp,
+) -> None:
+    """The engine filling the FIFO must splat, over a link that carries a scalar."""
+    filler = _runner(transfer)
+    if not device.engine(filler).splat:
+        engines = (
+            f"\"{filler}\" (the compute engine, which fills its own FIFO) lacks"
+            if filler == compute.kind
+            else f"\"{compute.kind}\" (the compute engine) and \"{filler}\" (which fills "
+            "its FIFO) lack"
+        )
+        raise KtcError(
+            f"{what}: device @{device.name} cannot splat it: {engines} the simd splat feature",
+            where(generic),
+        )
+    source, dest = (device.node(_kind(end)) for end in (slot_type.source, slot_type.destination))
+    for link in device.path(source, dest):
+        if link.granularity and scalar not in link.granularity:
+            raise KtcError(
+                f"{what}: the link from \"{link.source.kind}\" to \"{link.target.kind}\" does "
+                f"not carry a {scalar}-byte scalar (transfer granularity "
+                f"{list(link.granularity)})",
+                where(generic),
+            )
+
+
+def _splat(generic: GenericOp, index: int, read: ReadFromFifoOp, transfer: DataTransferOp) -> None:
+    """Fill the FIFO with the scalar repeated over the vector dimension, and read it
+    as a vector."""
+    indexing = generic.indexing_maps.data[index].data
+    vector_dim = indexing.num_dims - 1
+    width = _extent(generic, vector_dim)
+    results = list(indexing.results)
+    shape = list(read.result.type.get_shape())
+    if results and isinstance(results[-1], AffineConstantExpr):
+        results[-1], shape[-1] = AffineExpr.dimension(vector_dim), width
+    else:
+        results.append(AffineExpr.dimension(vector_dim))
+        shape.append(width)
+
+    slot_type = read.fifo_slot.type
+    wide_slot = FifoSlotType(slot_type.source, slot_type.destination, width, slot_type.element_type)
+    _retype_resource(read.fifo_slot, wide_slot)
+    sizes = list(transfer.static_dest_sizes.get_values())
+    transfer.properties["static_dest_sizes"] = DenseArrayBase.from_list(i64, [*sizes[:-1], width])
+    transfer.attributes["transfer_mode"] = StringAttr("splat")
+    Rewriter.replace_value_with_new_type(read.result, TensorType(slot_type.element_type, shape))
+    maps = list(generic.indexing_maps.data)
+    maps[index] = AffineMapAttr(AffineMap(indexing.num_dims, indexing.num_symbols, tuple(results)))
+    generic.properties["indexing_maps"] = ArrayAttr(maps)
+
+
+def _extent(generic: GenericOp, dim: int) -> int:
+    """The extent of a loop dimension of the generic, from an operand it indexes."""
+    for operand, indexing in zip(generic.operands, generic.indexing_maps):
+        for position, result in enumerate(indexing.data.results):
+            if result == AffineExpr.dimension(dim):
+                return operand.type.get_shape()[position]
+    raise KtcError(
+        f"'linalg.generic' gives no extent for its loop dimension d{dim}", where(generic)
+    )
+
+
+def _retype_resource(resource: SSAValue, new_type: Attribute) -> None:
+    """Give a ``ktdf.private`` result, and the value its region yields for it, a new
+    type."""
+    private = resource.owner
+    assert isinstance(private, PrivateOp)
+    inner = private.body.block.last_op.operands[resource.index]
+    Rewriter.replace_value_with_new_type(inner, new_type)
+    Rewriter.replace_value_with_new_type(resource, new_type)
