@@ -1,4 +1,5 @@
 // add: C = A + B for 256x128 f16 matrices in device memory.
+//   numpy: c = a + b    (a, b, c: 256x128 f16)
 // 32 compute tiles split the rows; each tile walks its 8 rows one 1x128 row at a time.
 #rows = affine_set<(d0, d1) : (d0 >= 0, -d0 + 255 >= 0, d1 >= 0, -d1 + 127 >= 0)>
 #row = affine_set<(d0, d1) : (d0 == 0, d1 >= 0, -d1 + 127 >= 0)>

@@ -1,0 +1,362 @@
+"""The ``ktir-legality-check`` pass: is this KTIR something the pipeline compiles?"""
+
+from dataclasses import dataclass
+
+from xdsl.context import Context
+from xdsl.dialects.builtin import (
+    AnyFloat,
+    ArrayAttr,
+    DenseIntOrFPElementsAttr,
+    IndexType,
+    IntAttr,
+    IntegerAttr,
+    IntegerType,
+    MemRefType,
+    ModuleOp,
+    TensorType,
+)
+from xdsl.dialects.func import FuncOp
+from xdsl.dialects.linalg.attrs import IteratorType
+from xdsl.dialects.pdl import OperationOp, PatternOp, RewriteOp
+from xdsl.ir import Operation
+from xdsl.ir.affine import AffineMap
+from xdsl.passes import ModulePass
+
+from ktc.arch.model import Device, device_of
+from ktc.dialects.diagnostics import KtcError, where
+from ktc.dialects.ktdf_arch import DeviceOp, attr_text
+from ktc.dialects.ktdp import (
+    AccessTileType,
+    ConstructAccessTileOp,
+    ConstructMemoryViewOp,
+    MemorySpaceAttr,
+    RuntimeArgType,
+    SpyreMemorySpaceAttr,
+)
+from ktc.dialects.printer import affine_map_text
+from ktc.dialects.spyreop import DF16Type
+
+LOWERING_POINTS = ("pre_mapping", "pre_scheduling")
+"""The pattern application points before scheduling, where a device lowers intrinsics."""
+
+ELEMENTWISE = frozenset({
+    "arith.addf", "arith.subf", "arith.mulf", "arith.divf", "arith.negf",
+    "arith.maximumf", "arith.maxnumf", "arith.minimumf", "arith.minnumf",
+    "math.exp", "math.sqrt", "math.rsqrt", "math.tanh", "math.absf", "math.fma",
+})
+"""Float ops the compute engine has an instruction for (the ``dfir.compute`` kinds)."""
+
+LINALG_ELEMENTWISE = frozenset({
+    "linalg.add", "linalg.sub", "linalg.mul", "linalg.max", "linalg.min", "linalg.exp",
+    "linalg.sqrt", "linalg.copy",
+})
+"""Named linalg ops that generalize to an elementwise ``linalg.generic`` of ``ELEMENTWISE`` ops."""
+
+COMBINERS = frozenset({
+    "arith.addf", "arith.mulf", "arith.maximumf", "arith.maxnumf", "arith.minimumf",
+    "arith.minnumf",
+})
+"""What a ``linalg.reduce`` may combine with."""
+
+ACCEPTED = frozenset({
+    "func.return", "scf.for", "scf.if", "scf.yield", "ktdp.get_compute_tile_id", "ktdp.load",
+    "ktdp.store", "tensor.empty", "tensor.splat", "tensor.extract", "linalg.broadcast",
+    "linalg.fill",
+})
+"""Ops accepted as they are (their result types are still checked)."""
+
+NESTING = frozenset({"builtin.module", "func.func", "scf.for", "scf.if"})
+"""Ops whose regions hold more KTIR to check."""
+
+NOT_YET: dict[str, str] = {
+    "ktdp.construct_distributed_memory_view": "the pipeline schedules views of one memory",
+    "ktdp.construct_indirect_access_tile": "the pipeline schedules direct (affine) access tiles",
+    **dict.fromkeys(
+        ("ktdp.inter_tile_produce", "ktdp.inter_tile_consume", "ktdp.inter_tile_reduce"),
+        "the pipeline schedules tiles that do not communicate",
+    ),
+    "ktdp.runtime_arg_extract": "the pipeline does not handle runtime arguments",
+    **dict.fromkeys(
+        ("linalg.matmul", "linalg.batch_matmul", "linalg.quantized_matmul"),
+        "the pipeline schedules elementwise, broadcast and reduction kernels, not contractions",
+    ),
+    "linalg.transpose": "the pipeline does not transpose tensors",
+    **dict.fromkeys(
+        ("tensor.reshape", "tensor.expand_shape", "tensor.collapse_shape", "tensor.cast"),
+        "the pipeline does not reshape tensors",
+    ),
+    **dict.fromkeys(
+        ("tensor.extract_slice", "tensor.insert_slice", "tensor.insert", "tensor.pad",
+         "tensor.concat"),
+        "the pipeline does not slice or assemble tensors; address the pieces with "
+        "ktdp.construct_access_tile",
+    ),
+    **dict.fromkeys(
+        ("scf.while", "scf.parallel", "scf.execute_region", "scf.index_switch"),
+        "the pipeline schedules scf.for and scf.if control flow",
+    ),
+    "func.call": "a kernel is one function; inline the callee",
+}
+"""Ops rejected for now, with what the pipeline does instead."""
+
+
+@dataclass(frozen=True)
+class KtirLegalityCheck(ModulePass):
+    """Accepts the KTIR that the scheduling pipeline compiles today and rejects the
+    rest, at the first offending op, with a diagnostic naming it and the reason.
+
+    Expects KTIR kernels (``func.func`` with an optional ``grid``; none means
+    ``[1]``) in a module that declares its device (``ktc-opt --arch``). Accepted:
+    loads and stores through ``ktdp.construct_memory_view`` (``global`` or the
+    tile's own ``ct_local``) and ``ktdp.construct_access_tile`` (identity order);
+    elementwise ``arith``/``math`` ops the compute engine has an instruction for,
+    on tensors or scalars, and any integer/index arithmetic on scalars; named
+    elementwise ``linalg`` ops, ``linalg.generic`` (parallel and reduction
+    iterators, projected-permutation maps), ``linalg.reduce`` (add, mul, max, min),
+    ``linalg.broadcast``, ``linalg.fill``; ``tensor.empty``/``splat``/``extract``
+    and splat tensor constants; ``scf.for`` (with ``iter_args``) and ``scf.if``;
+    ``spyreop`` intrinsics only where the device has a pattern rooted at them at
+    ``pre_mapping`` or ``pre_scheduling``. Every tensor must have a static shape and
+    an element type the device's compute engine has lanes for, and the grid must
+    fit the device (``Device.place_grid``).
+
+    Produces the module unchanged.
+    """
+
+    name = "ktir-legality-check"
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        device = device_of(op)
+        _Rules(device, lowered_intrinsics(device)).check(op)
+
+
+def lowered_intrinsics(device: Device) -> frozenset[str]:
+    """The ops the device's patterns rewrite (their root ops) before scheduling."""
+    return frozenset(
+        name
+        for point in LOWERING_POINTS
+        for pattern in device.patterns(point)
+        if (name := root_name(pattern)) is not None
+    )
+
+
+def root_name(pattern: PatternOp) -> str | None:
+    """The name of the op a PDL pattern rewrites, when it names one."""
+    rewrite = pattern.body.block.last_op
+    if not isinstance(rewrite, RewriteOp) or rewrite.root is None:
+        return None
+    root = rewrite.root.owner
+    if not isinstance(root, OperationOp) or root.opName is None:
+        return None
+    return root.opName.data
+
+
+@dataclass(frozen=True)
+class _Rules:
+    device: Device
+    lowered: frozenset[str]
+    """The intrinsics the device lowers."""
+
+    def check(self, op: Operation) -> None:
+        """Check ``op`` and, where it nests KTIR, what it holds (pre-order)."""
+        if isinstance(op, DeviceOp):
+            return
+        if op.name in NOT_YET:
+            raise _error(op, f"is not supported yet: {NOT_YET[op.name]}")
+        self._kind(op)
+        self._result_types(op)
+        if op.name not in NESTING:
+            return
+        for region in op.regions:
+            for block in region.blocks:
+                for inner in block.ops:
+                    self.check(inner)
+
+    def _kind(self, op: Operation) -> None:
+        """Reject ``op`` unless its kind is one the pipeline compiles as used here."""
+        if isinstance(op, FuncOp):
+            self._kernel(op)
+        elif isinstance(op, ConstructMemoryViewOp):
+            _memory_view(op)
+        elif isinstance(op, ConstructAccessTileOp):
+            _access_tile(op)
+        elif op.name == "linalg.generic":
+            self._generic(op)
+        elif op.name == "linalg.reduce":
+            _reduce(op)
+        elif op.name in LINALG_ELEMENTWISE | {"linalg.broadcast", "linalg.fill"}:
+            _on_tensors(op)
+        elif op.name.startswith(("arith.", "math.", "spyreop.")):
+            self._arith_math(op)
+        elif op.name not in ACCEPTED | NESTING:
+            raise _error(
+                op,
+                "is not supported: the pipeline compiles ktdp views, access tiles, loads "
+                "and stores, elementwise arith/math, linalg generic/reduce/broadcast/fill "
+                "and named elementwise ops, tensor.empty/splat/extract, scf.for and scf.if",
+            )
+
+    def _kernel(self, func: FuncOp) -> None:
+        if not func.body.blocks:
+            return
+        for index, arg in enumerate(func.body.block.args):
+            if isinstance(arg.type, RuntimeArgType):
+                raise _error(
+                    func,
+                    f"argument #{index} is a runtime argument ({attr_text(arg.type)}), "
+                    "which is not supported yet",
+                )
+            if not isinstance(arg.type, IndexType | IntegerType | AnyFloat | DF16Type):
+                raise _error(
+                    func,
+                    f"argument #{index} has type {attr_text(arg.type)}; kernel arguments "
+                    "are pointers (index) and integer or float scalars",
+                )
+        grid = _grid(func)
+        communicates = any(inner.name.startswith("ktdp.inter_tile_") for inner in func.walk())
+        try:
+            self.device.place_grid(grid, single_wave=communicates)
+        except KtcError as err:
+            message = f"cannot run on device @{self.device.name}: {err.message}"
+            raise _error(func, message) from None
+
+    def _generic(self, op: Operation) -> None:
+        _on_tensors(op)
+        for iterator in op.iterator_types.data:
+            if iterator.data not in (IteratorType.PARALLEL, IteratorType.REDUCTION):
+                raise _error(
+                    op,
+                    f"has a {iterator.data.value} iterator; only parallel and reduction "
+                    "iterators are supported",
+                )
+        for indexing_map in op.indexing_maps.data:
+            if not indexing_map.data.is_projected_permutation(allow_zero_in_results=True):
+                raise _error(
+                    op,
+                    f"has the indexing map {affine_map_text(indexing_map.data)}; only "
+                    "projected permutations (with broadcast zeros) are supported",
+                )
+        for inner in op.body.block.ops:
+            if inner.name not in ("linalg.yield", "arith.constant"):
+                self._elementwise(inner)
+
+    def _arith_math(self, op: Operation) -> None:
+        """An arith, math or spyreop op: a constant, integer arithmetic on scalars
+        (addresses and sizes), or compute."""
+        if op.name == "arith.constant":
+            _constant(op)
+        elif not op.name.startswith("arith.") or not _on_integers(op):
+            self._elementwise(op)
+
+    def _elementwise(self, op: Operation) -> None:
+        """``op`` computes on the compute engine: it needs an instruction there."""
+        if op.name.startswith("spyreop."):
+            if op.name not in self.lowered:
+                raise _error(
+                    op,
+                    f"has no lowering: device @{self.device.name} has no pattern rooted "
+                    "at it at pre_mapping or pre_scheduling",
+                )
+            return
+        if op.name not in ELEMENTWISE:
+            raise _error(
+                op,
+                "has no compute instruction: the pipeline lowers add, sub, mul, div, max, "
+                "min, neg, abs, exp, sqrt, rsqrt, tanh and fma",
+            )
+
+    def _result_types(self, op: Operation) -> None:
+        for result in op.results:
+            if isinstance(result.type, TensorType | AccessTileType):
+                self._shaped(op, result.type)
+
+    def _shaped(self, op: Operation, shaped: TensorType | AccessTileType) -> None:
+        if any(size < 0 for size in shaped.get_shape()):
+            raise _error(op, f"produces {attr_text(shaped)}; tile shapes must be static")
+        if isinstance(shaped, AccessTileType):
+            return
+        element = attr_text(shaped.get_element_type())
+        lanes = self.device.compute.lanes
+        if element not in lanes:
+            raise _error(
+                op,
+                f"produces {attr_text(shaped)}, but {self.device.compute_kind} of device "
+                f"@{self.device.name} has no lanes for {element} (it has "
+                f"{', '.join(lanes)})",
+            )
+
+
+def _grid(func: FuncOp) -> tuple[int, ...]:
+    """The kernel's grid; ``[1]`` when it gives none."""
+    grid = func.attributes.get("grid")
+    if grid is None:
+        return (1,)
+    if not isinstance(grid, ArrayAttr) or not all(
+        isinstance(size, IntegerAttr) for size in grid.data
+    ):
+        raise _error(func, f"has grid {attr_text(grid)}; a grid is a list of integers")
+    return tuple(size.value.data for size in grid.data)
+
+
+def _memory_view(op: ConstructMemoryViewOp) -> None:
+    space = op.memory_space
+    if isinstance(space, SpyreMemorySpaceAttr):
+        space = space.to_memory_space()
+    if not isinstance(space, MemorySpaceAttr):
+        raise _error(op, "names no memory space; a view lives in global or ct_local memory")
+    if isinstance(space.ct_id, IntAttr):
+        raise _error(
+            op,
+            f"is in {attr_text(op.memory_space)}, the scratchpad of tile {space.ct_id.data}; "
+            "views of another tile's scratchpad are not supported yet",
+        )
+
+
+def _access_tile(op: ConstructAccessTileOp) -> None:
+    if not isinstance(op.base.owner, ConstructMemoryViewOp):
+        raise _error(op, "must address a ktdp.construct_memory_view")
+    order = op.access_tile_order.data
+    if order != AffineMap.identity(order.num_dims):
+        raise _error(
+            op,
+            f"has access_tile_order {affine_map_text(order)}; only the identity order is "
+            "supported yet (another order transposes the tile)",
+        )
+
+
+def _reduce(op: Operation) -> None:
+    _on_tensors(op)
+    body = op.regions[0].block.ops
+    combiners = [inner.name for inner in body if inner.name != "linalg.yield"]
+    if len(combiners) != 1 or combiners[0] not in COMBINERS:
+        raise _error(
+            op,
+            f"combines with {', '.join(combiners) or 'nothing'}; a reduction combines "
+            "with one add, mul, max or min",
+        )
+
+
+def _on_tensors(op: Operation) -> None:
+    """A linalg op must compute on tensors (loaded with ktdp.load), not on memory."""
+    if any(isinstance(t, MemRefType) for t in op.operand_types):
+        raise _error(op, "works on a memref; compute on tensors read with ktdp.load")
+
+
+def _constant(op: Operation) -> None:
+    value = op.properties.get("value")
+    if isinstance(value, DenseIntOrFPElementsAttr) and not value.is_splat():
+        raise _error(
+            op, "holds a tensor of several values; only splat tensor constants are supported"
+        )
+
+
+def _on_integers(op: Operation) -> bool:
+    """Whether every operand is an integer or index scalar."""
+    return all(isinstance(t, IndexType | IntegerType) for t in op.operand_types)
+
+
+def _error(op: Operation, reason: str) -> KtcError:
+    subject = f"'{op.name}'"
+    if isinstance(op, FuncOp):
+        subject += f" @{op.sym_name.data}"
+    return KtcError(f"{subject} {reason}", where(op))

@@ -1,0 +1,27 @@
+// The corpus kernels of the first scheduling scope (elementwise, broadcast and
+// reduction) pass the check on every device; those that need distributed views,
+// indirect access or matmul are rejected with the reason.
+
+// REQUIRES: corpus
+// RUN: ktc-opt %corpus/ktir-cpu/triton-ktir/vector_add_ktir.mlir --arch toy -p ktir-legality-check | filecheck %s --check-prefix=ADD
+// RUN: ktc-opt %corpus/ktir-cpu/triton-ktir/vector_add_dynamic_ktir.mlir --arch %S/../../arch/Inputs/line4.mlir -p ktir-legality-check | filecheck %s --check-prefix=DYNAMIC
+// RUN: ktc-opt %corpus/ktir-cpu/triton-ktir/softmax_fwd_ktir.mlir --arch spyre -p ktir-legality-check | filecheck %s --check-prefix=SOFTMAX
+// RUN: ktc-opt %corpus/ktir-cpu/triton-ktir/layernorm_fwd_ktir.mlir --arch toy -p ktir-legality-check | filecheck %s --check-prefix=LAYERNORM
+// RUN: ktc-opt %corpus/ktir-cpu/rfc/add-with-control-flow.mlir --arch spyre -p ktir-legality-check | filecheck %s --check-prefix=CONTROL
+// RUN: not ktc-opt %corpus/ktir-cpu/triton-ktir/matmul_fwd_ktir.mlir --arch toy -p ktir-legality-check 2>&1 | filecheck %s --check-prefix=MATMUL
+// RUN: not ktc-opt %corpus/ktir-cpu/triton-ktir/indexed_add.mlir --arch toy -p ktir-legality-check 2>&1 | filecheck %s --check-prefix=INDEXED
+// RUN: not ktc-opt %corpus/ktir-cpu/rfc/distributed-view-copy-dynamic.mlir --arch toy -p ktir-legality-check 2>&1 | filecheck %s --check-prefix=DISTRIBUTED
+
+// ADD:         func.func @add_kernel(
+// ADD:         arith.addf {{.*}} : tensor<128xf16>
+// DYNAMIC:     func.func @add_kernel_dynamic(
+// DYNAMIC:     arith.addf {{.*}} : tensor<1024xf32>
+// SOFTMAX:     func.func @softmax_kernel(
+// SOFTMAX:     linalg.reduce { arith.maxnumf }
+// LAYERNORM:   func.func @_layer_norm_fwd_fused(
+// LAYERNORM:   scf.for {{.*}} iter_args(
+// CONTROL:     func.func @add()
+// CONTROL:     linalg.add
+// MATMUL:      matmul_fwd_ktir.mlir:{{[0-9]+}}:{{[0-9]+}}: error: 'linalg.matmul' is not supported yet
+// INDEXED:     indexed_add.mlir:{{[0-9]+}}:{{[0-9]+}}: error: 'ktdp.construct_indirect_access_tile' is not supported yet
+// DISTRIBUTED: distributed-view-copy-dynamic.mlir:{{[0-9]+}}:{{[0-9]+}}: error: 'ktdp.construct_distributed_memory_view' is not supported yet

@@ -1,0 +1,46 @@
+// Memory must be reachable the way the pipeline moves data: a view lives in
+// global memory or in the tile's own ct_local scratchpad (not in an unspecified
+// space, not in another tile's scratchpad), and an access tile addresses a memory
+// view in the identity order (another order transposes the tile).
+
+// RUN: ktc-opt %s --split-input-file --verify-diagnostics --arch toy -p ktir-legality-check
+
+#vector = affine_set<(d0) : (d0 >= 0, -d0 + 63 >= 0)>
+func.func @unspecified(%x: index) {
+  // expected-error@+1 {{'ktdp.construct_memory_view' names no memory space; a view lives in global or ct_local memory}}
+  %view = ktdp.construct_memory_view %x, sizes: [64], strides: [1] {coordinate_set = #vector, memory_space = #ktdp.spyre_memory_space<unspecified>} : memref<64xf16>
+  return
+}
+
+// -----
+
+#vector = affine_set<(d0) : (d0 >= 0, -d0 + 63 >= 0)>
+func.func @other_scratchpad(%x: index) attributes {grid = [2]} {
+  // expected-error@+1 {{'ktdp.construct_memory_view' is in #ktdp.memory_space<ct_local, ct_id = 1>, the scratchpad of tile 1; views of another tile's scratchpad are not supported yet}}
+  %view = ktdp.construct_memory_view %x, sizes: [64], strides: [1] {coordinate_set = #vector, memory_space = #ktdp.memory_space<ct_local, ct_id = 1>} : memref<64xf16>
+  return
+}
+
+// -----
+
+#matrix = affine_set<(d0, d1) : (d0 >= 0, -d0 + 15 >= 0, d1 >= 0, -d1 + 63 >= 0)>
+#swap = affine_map<(d0, d1) -> (d1, d0)>
+func.func @transposed(%x: index) {
+  %c0 = arith.constant 0 : index
+  %view = ktdp.construct_memory_view %x, sizes: [16, 64], strides: [64, 1] {coordinate_set = #matrix, memory_space = #ktdp.memory_space<global>} : memref<16x64xf16>
+  // expected-error@+1 {{'ktdp.construct_access_tile' has access_tile_order (d0, d1) -> (d1, d0); only the identity order is supported yet (another order transposes the tile)}}
+  %tile = ktdp.construct_access_tile %view[%c0, %c0] {access_tile_set = #matrix, access_tile_order = #swap} : memref<16x64xf16> -> !ktdp.access_tile<64x16xindex>
+  return
+}
+
+// -----
+
+#vector = affine_set<(d0) : (d0 >= 0, -d0 + 63 >= 0)>
+#identity = affine_map<(d0) -> (d0)>
+func.func @tensor_base(%s: f16) {
+  %c0 = arith.constant 0 : index
+  %t = tensor.splat %s : tensor<64xf16>
+  // expected-error@+1 {{'ktdp.construct_access_tile' must address a ktdp.construct_memory_view}}
+  %tile = ktdp.construct_access_tile %t[%c0] {access_tile_set = #vector, access_tile_order = #identity} : tensor<64xf16> -> !ktdp.access_tile<64xindex>
+  return
+}
