@@ -1,7 +1,7 @@
 // A chip unlike Spyre, for the device-model tests: 4 cores on a line (no wrap),
 // no sub-cores, a 256 KiB scratchpad ("SPM") that one two-way DMA engine fills from
 // HBM, and a 32-lane vector unit ("VPU") reading and writing the scratchpad
-// directly through queues. Figures are made up.
+// directly through queues; it can splat a scalar over its lanes. Figures are made up.
 
 #QUEUE = {
   ktdf_arch.bandwidth = 128,
@@ -44,7 +44,7 @@ ktdf_arch.device @line4 attributes {
       kind = "VPU",
       ktdf_arch.features = {
         ktdf_arch.feature.compute,
-        ktdf_arch.feature.simd = {lanes = #ktdf_arch.map<f32 = 32, f16 = 32>}
+        ktdf_arch.feature.simd = {splat, lanes = #ktdf_arch.map<f32 = 32, f16 = 32>}
       },
       ktdf_arch.issue_cycles = {plain = 1, transcendental = 8, reduction_step = 2}
     }

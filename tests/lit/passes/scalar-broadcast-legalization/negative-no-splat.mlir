@@ -1,8 +1,8 @@
 // A device that cannot splat at all rejects a scalar broadcast over the vector:
-// on the chip of tests/lit/arch/Inputs/line4.mlir the vector unit fills its own
-// FIFOs from the scratchpad and has no splat feature.
+// on Inputs/no-splat.mlir (the line4 chip without splat) the vector unit fills its
+// own FIFOs from the scratchpad and has no splat feature.
 
-// RUN: ktc-opt %s --arch %S/../../arch/Inputs/line4.mlir -p scalar-broadcast-legalization --verify-diagnostics
+// RUN: ktc-opt %s --arch %S/Inputs/no-splat.mlir -p scalar-broadcast-legalization --verify-diagnostics
 
 func.func @row_scalar(%A: memref<4x8xf16, "HBM">, %b: memref<4x1xf16, "HBM">, %C: memref<4x8xf16, "HBM">, %i: index) {
   ktdf.pipeline {
@@ -32,7 +32,7 @@ func.func @row_scalar(%A: memref<4x8xf16, "HBM">, %b: memref<4x1xf16, "HBM">, %C
       %x = ktdf.read_from_fifo %p#2 : <"SPM" -> "VPU", 8xf16> -> tensor<1x8xf16>
       %s = ktdf.read_from_fifo %p#3 : <"SPM" -> "VPU", 1xf16> -> tensor<1x1xf16>
       %e = tensor.empty() : tensor<1x8xf16>
-      // expected-error@+1 {{'linalg.generic' cannot take operand #1 as a scalar broadcast over the vector: device @line4 cannot splat it: "VPU" (the compute engine, which fills its own FIFO) lacks the simd splat feature}}
+      // expected-error@+1 {{'linalg.generic' cannot take operand #1 as a scalar broadcast over the vector: device @line4_nosplat cannot splat it: "VPU" (the compute engine, which fills its own FIFO) lacks the simd splat feature}}
       %z = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, 0)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%x, %s : tensor<1x8xf16>, tensor<1x1xf16>) outs(%e : tensor<1x8xf16>) {
       ^bb0(%u: f16, %v: f16, %o: f16):
         %d = arith.subf %u, %v : f16
