@@ -58,11 +58,9 @@ from xdsl.dialects.builtin import (
 from xdsl.dialects.utils.enum_attribute import EnumAttribute
 from xdsl.ir import (
     Attribute,
-    Block,
     Dialect,
     Operation,
     ParametrizedAttribute,
-    Region,
     SSAValue,
     TypeAttribute,
 )
@@ -86,7 +84,12 @@ from xdsl.traits import HasAncestor, HasParent, IsolatedFromAbove, NoTerminator,
 from xdsl.utils.exceptions import VerifyException
 from xdsl.utils.str_enum import StrEnum
 
-from ktc.dialects.spyreop import AngleBracketEnum
+from ktc.dialects.syntax import (
+    AngleBracketEnum,
+    parse_attributes_with_keyword,
+    parse_body,
+    print_body,
+)
 
 _OpT = TypeVar("_OpT", bound=Operation)
 
@@ -198,14 +201,6 @@ class ComputeKindAttr(AngleBracketEnum, EnumAttribute[ComputeKind]):
 # Structure
 
 
-def _parse_body(parser: Parser) -> Region:
-    """A region of one block, which may be empty: ``{ }``."""
-    body = parser.parse_region()
-    if not body.blocks:
-        body.add_block(Block())
-    return body
-
-
 @irdl_op_definition
 class DataflowOp(IRDLOperation):
     """The device side of a kernel: units, uniform maps, symbols and programs.
@@ -223,15 +218,12 @@ class DataflowOp(IRDLOperation):
 
     @classmethod
     def parse(cls, parser: Parser) -> DataflowOp:
-        attributes = parser.parse_optional_attr_dict_with_keyword()
-        return cls.build(
-            attributes=attributes.data if attributes else {}, regions=[_parse_body(parser)]
-        )
+        attributes = parse_attributes_with_keyword(parser)
+        return cls.build(attributes=attributes, regions=[parse_body(parser)])
 
     def print(self, printer: Printer) -> None:
         printer.print_op_attributes(self.attributes, print_keyword=True)
-        printer.print_string(" ")
-        printer.print_region(self.body, print_entry_block_args=False, print_empty_block=False)
+        print_body(printer, self.body)
 
     def verify_(self) -> None:
         programs: set[str] = set()
@@ -333,12 +325,12 @@ class ProgramOp(IRDLOperation):
             Parser.Delimiter.PAREN, parser.parse_unresolved_operand
         )
         unit_type = UnitType(kind)
-        attributes = parser.parse_optional_attr_dict_with_keyword()
+        attributes = parse_attributes_with_keyword(parser)
         return cls.build(
             operands=[[parser.resolve_operand(unit, unit_type) for unit in units]],
             properties={"kind": StringAttr(kind)},
-            attributes=attributes.data if attributes else {},
-            regions=[_parse_body(parser)],
+            attributes=attributes,
+            regions=[parse_body(parser)],
         )
 
     def print(self, printer: Printer) -> None:
@@ -348,8 +340,7 @@ class ProgramOp(IRDLOperation):
         printer.print_list(self.units, printer.print_operand)
         printer.print_string(")")
         printer.print_op_attributes(self.attributes, print_keyword=True)
-        printer.print_string(" ")
-        printer.print_region(self.body, print_entry_block_args=False, print_empty_block=False)
+        print_body(printer, self.body)
 
 
 def enclosing(op: Operation, kind: type[_OpT]) -> _OpT | None:

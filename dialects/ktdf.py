@@ -17,7 +17,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from enum import auto
-import operator
 from dataclasses import dataclass
 from math import prod
 
@@ -52,7 +51,7 @@ from xdsl.ir import (
     SSAValue,
     TypeAttribute,
 )
-from xdsl.ir.affine import AffineExpr, AffineMap
+from xdsl.ir.affine import AffineMap
 from xdsl.irdl import (
     AttrSizedOperandSegments,
     IRDLOperation,
@@ -89,7 +88,17 @@ from xdsl.traits import (
 from xdsl.utils.exceptions import VerifyException
 from xdsl.utils.str_enum import StrEnum
 
-from ktc.dialects.printer import affine_subscript_tokens
+from ktc.dialects.syntax import (
+    AngleBracketEnum,
+    parse_attr_dict,
+    parse_body,
+    parse_optional_affine_access,
+    parse_stripped_type,
+    print_affine_subscripts,
+    print_attr_dict,
+    print_body,
+    print_stripped_type,
+)
 
 # ---------------------------------------------------------------------------------
 # Types and attributes
@@ -172,20 +181,11 @@ class LoopType(StrEnum):
 
 
 @irdl_attr_definition
-class LoopTypeAttr(EnumAttribute[LoopType]):
+class LoopTypeAttr(AngleBracketEnum, EnumAttribute[LoopType]):
     """What a loop iterates over: ``#ktdf.loop_type<parallel_loop>`` or
     ``#ktdf.loop_type<reduction_loop>``, set on ``scf.for`` as ``loop_type``."""
 
     name = "ktdf.loop_type"
-
-    def print_parameter(self, printer: Printer) -> None:
-        with printer.in_angle_brackets():
-            printer.print_string(self.data.value)
-
-    @classmethod
-    def parse_parameter(cls, parser: AttrParser) -> LoopType:
-        with parser.in_angle_brackets():
-            return parser.parse_str_enum(LoopType)
 
 
 # ---------------------------------------------------------------------------------
@@ -206,26 +206,6 @@ class FreshResults(MemoryEffect):
 # Syntax helpers
 # ---------------------------------------------------------------------------------
 
-_SEGMENTS = "operandSegmentSizes"
-
-
-def _print_attr_dict(printer: Printer, op: Operation, elided: Sequence[str] = ()) -> None:
-    """Print properties and attributes together, sorted by name, as MLIR does."""
-    entries = {**op.properties, **op.attributes}
-    hidden = {_SEGMENTS, *elided}
-    printer.print_op_attributes({k: entries[k] for k in sorted(entries) if k not in hidden})
-
-
-def _parse_attr_dict(
-    parser: Parser, op_type: type[IRDLOperation]
-) -> tuple[dict[str, Attribute], dict[str, Attribute]]:
-    """Parse an optional attribute dictionary, split into (properties, attributes)."""
-    entries = parser.parse_optional_attr_dict()
-    known = op_type.get_irdl_definition().properties
-    properties = {k: v for k, v in entries.items() if k in known}
-    attributes = {k: v for k, v in entries.items() if k not in known}
-    return properties, attributes
-
 
 def _parse_index(parser: Parser) -> SSAValue:
     return parser.resolve_operand(parser.parse_unresolved_operand(), IndexType())
@@ -234,14 +214,6 @@ def _parse_index(parser: Parser) -> SSAValue:
 def _parse_optional_index(parser: Parser) -> SSAValue | None:
     operand = parser.parse_optional_unresolved_operand()
     return None if operand is None else parser.resolve_operand(operand, IndexType())
-
-
-def _print_body(printer: Printer, region: Region, terminators: bool = True) -> None:
-    printer.print_string(" ")
-    printer.print_region(
-        region, print_entry_block_args=False, print_empty_block=False,
-        print_block_terminators=terminators,
-    )
 
 
 def _print_index_list(printer: Printer, values: Sequence[SSAValue]) -> None:
@@ -257,22 +229,6 @@ def _parse_index_list(parser: Parser) -> list[SSAValue]:
 def _region(body: Region | Sequence[Operation]) -> Region:
     """A region as given, or one block holding the given ops."""
     return body if isinstance(body, Region) else Region(Block(body))
-
-
-def _parse_body(parser: Parser, arguments: Sequence[Parser.Argument] = ()) -> Region:
-    region = parser.parse_region(arguments)
-    if not region.blocks:
-        region.add_block(Block())
-    return region
-
-
-def _parse_short_slot(parser: Parser) -> Attribute:
-    """A slot type, short (``<"A" -> "B", 64xf16>``) or full (``!ktdf.fifo.slot<...>``)."""
-    if parser.parse_optional_punctuation("<") is None:
-        return parser.parse_type()
-    parameters = FifoSlotType.parse_body(parser)
-    parser.parse_punctuation(">")
-    return FifoSlotType.new(parameters)
 
 
 def _print_token_list(printer: Printer, keyword: str, tokens: Sequence[SSAValue]) -> None:
@@ -320,88 +276,6 @@ def _parse_optional_pair(parser: Parser) -> tuple[SSAValue, SSAValue] | None:
 
 def _parse_pair(parser: Parser) -> tuple[SSAValue, SSAValue]:
     return parser.expect(lambda: _parse_optional_pair(parser), "expected '[' to start a pair")
-
-
-def _print_affine_access(printer: Printer, access: AffineMap, indices: Sequence[SSAValue]) -> None:
-    """Print ``[%i * 64 + %j, 0]``: the map's results as MLIR prints them, each
-    dimension named by its SSA operand."""
-
-    def print_result(expr: AffineExpr) -> None:
-        for token in affine_subscript_tokens(expr, access.num_dims):
-            if isinstance(token, str):
-                printer.print_string(token)
-            else:
-                printer.print_ssa_value(indices[token])
-
-    with printer.in_square_brackets():
-        printer.print_list(access.results, print_result)
-
-
-_PRODUCTS = {
-    "*": operator.mul,
-    "floordiv": operator.floordiv,
-    "ceildiv": AffineExpr.ceil_div,
-    "mod": operator.mod,
-}
-
-
-def _parse_optional_product(parser: Parser) -> str | None:
-    """The operator of an affine product, if one follows."""
-    return parser.parse_optional_punctuation("*") or parser.parse_optional_keyword_in(
-        ("floordiv", "ceildiv", "mod")
-    )
-
-
-def _parse_optional_affine_access(parser: Parser) -> tuple[AffineMap, list[SSAValue]] | None:
-    """Parse ``[%i * 64 + %j, 0]`` if present, into a dims-only map and its index
-    operands: one dimension per distinct SSA value, in order of first use."""
-    operands: list[UnresolvedOperand] = []
-    positions: dict[tuple[str, int], int] = {}
-
-    def primary() -> AffineExpr:
-        if parser.parse_optional_punctuation("(") is not None:
-            inner = expression()
-            parser.parse_punctuation(")")
-            return inner
-        if parser.parse_optional_punctuation("-") is not None:
-            return -primary()
-        value = parser.parse_optional_integer(allow_boolean=False, allow_negative=False)
-        if value is not None:
-            return AffineExpr.constant(value)
-        operand = parser.parse_unresolved_operand("expected an SSA value, an integer or '('")
-        key = (operand.span.text, operand.index)
-        if key not in positions:
-            positions[key] = len(operands)
-            operands.append(operand)
-        return AffineExpr.dimension(positions[key])
-
-    def term() -> AffineExpr:
-        lhs = primary()
-        while (operator := _parse_optional_product(parser)) is not None:
-            start = parser.pos
-            rhs = primary()
-            try:
-                lhs = _PRODUCTS[operator](lhs, rhs)
-            except NotImplementedError:
-                message = f"non-affine expression: '{operator}' needs a constant operand"
-                parser.raise_error(message, start, parser.pos)
-        return lhs
-
-    def expression() -> AffineExpr:
-        lhs = term()
-        while True:
-            if parser.parse_optional_punctuation("+") is not None:
-                lhs = lhs + term()
-            elif parser.parse_optional_punctuation("-") is not None:
-                lhs = lhs - term()
-            else:
-                return lhs
-
-    results = parser.parse_optional_comma_separated_list(Parser.Delimiter.SQUARE, expression)
-    if results is None:
-        return None
-    indices = [parser.resolve_operand(operand, IndexType()) for operand in operands]
-    return AffineMap(len(indices), 0, tuple(results)), indices
 
 
 # ---------------------------------------------------------------------------------
@@ -455,8 +329,8 @@ class PipelineOp(IRDLOperation):
     def print(self, printer: Printer) -> None:
         if self.modulo is not None:
             printer.print_string(f" modulo(size : {self.modulo.value.data})")
-        _print_body(printer, self.body)
-        _print_attr_dict(printer, self, ("modulo",))
+        print_body(printer, self.body)
+        print_attr_dict(printer, self, ("modulo",))
 
     @classmethod
     def parse(cls, parser: Parser) -> PipelineOp:
@@ -466,8 +340,8 @@ class PipelineOp(IRDLOperation):
                 parser.parse_keyword("size")
                 parser.parse_punctuation(":")
                 properties["modulo"] = IntegerAttr(parser.parse_integer(), i64)
-        body = _parse_body(parser)
-        more_properties, attributes = _parse_attr_dict(parser, cls)
+        body = parse_body(parser)
+        more_properties, attributes = parse_attr_dict(parser, cls)
         return cls.build(
             regions=[body], properties=properties | more_properties, attributes=attributes
         )
@@ -538,15 +412,15 @@ class StageOp(IRDLOperation):
     def print(self, printer: Printer) -> None:
         _print_token_list(printer, "depends_in", self.depends_in)
         _print_token_list(printer, "depends_out", self.depends_out)
-        _print_body(printer, self.body)
-        _print_attr_dict(printer, self)
+        print_body(printer, self.body)
+        print_attr_dict(printer, self)
 
     @classmethod
     def parse(cls, parser: Parser) -> StageOp:
         depends_in = _parse_token_list(parser, "depends_in")
         depends_out = _parse_token_list(parser, "depends_out")
-        body = _parse_body(parser)
-        properties, attributes = _parse_attr_dict(parser, cls)
+        body = parse_body(parser)
+        properties, attributes = parse_attr_dict(parser, cls)
         return cls.build(
             operands=[depends_in, depends_out], regions=[body],
             properties=properties, attributes=attributes,
@@ -596,8 +470,8 @@ class PrivateOp(IRDLOperation):
         printer.print_string(" -> (")
         printer.print_list(self.result_types, printer.print_attribute)
         printer.print_string(")")
-        _print_body(printer, self.body, terminators=bool(self.resources))
-        _print_attr_dict(printer, self)
+        print_body(printer, self.body, terminators=bool(self.resources))
+        print_attr_dict(printer, self)
 
     @classmethod
     def parse(cls, parser: Parser) -> PrivateOp:
@@ -605,8 +479,8 @@ class PrivateOp(IRDLOperation):
         result_types = parser.parse_comma_separated_list(
             Parser.Delimiter.PAREN, parser.parse_type
         )
-        body = _parse_body(parser)
-        _, attributes = _parse_attr_dict(parser, cls)
+        body = parse_body(parser)
+        _, attributes = parse_attr_dict(parser, cls)
         op = cls.build(result_types=[result_types], regions=[body], attributes=attributes)
         ensure_terminator(op, SingleBlockImplicitTerminator(PrivateYieldOp))
         return op
@@ -683,14 +557,14 @@ class FifoAllocateOp(IRDLOperation):
 
     def print(self, printer: Printer) -> None:
         _print_index_list(printer, self.dynamic_sizes)
-        _print_attr_dict(printer, self)
+        print_attr_dict(printer, self)
         printer.print_string(" : ")
         printer.print_list(self.result_types, printer.print_attribute)
 
     @classmethod
     def parse(cls, parser: Parser) -> FifoAllocateOp:
         sizes = _parse_index_list(parser)
-        _, attributes = _parse_attr_dict(parser, cls)
+        _, attributes = parse_attr_dict(parser, cls)
         parser.parse_punctuation(":")
         slot_types = parser.parse_comma_separated_list(Parser.Delimiter.NONE, parser.parse_type)
         return cls.build(operands=[sizes], result_types=[slot_types], attributes=attributes)
@@ -743,18 +617,18 @@ class ReadFromFifoOp(IRDLOperation):
     def print(self, printer: Printer) -> None:
         printer.print_string(" ")
         printer.print_ssa_value(self.fifo_slot)
-        _print_attr_dict(printer, self)
+        print_attr_dict(printer, self)
         printer.print_string(" : ")
-        self.fifo_slot.type.print_parameters(printer)
+        print_stripped_type(printer, self.fifo_slot.type, FifoSlotType)
         printer.print_string(" -> ")
         printer.print_attribute(self.result.type)
 
     @classmethod
     def parse(cls, parser: Parser) -> ReadFromFifoOp:
         slot = parser.parse_unresolved_operand()
-        _, attributes = _parse_attr_dict(parser, cls)
+        _, attributes = parse_attr_dict(parser, cls)
         parser.parse_punctuation(":")
-        slot_type = _parse_short_slot(parser)
+        slot_type = parse_stripped_type(parser, FifoSlotType)
         parser.parse_punctuation("->")
         result_type = parser.parse_type()
         return cls.build(
@@ -785,22 +659,22 @@ class WriteToFifoOp(IRDLOperation):
     def print(self, printer: Printer) -> None:
         printer.print_string(" ")
         printer.print_list((self.data, self.fifo_slot), printer.print_ssa_value)
-        _print_attr_dict(printer, self)
+        print_attr_dict(printer, self)
         printer.print_string(" : ")
         printer.print_attribute(self.data.type)
         printer.print_string(", ")
-        self.fifo_slot.type.print_parameters(printer)
+        print_stripped_type(printer, self.fifo_slot.type, FifoSlotType)
 
     @classmethod
     def parse(cls, parser: Parser) -> WriteToFifoOp:
         data = parser.parse_unresolved_operand()
         parser.parse_punctuation(",")
         slot = parser.parse_unresolved_operand()
-        _, attributes = _parse_attr_dict(parser, cls)
+        _, attributes = parse_attr_dict(parser, cls)
         parser.parse_punctuation(":")
         data_type = parser.parse_type()
         parser.parse_punctuation(",")
-        slot_type = _parse_short_slot(parser)
+        slot_type = parse_stripped_type(parser, FifoSlotType)
         return cls.build(
             operands=[
                 parser.resolve_operand(data, data_type), parser.resolve_operand(slot, slot_type)
@@ -897,7 +771,8 @@ class _Side:
     def print(self, printer: Printer) -> None:
         printer.print_ssa_value(self.value)
         if self.access is not None:
-            _print_affine_access(printer, self.access.data, self.indices)
+            with printer.in_square_brackets():
+                print_affine_subscripts(printer, self.access.data, self.indices)
         printer.print_string(" size ")
         print_dynamic_index_list(printer, DYNAMIC_INDEX, self.dynamic_sizes, self.sizes)
 
@@ -910,9 +785,9 @@ def _parse_side(
     value = parser.parse_unresolved_operand()
     properties: dict[str, Attribute] = {}
     indices: list[SSAValue] = []
-    if (access := _parse_optional_affine_access(parser)) is not None:
+    if (access := parse_optional_affine_access(parser)) is not None:
         properties[f"{name}_map"] = AffineMapAttr(access[0])
-        indices = access[1]
+        indices = [parser.resolve_operand(index, IndexType()) for index in access[1]]
     parser.parse_keyword("size")
     dynamic, sizes = parse_dynamic_index_list_without_types(parser, DYNAMIC_INDEX)
     properties[f"static_{name}_sizes"] = DenseArrayBase.from_list(i64, sizes)
@@ -1020,7 +895,7 @@ class DataTransferOp(IRDLOperation):
         self.source_side.print(printer)
         printer.print_string(" to ")
         self.dest_side.print(printer)
-        _print_attr_dict(printer, self, _TRANSFER_SYNTAX)
+        print_attr_dict(printer, self, _TRANSFER_SYNTAX)
         printer.print_string(" : ")
         printer.print_list((self.source.type, self.destination.type), printer.print_attribute)
 
@@ -1030,7 +905,7 @@ class DataTransferOp(IRDLOperation):
         source, source_indices, source_sizes, source_properties = _parse_side(parser, "source")
         parser.parse_keyword("to")
         dest, dest_indices, dest_sizes, dest_properties = _parse_side(parser, "dest")
-        properties, attributes = _parse_attr_dict(parser, cls)
+        properties, attributes = parse_attr_dict(parser, cls)
         parser.parse_punctuation(":")
         source_type = parser.parse_type()
         parser.parse_punctuation(",")
@@ -1145,8 +1020,8 @@ class ParallelOp(IRDLOperation):
         printer.print_string(" step ")
         _print_index_list(printer, self.steps)
         printer.print_string(f" distribute(num_instances = {self.num_instances.value.data})")
-        _print_body(printer, self.body)
-        _print_attr_dict(printer, self, ("num_instances",))
+        print_body(printer, self.body)
+        print_attr_dict(printer, self, ("num_instances",))
 
     @classmethod
     def parse(cls, parser: Parser) -> ParallelOp:
@@ -1164,8 +1039,8 @@ class ParallelOp(IRDLOperation):
             parser.parse_keyword("num_instances")
             parser.parse_punctuation("=")
             num_instances = IntegerAttr(parser.parse_integer(), i64)
-        body = _parse_body(parser, [arg.resolve(IndexType()) for arg in args])
-        properties, attributes = _parse_attr_dict(parser, cls)
+        body = parse_body(parser, [arg.resolve(IndexType()) for arg in args])
+        properties, attributes = parse_attr_dict(parser, cls)
         op = cls.build(
             operands=[lower_bounds, upper_bounds, steps], regions=[body],
             properties=properties | {"num_instances": num_instances}, attributes=attributes,
@@ -1264,7 +1139,7 @@ class SelectMemrefOp(IRDLOperation):
         printer.print_ssa_value(self.phase)
         with printer.in_square_brackets():
             printer.print_list(self.candidates, printer.print_ssa_value)
-        _print_attr_dict(printer, self)
+        print_attr_dict(printer, self)
         printer.print_string(" : ")
         printer.print_attribute(self.result.type)
 
@@ -1274,7 +1149,7 @@ class SelectMemrefOp(IRDLOperation):
         names = parser.parse_comma_separated_list(
             Parser.Delimiter.SQUARE, parser.parse_unresolved_operand
         )
-        _, attributes = _parse_attr_dict(parser, cls)
+        _, attributes = parse_attr_dict(parser, cls)
         parser.parse_punctuation(":")
         memref_type = parser.parse_type()
         candidates = [parser.resolve_operand(name, memref_type) for name in names]
@@ -1356,7 +1231,7 @@ class DeriveSizeOp(IRDLOperation):
         printer.print_string(", " if self.ivs else "")
         printer.print_string("total_size = ")
         printer.print_ssa_value(self.total_size)
-        _print_attr_dict(printer, self)
+        print_attr_dict(printer, self)
         printer.print_string(" : index")
 
     @classmethod
@@ -1370,7 +1245,7 @@ class DeriveSizeOp(IRDLOperation):
             parser.parse_punctuation(",")
         parser.parse_punctuation("=")
         total_size = _parse_index(parser)
-        _, attributes = _parse_attr_dict(parser, cls)
+        _, attributes = parse_attr_dict(parser, cls)
         parser.parse_punctuation(":")
         parser.parse_keyword("index")
         return cls.build(
@@ -1406,7 +1281,7 @@ class LinearizeIndexOp(IRDLOperation):
     def print(self, printer: Printer) -> None:
         printer.print_string(" ")
         _print_pairs(printer, self.ivs, self.strides)
-        _print_attr_dict(printer, self)
+        print_attr_dict(printer, self)
         printer.print_string(" : index")
 
     @classmethod
@@ -1414,7 +1289,7 @@ class LinearizeIndexOp(IRDLOperation):
         pairs = parser.parse_optional_undelimited_comma_separated_list(
             lambda: _parse_optional_pair(parser), lambda: _parse_pair(parser)
         ) or []
-        _, attributes = _parse_attr_dict(parser, cls)
+        _, attributes = parse_attr_dict(parser, cls)
         parser.parse_punctuation(":")
         parser.parse_keyword("index")
         operands = [[iv for iv, _ in pairs], [stride for _, stride in pairs]]
@@ -1456,16 +1331,16 @@ class ExecuteOnOp(IRDLOperation):
         if self.units:
             printer.print_string(" ")
             printer.print_list(self.units, printer.print_ssa_value)
-        _print_body(printer, self.body)
-        _print_attr_dict(printer, self)
+        print_body(printer, self.body)
+        print_attr_dict(printer, self)
 
     @classmethod
     def parse(cls, parser: Parser) -> ExecuteOnOp:
         units = parser.parse_optional_undelimited_comma_separated_list(
             lambda: _parse_optional_index(parser), lambda: _parse_index(parser)
         ) or []
-        body = _parse_body(parser)
-        _, attributes = _parse_attr_dict(parser, cls)
+        body = parse_body(parser)
+        _, attributes = parse_attr_dict(parser, cls)
         return cls.build(operands=[units], regions=[body], attributes=attributes)
 
 

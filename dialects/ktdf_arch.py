@@ -91,6 +91,11 @@ from xdsl.traits import (
 from xdsl.utils.exceptions import VerifyException
 
 from ktc.dialects.printer import MlirPrinter
+from ktc.dialects.syntax import (
+    parse_attributes_with_keyword,
+    parse_body,
+    parse_optional_isolated_region,
+)
 
 # ---------------------------------------------------------------------------------
 # Types
@@ -554,43 +559,6 @@ def _parse_attr_dict_or_alias(parser: Parser) -> dict[str, Attribute]:
     return dict(alias.data)
 
 
-def _parse_optional_isolated_region(
-    parser: Parser, arguments: Sequence[Parser.Argument] | None = None
-) -> Region | None:
-    """A region that sees no value from above, so its arguments may reuse outer names.
-
-    A value used above and not yet defined stays undefined inside (an argument of the
-    same name does not define it); one used inside and never defined there is an error.
-    """
-    outer, parser.ssa_values = parser.ssa_values, {}
-    outer_forward, parser.forward_ssa_references = parser.forward_ssa_references, {}
-    try:
-        region = parser.parse_optional_region(arguments)
-    finally:
-        parser.ssa_values = outer
-        undefined = parser.forward_ssa_references
-        parser.forward_ssa_references = {**undefined, **outer_forward}
-    if undefined:
-        names = ", ".join(f"%{name}" for name in undefined)
-        parser.raise_error(f"values used but not defined: [{names}]")
-    return region
-
-
-def _shadow_arguments(printer: Printer, region: Region, names: Sequence[str]) -> None:
-    """Print the entry arguments of ``region`` under ``names``, as MLIR's
-    ``OpAsmPrinter::shadowRegionArgs`` does.
-
-    Neither xDSL's printer nor ktc's has a hook for this, so the name table of the
-    printer at hand is set directly.
-    """
-    table = (
-        printer.names.values
-        if isinstance(printer, MlirPrinter)
-        else printer._ssa_values  # pyright: ignore[reportPrivateUsage]
-    )
-    table.update(zip(region.block.args, names))
-
-
 def _describe(value: SSAValue) -> str:
     """A resource as a message names it (``memory @l1 "L1"``); a memory a group
     shares is named as it is outside the group."""
@@ -902,7 +870,7 @@ class GroupOp(ResourceOp):
         memory = MemoryType()
         operands = [parser.resolve_operand(name, memory) for name in shared]
         arguments = [Parser.Argument(name.span, memory) for name in shared]
-        body = _parse_optional_isolated_region(parser, arguments)
+        body = parse_optional_isolated_region(parser, arguments)
         if body is None:
             parser.raise_error("expected the group's body")
         units: list[Attribute] = []
@@ -929,7 +897,8 @@ class GroupOp(ResourceOp):
                 self.shared, lambda value: names.append(printer.print_ssa_value(value))
             )
         printer.print_string(" ")
-        _shadow_arguments(printer, self.body, names)
+        if isinstance(printer, MlirPrinter):  # xDSL's own printer names them afresh
+            printer.shadow_region_args(self.body, names)
         printer.print_region(
             self.body,
             print_entry_block_args=False,
@@ -983,14 +952,11 @@ class PatternsOp(IRDLOperation):
         groups = parser.parse_optional_comma_separated_list(
             parser.Delimiter.SQUARE, parser.parse_str_literal
         )
-        attributes = parser.parse_optional_attr_dict_with_keyword()
-        body = parser.parse_region()
-        if not body.blocks:
-            body.add_block(Block())
+        attributes = parse_attributes_with_keyword(parser)
         return cls.create(
             properties={"groups": ArrayAttr(StringAttr(group) for group in groups or ())},
-            attributes=dict(attributes.data) if attributes else {},
-            regions=[body],
+            attributes=attributes,
+            regions=[parse_body(parser)],
         )
 
     def print(self, printer: Printer) -> None:
@@ -1051,7 +1017,7 @@ class DeviceOp(IRDLOperation):
             parser.parse_punctuation("(")
             properties["import_path"] = StringAttr(parser.parse_str_literal())
             parser.parse_punctuation(")")
-        body = _parse_optional_isolated_region(parser) or Region()
+        body = parse_optional_isolated_region(parser) or Region()
         return cls.create(properties=properties, attributes=attributes, regions=[body])
 
     def print(self, printer: Printer) -> None:

@@ -20,13 +20,15 @@ Custom syntax is MLIR's: where MLIR's declarative format prints a ktdp type it s
 the ``!ktdp.`` prefix (``ktdp.load %t : <32x64xindex> -> tensor<32x64xf16>``); the
 parser takes both spellings. Inherent attributes are properties and are printed, with
 any other attribute, in one alphabetical attr-dict. Verifier messages are the KTIR
-reference implementation's, prefixed ``'<op>' op`` as MLIR prints them.
+reference implementation's; ``verify_module`` reports them after ``'<op>' op``, as
+MLIR prints them.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from enum import auto
+from typing import ClassVar
 from itertools import combinations
 
 from xdsl.dialects.builtin import (
@@ -58,7 +60,6 @@ from xdsl.ir import (
     Attribute,
     Block,
     Dialect,
-    Operation,
     ParametrizedAttribute,
     Region,
     SSAValue,
@@ -89,7 +90,6 @@ from xdsl.irdl import (
     var_result_def,
 )
 from xdsl.parser import AttrParser, Parser, UnresolvedOperand
-from xdsl.parser.affine_parser import AffineParser
 from xdsl.printer import Printer
 from xdsl.traits import (
     HasParent,
@@ -105,7 +105,19 @@ from xdsl.utils.exceptions import VerifyException
 from xdsl.utils.lexer import Span
 from xdsl.utils.str_enum import StrEnum
 
-from ktc.dialects.printer import affine_set_text, affine_subscript_tokens
+from ktc.dialects.printer import affine_set_text
+from ktc.dialects.syntax import (
+    AngleBracketEnum,
+    SsaIds,
+    parse_affine_access,
+    parse_attr_dict,
+    parse_ssa_affine_expr,
+    parse_stripped_type,
+    print_affine_subscripts,
+    print_attr_dict,
+    print_stripped_type,
+    ssa_key,
+)
 
 # ---------------------------------------------------------------------------------------
 # Enumerations and attributes
@@ -150,118 +162,102 @@ class SpyreMemorySpaceKindAttr(EnumAttribute[SpyreMemorySpaceKind]):
 
 
 @irdl_attr_definition
-class RuntimeArgExtractKindAttr(EnumAttribute[RuntimeArgExtractKind]):
+class RuntimeArgExtractKindAttr(AngleBracketEnum, EnumAttribute[RuntimeArgExtractKind]):
     """``#ktdp.runtime_arg_extract_kind<value|granularity|upperbound>``: what
     ``ktdp.runtime_arg_extract`` reads from a runtime argument."""
 
     name = "ktdp.runtime_arg_extract_kind"
 
+
+class OwnedMemorySpace(ParametrizedAttribute):
+    """A memory space written ``<kind[, OWNER = N]>``: a kind, and the owner of a
+    private memory when named. The owner is checked to be non-negative and to appear
+    only with one of ``OWNED_KINDS``."""
+
+    KIND: ClassVar[type[EnumAttribute]]
+    """The attribute holding the kind."""
+    OWNER: ClassVar[str]
+    """The owner's keyword, which is also its field's name."""
+    OWNER_NOUN: ClassVar[str]
+    """What messages call the owner."""
+    OWNED_KINDS: ClassVar[tuple[StrEnum, ...]]
+    """The kinds that may name an owner."""
+    OWNED_SPELLED: ClassVar[str]
+    """How messages name those kinds."""
+
+    def __init__(self, kind: StrEnum, owner: int | None = None):
+        super().__init__(self.KIND(kind), NoneAttr() if owner is None else IntAttr(owner))
+
     @classmethod
-    def parse_parameter(cls, parser: AttrParser) -> RuntimeArgExtractKind:
+    def parse_parameters(cls, parser: AttrParser) -> tuple[Attribute, ...]:
         with parser.in_angle_brackets():
-            return super().parse_parameter(parser)
+            kind = cls.KIND(parser.parse_str_enum(cls.KIND.enum_type))
+            if parser.parse_optional_punctuation(",") is None:
+                return kind, NoneAttr()
+            parser.parse_keyword(cls.OWNER)
+            parser.parse_punctuation("=")
+            return kind, IntAttr(parser.parse_integer(allow_boolean=False))
 
-    def print_parameter(self, printer: Printer) -> None:
+    def print_parameters(self, printer: Printer) -> None:
+        kind, owner = self.parameters
         with printer.in_angle_brackets():
-            super().print_parameter(printer)
+            printer.print_string(kind.data.value)
+            if isinstance(owner, IntAttr):
+                printer.print_string(f", {self.OWNER} = {owner.data}")
 
-
-def _parse_optional_int_param(parser: AttrParser, keyword: str) -> IntAttr | NoneAttr:
-    """``, <keyword> = N`` if present."""
-    if parser.parse_optional_punctuation(",") is None:
-        return NoneAttr()
-    parser.parse_keyword(keyword)
-    parser.parse_punctuation("=")
-    return IntAttr(parser.parse_integer(allow_boolean=False))
-
-
-def _print_optional_int_param(printer: Printer, keyword: str, value: IntAttr | NoneAttr):
-    if isinstance(value, IntAttr):
-        printer.print_string(f", {keyword} = {value.data}")
+    def verify(self) -> None:
+        kind, owner = self.parameters
+        if not isinstance(owner, IntAttr):
+            return
+        if owner.data < 0:
+            raise VerifyException(f"{self.OWNER_NOUN} must be non-negative, but got: {owner.data}")
+        if kind.data not in self.OWNED_KINDS:
+            raise VerifyException(
+                f"{self.OWNER_NOUN} is only valid for {self.OWNED_SPELLED}, but got memory "
+                f"space '{kind.data.value}' with {self.OWNER} = {owner.data}"
+            )
 
 
 @irdl_attr_definition
-class MemorySpaceAttr(ParametrizedAttribute):
+class MemorySpaceAttr(OwnedMemorySpace):
     """``#ktdp.memory_space<global|ct_local[, ct_id = N]>``: where a memory view lives.
 
     ``ct_id`` is checked to be non-negative and to appear only with ``ct_local`` (the
     same rules the legacy attribute applies to ``core``)."""
 
     name = "ktdp.memory_space"
+    KIND = MemorySpaceKindAttr
+    OWNER = "ct_id"
+    OWNER_NOUN = "ct_id"
+    OWNED_KINDS = (MemorySpaceKind.CT_LOCAL,)
+    OWNED_SPELLED = "the ct_local memory space"
 
     kind: MemorySpaceKindAttr
     ct_id: IntAttr | NoneAttr
     """The compute tile owning a ``ct_local`` memory, when named."""
 
     def __init__(self, kind: MemorySpaceKind, ct_id: int | None = None):
-        super().__init__(
-            MemorySpaceKindAttr(kind), NoneAttr() if ct_id is None else IntAttr(ct_id)
-        )
-
-    @classmethod
-    def parse_parameters(cls, parser: AttrParser) -> tuple[Attribute, ...]:
-        with parser.in_angle_brackets():
-            kind = MemorySpaceKindAttr(parser.parse_str_enum(MemorySpaceKind))
-            ct_id = _parse_optional_int_param(parser, "ct_id")
-        return kind, ct_id
-
-    def print_parameters(self, printer: Printer) -> None:
-        with printer.in_angle_brackets():
-            printer.print_string(self.kind.data.value)
-            _print_optional_int_param(printer, "ct_id", self.ct_id)
-
-    def verify(self) -> None:
-        if not isinstance(self.ct_id, IntAttr):
-            return
-        if self.ct_id.data < 0:
-            raise VerifyException(f"ct_id must be non-negative, but got: {self.ct_id.data}")
-        if self.kind.data != MemorySpaceKind.CT_LOCAL:
-            raise VerifyException(
-                "ct_id is only valid for the ct_local memory space, but got memory space "
-                f"'{self.kind.data.value}' with ct_id = {self.ct_id.data}"
-            )
+        super().__init__(kind, ct_id)
 
 
 @irdl_attr_definition
-class SpyreMemorySpaceAttr(ParametrizedAttribute):
+class SpyreMemorySpaceAttr(OwnedMemorySpace):
     """``#ktdp.spyre_memory_space<HBM|LX|L0|unspecified[, core = N]>``, the older
     spelling of a memory space (see the module docstring for how it maps)."""
 
     name = "ktdp.spyre_memory_space"
+    KIND = SpyreMemorySpaceKindAttr
+    OWNER = "core"
+    OWNER_NOUN = "core affinity"
+    OWNED_KINDS = (SpyreMemorySpaceKind.LX, SpyreMemorySpaceKind.L0)
+    OWNED_SPELLED = "LX or L0 memory spaces"
 
     kind: SpyreMemorySpaceKindAttr
     core: IntAttr | NoneAttr
     """Core affinity of an ``LX`` or ``L0`` memory, when named."""
 
     def __init__(self, kind: SpyreMemorySpaceKind, core: int | None = None):
-        super().__init__(
-            SpyreMemorySpaceKindAttr(kind), NoneAttr() if core is None else IntAttr(core)
-        )
-
-    @classmethod
-    def parse_parameters(cls, parser: AttrParser) -> tuple[Attribute, ...]:
-        with parser.in_angle_brackets():
-            kind = SpyreMemorySpaceKindAttr(parser.parse_str_enum(SpyreMemorySpaceKind))
-            core = _parse_optional_int_param(parser, "core")
-        return kind, core
-
-    def print_parameters(self, printer: Printer) -> None:
-        with printer.in_angle_brackets():
-            printer.print_string(self.kind.data.value)
-            _print_optional_int_param(printer, "core", self.core)
-
-    def verify(self) -> None:
-        if not isinstance(self.core, IntAttr):
-            return
-        if self.core.data < 0:
-            raise VerifyException(
-                f"core affinity must be non-negative, but got: {self.core.data}"
-            )
-        if self.kind.data not in (SpyreMemorySpaceKind.LX, SpyreMemorySpaceKind.L0):
-            raise VerifyException(
-                "core affinity is only valid for LX or L0 memory spaces, but got memory "
-                f"space '{self.kind.data.value}' with core = {self.core.data}"
-            )
+        super().__init__(kind, core)
 
     def to_memory_space(self) -> MemorySpaceAttr | None:
         """The current spelling of this memory space; None for ``unspecified``."""
@@ -452,50 +448,6 @@ def _parse_partial_type(parser: AttrParser) -> Attribute:
 # ---------------------------------------------------------------------------------------
 
 
-def _parse_ktdp_type(parser: Parser, cls: type[ParametrizedAttribute]) -> Attribute:
-    """A ktdp type written in full (``!ktdp.access_tile<...>``) or with the prefix
-    stripped (``<...>``), as MLIR prints it inside declarative op formats."""
-    if (written := parser.parse_optional_type()) is not None:
-        return written
-    start = parser.pos
-    params = cls.parse_parameters(parser)
-    try:
-        return cls.new(params)
-    except VerifyException as err:
-        parser.raise_error(str(err), start, parser.pos)
-
-
-def _print_stripped(printer: Printer, attr: Attribute) -> None:
-    """A ktdp type without its ``!ktdp.<name>`` prefix; other types in full."""
-    if isinstance(attr, AccessTileType | RuntimeArgType | TileFutureType):
-        attr.print_parameters(printer)
-    else:
-        printer.print_attribute(attr)
-
-
-def _parse_attr_dict(
-    parser: Parser, op_type: type[IRDLOperation]
-) -> tuple[dict[str, Attribute], dict[str, Attribute]]:
-    """The optional attr-dict, split MLIR's way into (properties, attributes): inherent
-    attributes become properties."""
-    entries = parser.parse_optional_attr_dict()
-    inherent = op_type.get_irdl_definition().properties
-    properties = {name: value for name, value in entries.items() if name in inherent}
-    attributes = {name: value for name, value in entries.items() if name not in inherent}
-    return properties, attributes
-
-
-def _print_attr_dict(printer: Printer, op: Operation, elided: Sequence[str] = ()) -> None:
-    """Properties and attributes in one alphabetical attr-dict, leaving out ``elided``
-    and the operand segment sizes."""
-    entries = {**op.properties, **op.attributes}
-    hidden = {*elided, "operandSegmentSizes"}
-    shown = {name: entries[name] for name in sorted(entries) if name not in hidden}
-    if shown:
-        printer.print_string(" ")
-        printer.print_attr_dict(shown)
-
-
 def _parse_type_list(parser: Parser) -> list[Attribute]:
     return parser.parse_comma_separated_list(parser.Delimiter.NONE, parser.parse_type)
 
@@ -521,69 +473,6 @@ def _parse_set_param(parser: Parser, keyword: str) -> AffineSetAttr:
     if value is None:
         parser.raise_error(f"expected '{keyword}'")
     return value
-
-
-# --- affine expressions over SSA ids (subscripts) --------------------------------------
-
-
-def _parse_ssa_affine_expr(
-    parser: Parser, ssa_id: Callable[[UnresolvedOperand, bool], AffineExpr]
-) -> AffineExpr:
-    """An affine expression whose variables are SSA ids (``%i * 2 + %j``), as MLIR's
-    ``parseAffineMapOfSSAIds`` reads them: ``%x`` is a dimension, ``symbol(%x)`` a
-    symbol. ``ssa_id(operand, is_symbol)`` gives the expression standing for an id."""
-
-    def primary() -> AffineExpr | None:
-        if parser.parse_optional_keyword("symbol") is not None:
-            parser.parse_punctuation("(")
-            operand = parser.parse_unresolved_operand()
-            parser.parse_punctuation(")")
-            return ssa_id(operand, True)
-        operand = parser.parse_optional_unresolved_operand()
-        return None if operand is None else ssa_id(operand, False)
-
-    return AffineParser(parser._parser_state)._parse_affine_expr(primary)
-
-
-class _SSAIds:
-    """The SSA ids met in a list of subscripts, numbered in order of first use."""
-
-    def __init__(self) -> None:
-        self.dims: dict[tuple[str, int], UnresolvedOperand] = {}
-        self.symbols: dict[tuple[str, int], UnresolvedOperand] = {}
-
-    def expr(self, operand: UnresolvedOperand, is_symbol: bool) -> AffineExpr:
-        ids = self.symbols if is_symbol else self.dims
-        ids.setdefault(_key(operand), operand)
-        position = list(ids).index(_key(operand))
-        return AffineExpr.symbol(position) if is_symbol else AffineExpr.dimension(position)
-
-    def resolve(self, parser: Parser) -> list[SSAValue]:
-        """The operands in MLIR's order, dimensions then symbols, all ``index``."""
-        return [parser.resolve_operand(operand, IndexType())
-                for operand in (*self.dims.values(), *self.symbols.values())]
-
-
-def _key(operand: UnresolvedOperand) -> tuple[str, int]:
-    return operand.span.text, operand.index
-
-
-def _print_subscripts(printer: Printer, amap: AffineMap, operands: Sequence[SSAValue]):
-    """The results of ``amap``, comma separated, with each variable spelled as the SSA
-    value it stands for: a dimension as ``%x``, a symbol as ``symbol(%x)``."""
-
-    def subscript(expr: AffineExpr) -> None:
-        for token in affine_subscript_tokens(expr, amap.num_dims):
-            if isinstance(token, str):
-                printer.print_string(token)
-            elif token < amap.num_dims:
-                printer.print_ssa_value(operands[token])
-            else:
-                printer.print_string("symbol(")
-                printer.print_ssa_value(operands[token])
-                printer.print_string(")")
-
-    printer.print_list(amap.results, subscript)
 
 
 def _parse_symbols(parser: Parser) -> list[SSAValue]:
@@ -660,10 +549,11 @@ def _contains(aset: AffineSet, point: int, symbols: Sequence[int]) -> bool:
 
 
 class KtdpOperation(IRDLOperation):
-    """An op of this dialect; ``error`` words a verifier message as MLIR does."""
+    """An op of this dialect; ``error`` is the exception for a verifier message (the
+    ``'<op>' op`` in front is added where the error is reported, as for every op)."""
 
     def error(self, message: str) -> VerifyException:
-        return VerifyException(f"'{self.name}' op {message}")
+        return VerifyException(message)
 
 
 @irdl_op_definition
@@ -679,13 +569,13 @@ class GetComputeTileIdOp(KtdpOperation):
 
     @classmethod
     def parse(cls, parser: Parser) -> GetComputeTileIdOp:
-        properties, attributes = _parse_attr_dict(parser, cls)
+        properties, attributes = parse_attr_dict(parser, cls)
         parser.parse_punctuation(":")
         return cls.build(result_types=[_parse_type_list(parser)],
                          properties=properties, attributes=attributes)
 
     def print(self, printer: Printer) -> None:
-        _print_attr_dict(printer, self)
+        print_attr_dict(printer, self)
         printer.print_string(" : ")
         _print_type_list(printer, self.result_types)
 
@@ -725,7 +615,7 @@ class ConstructMemoryViewOp(KtdpOperation):
         offset = parser.resolve_operand(parser.parse_unresolved_operand(), IndexType())
         sizes, static_sizes = _parse_index_list(parser, "sizes")
         strides, static_strides = _parse_index_list(parser, "strides")
-        properties, attributes = _parse_attr_dict(parser, cls)
+        properties, attributes = parse_attr_dict(parser, cls)
         properties.update(static_sizes=static_sizes, static_strides=static_strides)
         parser.parse_punctuation(":")
         return cls.build(operands=[offset, sizes, strides], result_types=[parser.parse_type()],
@@ -738,7 +628,7 @@ class ConstructMemoryViewOp(KtdpOperation):
                                          ("strides", self.strides, self.static_strides)):
             printer.print_string(f", {keyword}: ")
             print_dynamic_index_list(printer, DYNAMIC_INDEX, dynamic, static.get_values())
-        _print_attr_dict(printer, self, ("static_sizes", "static_strides"))
+        print_attr_dict(printer, self, ("static_sizes", "static_strides"))
         printer.print_string(" : ")
         printer.print_attribute(self.result.type)
 
@@ -799,7 +689,7 @@ class ConstructDistributedMemoryViewOp(KtdpOperation):
             types = _parse_type_list(parser)
             parser.parse_punctuation(")")
             operands = parser.resolve_operands(names, types, parser.pos)
-        properties, attributes = _parse_attr_dict(parser, cls)
+        properties, attributes = parse_attr_dict(parser, cls)
         parser.parse_punctuation(":")
         return cls.build(operands=[operands], result_types=[parser.parse_type()],
                          properties=properties, attributes=attributes)
@@ -810,7 +700,7 @@ class ConstructDistributedMemoryViewOp(KtdpOperation):
                 printer.print_list(self.memrefs, printer.print_ssa_value)
                 printer.print_string(" : ")
                 _print_type_list(printer, self.memrefs.types)
-        _print_attr_dict(printer, self)
+        print_attr_dict(printer, self)
         printer.print_string(" : ")
         printer.print_attribute(self.result.type)
 
@@ -861,14 +751,10 @@ class ConstructAccessTileOp(KtdpOperation):
     def parse(cls, parser: Parser) -> ConstructAccessTileOp:
         start = parser.pos
         base = parser.parse_unresolved_operand()
-        ids = _SSAIds()
-        subscripts = parser.parse_comma_separated_list(
-            parser.Delimiter.SQUARE, lambda: _parse_ssa_affine_expr(parser, ids.expr)
-        )
-        base_map = AffineMap(len(ids.dims), len(ids.symbols), tuple(subscripts))
-        indices = ids.resolve(parser)
+        base_map, index_ids = parse_affine_access(parser)
+        indices = [parser.resolve_operand(index, IndexType()) for index in index_ids]
         symbols = _parse_symbols(parser)
-        properties, attributes = _parse_attr_dict(parser, cls)
+        properties, attributes = parse_attr_dict(parser, cls)
         properties["base_map"] = AffineMapAttr(base_map)
         problem = _access_tile_syntax_problem(base_map, properties, len(symbols))
         if problem is not None:
@@ -876,7 +762,7 @@ class ConstructAccessTileOp(KtdpOperation):
         parser.parse_punctuation(":")
         base_type = parser.parse_type()
         parser.parse_punctuation("->")
-        result_type = _parse_ktdp_type(parser, AccessTileType)
+        result_type = parse_stripped_type(parser, AccessTileType)
         return cls.build(
             operands=[parser.resolve_operand(base, base_type), indices, symbols],
             result_types=[result_type], properties=properties, attributes=attributes,
@@ -885,11 +771,10 @@ class ConstructAccessTileOp(KtdpOperation):
     def print(self, printer: Printer) -> None:
         printer.print_string(" ")
         printer.print_ssa_value(self.base)
-        printer.print_string("[")
-        _print_subscripts(printer, self.base_map.data, self.indices)
-        printer.print_string("]")
+        with printer.in_square_brackets():
+            print_affine_subscripts(printer, self.base_map.data, self.indices)
         _print_symbols(printer, self.symbol_operands)
-        _print_attr_dict(printer, self, ("base_map",))
+        print_attr_dict(printer, self, ("base_map",))
         printer.print_string(" : ")
         printer.print_attribute(self.base.type)
         printer.print_string(" -> ")
@@ -1016,14 +901,14 @@ class ConstructIndirectAccessTileOp(KtdpOperation):
         parser.parse_keyword("intermediate_variables")
         variables = _parse_intermediate_variables(parser)
         base = parser.parse_unresolved_operand()
-        ids = _SSAIds()
+        ids = SsaIds()
         subscripts = _parse_indirect_subscripts(parser, ids)
         symbols = _parse_symbols(parser)
-        properties, attributes = _parse_attr_dict(parser, cls)
+        properties, attributes = parse_attr_dict(parser, cls)
         parser.parse_punctuation(":")
         types = _parse_type_list(parser)
         parser.parse_punctuation("->")
-        result_type = _parse_ktdp_type(parser, AccessTileType)
+        result_type = parse_stripped_type(parser, AccessTileType)
 
         views = [view for _, view in subscripts if view is not None]
         if len(types) != 1 + len(views):
@@ -1074,15 +959,15 @@ class ConstructIndirectAccessTileOp(KtdpOperation):
                 printer.print_string("ind(")
                 printer.print_ssa_value(next(views))
                 printer.print_string("[")
-                _print_subscripts(printer, subscript.data, dims)
+                print_affine_subscripts(printer, subscript.data, dims)
                 printer.print_string("])")
             else:
                 printer.print_string("(")
-                _print_subscripts(printer, subscript.data, dims)
+                print_affine_subscripts(printer, subscript.data, dims)
                 printer.print_string(")")
         printer.print_string("]")
         _print_symbols(printer, self.symbol_operands)
-        _print_attr_dict(printer, self, ("per_dim_subscript_kinds", "per_dim_subscript_maps"))
+        print_attr_dict(printer, self, ("per_dim_subscript_kinds", "per_dim_subscript_maps"))
         printer.print_string(" : ")
         _print_type_list(printer, (self.base.type, *self.indirect_memrefs.types))
         printer.print_string(" -> ")
@@ -1187,16 +1072,16 @@ _Subscript = tuple[list[AffineExpr], UnresolvedOperand | None]
 view they read."""
 
 
-def _parse_indirect_subscripts(parser: Parser, ids: _SSAIds) -> list[_Subscript]:
+def _parse_indirect_subscripts(parser: Parser, ids: SsaIds) -> list[_Subscript]:
     """``[ind(%view[exprs]) | (expr), ...]``, with the SSA ids numbered by ``ids``."""
 
     def dimension(operand: UnresolvedOperand, is_symbol: bool) -> AffineExpr:
         if is_symbol:
             parser.raise_error("symbols are not allowed in indirect access tile subscripts")
-        return ids.expr(operand, False)
+        return ids.variable(operand, False)
 
     def expression() -> AffineExpr:
-        return _parse_ssa_affine_expr(parser, dimension)
+        return parse_ssa_affine_expr(parser, dimension)
 
     def subscript() -> _Subscript:
         if parser.parse_optional_keyword("ind") is not None:
@@ -1230,9 +1115,9 @@ def _canonical_subscripts(
     ``variables``) and each subscript as a map over ``(captured..., variables...)``.
     ``uses`` are the ids in order of first use, as the subscripts number them."""
     intermediate = [(name, 0) for name in variables]
-    captured = [operand for operand in uses if _key(operand) not in intermediate]
-    order = [_key(operand) for operand in captured] + intermediate
-    renumbered = [AffineExpr.dimension(order.index(_key(operand))) for operand in uses]
+    captured = [operand for operand in uses if ssa_key(operand) not in intermediate]
+    order = [ssa_key(operand) for operand in captured] + intermediate
+    renumbered = [AffineExpr.dimension(order.index(ssa_key(operand))) for operand in uses]
     maps = [
         AffineMap(len(order), 0, tuple(
             expr.replace_dims_and_symbols(renumbered, ()) for expr in exprs
@@ -1256,9 +1141,9 @@ class LoadOp(KtdpOperation):
     @classmethod
     def parse(cls, parser: Parser) -> LoadOp:
         tile = parser.parse_unresolved_operand()
-        properties, attributes = _parse_attr_dict(parser, cls)
+        properties, attributes = parse_attr_dict(parser, cls)
         parser.parse_punctuation(":")
-        tile_type = _parse_ktdp_type(parser, AccessTileType)
+        tile_type = parse_stripped_type(parser, AccessTileType)
         parser.parse_punctuation("->")
         return cls.build(operands=[parser.resolve_operand(tile, tile_type)],
                          result_types=[parser.parse_type()],
@@ -1267,9 +1152,9 @@ class LoadOp(KtdpOperation):
     def print(self, printer: Printer) -> None:
         printer.print_string(" ")
         printer.print_ssa_value(self.access_tile)
-        _print_attr_dict(printer, self)
+        print_attr_dict(printer, self)
         printer.print_string(" : ")
-        _print_stripped(printer, self.access_tile.type)
+        print_stripped_type(printer, self.access_tile.type, AccessTileType)
         printer.print_string(" -> ")
         printer.print_attribute(self.result.type)
 
@@ -1296,11 +1181,11 @@ class StoreOp(KtdpOperation):
         data = parser.parse_unresolved_operand()
         parser.parse_punctuation(",")
         tile = parser.parse_unresolved_operand()
-        properties, attributes = _parse_attr_dict(parser, cls)
+        properties, attributes = parse_attr_dict(parser, cls)
         parser.parse_punctuation(":")
         data_type = parser.parse_type()
         parser.parse_punctuation(",")
-        tile_type = _parse_ktdp_type(parser, AccessTileType)
+        tile_type = parse_stripped_type(parser, AccessTileType)
         operands = [parser.resolve_operand(data, data_type),
                     parser.resolve_operand(tile, tile_type)]
         return cls.build(operands=operands, properties=properties, attributes=attributes)
@@ -1308,11 +1193,11 @@ class StoreOp(KtdpOperation):
     def print(self, printer: Printer) -> None:
         printer.print_string(" ")
         printer.print_list((self.data_tile, self.access_tile), printer.print_ssa_value)
-        _print_attr_dict(printer, self)
+        print_attr_dict(printer, self)
         printer.print_string(" : ")
         printer.print_attribute(self.data_tile.type)
         printer.print_string(", ")
-        _print_stripped(printer, self.access_tile.type)
+        print_stripped_type(printer, self.access_tile.type, AccessTileType)
 
     def verify_(self) -> None:
         if not isinstance(self.data_tile.type, TensorType):
@@ -1339,8 +1224,8 @@ class RuntimeArgExtractOp(KtdpOperation):
         parser.parse_keyword("from")
         operand = parser.parse_unresolved_operand()
         parser.parse_punctuation(":")
-        operand_type = _parse_ktdp_type(parser, RuntimeArgType)
-        properties, attributes = _parse_attr_dict(parser, cls)
+        operand_type = parse_stripped_type(parser, RuntimeArgType)
+        properties, attributes = parse_attr_dict(parser, cls)
         properties["kind"] = kind
         parser.parse_punctuation("->")
         return cls.build(operands=[parser.resolve_operand(operand, operand_type)],
@@ -1351,8 +1236,8 @@ class RuntimeArgExtractOp(KtdpOperation):
         printer.print_string(f" {self.kind.data.value} from ")
         printer.print_ssa_value(self.input)
         printer.print_string(" : ")
-        _print_stripped(printer, self.input.type)
-        _print_attr_dict(printer, self, ("kind",))
+        print_stripped_type(printer, self.input.type, RuntimeArgType)
+        print_attr_dict(printer, self, ("kind",))
         printer.print_string(" -> ")
         printer.print_attribute(self.result.type)
 
@@ -1423,10 +1308,10 @@ class InterTileProduceOp(KtdpOperation):
     @classmethod
     def parse(cls, parser: Parser) -> InterTileProduceOp:
         producers = _parse_set_param(parser, "producer_tiles_per_group")
-        properties, attributes = _parse_attr_dict(parser, cls)
+        properties, attributes = parse_attr_dict(parser, cls)
         properties["producer_tiles_per_group"] = producers
         parser.parse_punctuation("->")
-        future = _parse_ktdp_type(parser, TileFutureType)
+        future = parse_stripped_type(parser, TileFutureType)
         op = cls.build(result_types=[future], properties=properties,
                        attributes=attributes, regions=[parser.parse_region()])
         ensure_terminator(op, SingleBlockImplicitTerminator(YieldPartialOp))
@@ -1435,9 +1320,9 @@ class InterTileProduceOp(KtdpOperation):
     def print(self, printer: Printer) -> None:
         printer.print_string(" producer_tiles_per_group = ")
         printer.print_attribute(self.producer_tiles_per_group)
-        _print_attr_dict(printer, self, ("producer_tiles_per_group",))
+        print_attr_dict(printer, self, ("producer_tiles_per_group",))
         printer.print_string(" -> ")
-        _print_stripped(printer, self.future.type)
+        print_stripped_type(printer, self.future.type, TileFutureType)
         printer.print_string(" ")
         printer.print_region(self.body)
 
@@ -1551,12 +1436,12 @@ class InterTileConsumeOp(KtdpOperation):
         dependency = None
         if parser.parse_optional_punctuation(",") is not None:
             dependency = _parse_set_param(parser, "producer_dependency_per_consumer")
-        properties, attributes = _parse_attr_dict(parser, cls)
+        properties, attributes = parse_attr_dict(parser, cls)
         properties["consumer_tiles_per_group"] = consumers
         if dependency is not None:
             properties["producer_dependency_per_consumer"] = dependency
         parser.parse_punctuation(":")
-        future_type = _parse_ktdp_type(parser, TileFutureType)
+        future_type = parse_stripped_type(parser, TileFutureType)
         parser.parse_punctuation("->")
         return cls.build(operands=[parser.resolve_operand(future, future_type)],
                          result_types=[_parse_type_list(parser)],
@@ -1564,9 +1449,9 @@ class InterTileConsumeOp(KtdpOperation):
 
     def print(self, printer: Printer) -> None:
         _print_delivery_head(printer, self)
-        _print_attr_dict(printer, self, _DELIVERY_PROPERTIES)
+        print_attr_dict(printer, self, _DELIVERY_PROPERTIES)
         printer.print_string(" : ")
-        _print_stripped(printer, self.future.type)
+        print_stripped_type(printer, self.future.type, TileFutureType)
         printer.print_string(" -> ")
         _print_type_list(printer, self.outputs.types)
 
@@ -1611,12 +1496,12 @@ class InterTileReduceOp(KtdpOperation):
             parser.parse_punctuation(":")
             identity = parser.resolve_operands(names, _parse_type_list(parser), parser.pos)
             parser.parse_punctuation(")")
-        properties, attributes = _parse_attr_dict(parser, cls)
+        properties, attributes = parse_attr_dict(parser, cls)
         properties["consumer_tiles_per_group"] = consumers
         if dependency is not None:
             properties["producer_dependency_per_consumer"] = dependency
         parser.parse_punctuation(":")
-        future_type = _parse_ktdp_type(parser, TileFutureType)
+        future_type = parse_stripped_type(parser, TileFutureType)
         parser.parse_punctuation("->")
         result_types = _parse_type_list(parser)
         return cls.build(operands=[parser.resolve_operand(future, future_type), identity],
@@ -1631,9 +1516,9 @@ class InterTileReduceOp(KtdpOperation):
             printer.print_string(" : ")
             _print_type_list(printer, self.identity.types)
         printer.print_string(")")
-        _print_attr_dict(printer, self, _DELIVERY_PROPERTIES)
+        print_attr_dict(printer, self, _DELIVERY_PROPERTIES)
         printer.print_string(" : ")
-        _print_stripped(printer, self.future.type)
+        print_stripped_type(printer, self.future.type, TileFutureType)
         printer.print_string(" -> ")
         _print_type_list(printer, self.outputs.types)
         printer.print_string(" ")

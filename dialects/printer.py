@@ -9,7 +9,8 @@ differs:
 - elements of arrays without their type when it is ``i64`` or ``f64`` (``[32, 1]``);
 - attribute dictionaries sorted by name;
 - an op's dialect prefix elided inside an op whose default dialect it is (``module``
-  at the top, ``return`` and ``call`` inside ``func.func``);
+  at the top, ``return`` and ``call`` inside ``func.func``, ``memory`` inside
+  ``ktdf_arch.device``);
 - float constants in MLIR's (APFloat's) notation: ``9.99999974E-6``, ``0xFC00``;
 - results sharing a name as one group (``%r:2``, used as ``%r#0``), and a
   ``// pred: ^bb0`` comment after the label of a block with predecessors.
@@ -24,7 +25,7 @@ written in the source are kept.
 """
 
 import math
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
@@ -62,6 +63,8 @@ DEFAULT_DIALECTS = {
     "func.func": "func",
     "pdl.pattern": "pdl",
     "pdl.rewrite": "pdl",
+    "ktdf_arch.device": "ktdf_arch",
+    "ktdf_arch.group": "ktdf_arch",
 }
 """Ops whose regions print the ops of one dialect without its prefix (MLIR's
 ``OpAsmOpInterface::getDefaultDialect``); every other op resets it."""
@@ -145,6 +148,13 @@ class MlirPrinter(Printer):
             return super().print_ssa_value(value)
         self.print_string(f"%{name}")
         return name
+
+    def shadow_region_args(self, region: Region, names: Sequence[str]) -> None:
+        """Print the entry arguments of ``region`` under ``names`` (usually the names
+        of the outer values they stand for), as MLIR's
+        ``OpAsmPrinter::shadowRegionArgs`` does for an op whose syntax does not print
+        its region's arguments."""
+        self.names.values.update(zip(region.block.args, names))
 
     def _print_results(self, op: Operation) -> None:
         groups = self.names.groups.get(op)

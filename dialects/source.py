@@ -119,19 +119,37 @@ def split_input(text: str) -> list[tuple[int, str]]:
     return chunks
 
 
+OP_PREFIXED_DIALECTS = frozenset({"ktdp", "spyreop", "ktdf", "dfir"})
+"""The dialects whose verifier errors read as MLIR prints them, ``'<op name>' op
+<message>``. Upstream ops keep xDSL's wording, and ``ktdf_arch`` ops that of the
+architecture checks, which report them beside their own findings."""
+
+
 def verify_module(module: ModuleOp) -> None:
     """Verify every op; the first failure becomes a ``KtcError`` at that op."""
     for op in module.walk():
         try:
             op.verify(verify_nested_ops=False)
         except DiagnosticException as err:
-            raise KtcError(_message(err), where(op)) from None
+            raise KtcError(_op_message(op, _message(err)), where(op)) from None
+
+
+def _op_message(op: Operation, message: str) -> str:
+    """``message`` after ``'<op name>' op`` for an op of ``OP_PREFIXED_DIALECTS``,
+    unless it already starts by naming the op (as xDSL's trait checks do:
+    ``'dfir.unit' expects parent op ...``)."""
+    name = f"'{op.name}'"
+    if op.name.partition(".")[0] not in OP_PREFIXED_DIALECTS or message.startswith(name):
+        return message
+    return f"{name} op {message}"
 
 
 def _message(err: DiagnosticException) -> str:
-    cause = err.__cause__ or err.__context__
-    text = str(cause if isinstance(cause, DiagnosticException) else err)
-    return text.removeprefix("Operation does not verify: ").strip()
+    """The verifier's message on one line. xDSL words a failed constraint as what it
+    checked, a line break, and the cause (``operand 'x' at position 0 does not
+    verify:`` then ``f16 should be of base attribute tensor``): both are kept."""
+    text = str(err).removeprefix("Operation does not verify: ")
+    return " ".join(line.strip() for line in text.strip().splitlines())
 
 
 def _first_line(err: Exception) -> str:

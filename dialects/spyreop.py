@@ -50,11 +50,13 @@ from xdsl.irdl import (
     result_def,
     traits_def,
 )
-from xdsl.parser import AttrParser, Parser
+from xdsl.parser import Parser
 from xdsl.printer import Printer
 from xdsl.traits import Pure
 from xdsl.utils.exceptions import VerifyException
 from xdsl.utils.str_enum import StrEnum
+
+from ktc.dialects.syntax import SEGMENTS, AngleBracketEnum
 
 # Types
 
@@ -117,22 +119,6 @@ def fused_type_of(scalar: Attribute) -> FusedType | None:
 
 
 # Attributes
-
-
-class AngleBracketEnum:
-    """Prints and parses an enum attribute as ``#dialect.name<value>``."""
-
-    enum_type: ClassVar[type[StrEnum]]
-    data: StrEnum
-
-    def print_parameter(self, printer: Printer) -> None:
-        with printer.in_angle_brackets():
-            printer.print_string(self.data.value)
-
-    @classmethod
-    def parse_parameter(cls, parser: AttrParser) -> StrEnum:
-        with parser.in_angle_brackets():
-            return parser.parse_str_enum(cls.enum_type)
 
 
 class ReductionKind(StrEnum):
@@ -297,9 +283,6 @@ class Idx32ToAddrOp(IRDLOperation):
             printer.print_string(f"0x{self.base_address.value.data & 0xFFFFFFFF:X}")
             printer.print_string(f" stride {self.stride_value.value.data}")
         printer.print_op_attributes(self.attributes, reserved_attr_names=(SEGMENTS,))
-
-
-SEGMENTS = AttrSizedOperandSegments.attribute_name
 
 
 def _as_signed_i32(value: int) -> int:

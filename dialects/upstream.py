@@ -19,7 +19,6 @@ dialect is xDSL's, with some ops swapped for the subclasses below and some added
 from collections.abc import Callable, Sequence
 from typing import ClassVar
 
-from ktc.dialects.printer import affine_subscript_tokens
 from xdsl.builder import Builder
 from xdsl.dialects import affine, scf
 from xdsl.dialects.arith import AddfOp, AddiOp, FastMathFlagsAttr, MulfOp, MuliOp
@@ -39,13 +38,13 @@ from xdsl.dialects.linalg import ops as linalg
 from xdsl.dialects.linalg.attrs import IteratorTypeAttr
 from xdsl.dialects.utils import parse_assignment, print_assignment
 from xdsl.ir import Attribute, Block, BlockArgument, Dialect, Operation, Region, SSAValue
-from xdsl.ir.affine import AffineExpr, AffineMap
+from xdsl.ir.affine import AffineMap
 from xdsl.irdl import IRDLOperation, irdl_op_definition, prop_def
 from xdsl.parser import Parser, UnresolvedOperand
-from xdsl.parser.affine_parser import AffineParser
 from xdsl.printer import Printer
 from xdsl.traits import SingleBlockImplicitTerminator, ensure_terminator
-from xdsl.utils.mlir_lexer import MLIRTokenKind
+
+from ktc.dialects.syntax import parse_affine_access, print_affine_subscripts
 
 # ---------------------------------------------------------------- linalg
 
@@ -176,28 +175,29 @@ def _payload_attributes(payload: Operation) -> dict[str, Attribute]:
     return {k: v for k, v in attributes.items() if v != FastMathFlagsAttr("none")}
 
 
-class BroadcastOp(linalg.BroadcastOp):
+class _InsOutsSyntax:
+    """``ins(...) outs(...) <KEYWORD> = [...]`` for an op whose integer list is the
+    property named ``KEYWORD``."""
+
+    KEYWORD: ClassVar[str]
+
     @classmethod
-    def parse(cls, parser: Parser) -> "BroadcastOp":
-        source, init, dimensions, attributes = _parse_ins_outs(parser, "dimensions")
-        op = cls(source, init, DenseArrayBase.from_list(i64, dimensions))
+    def parse(cls, parser: Parser) -> Operation:
+        source, init, values, attributes = _parse_ins_outs(parser, cls.KEYWORD)
+        op = cls(source, init, DenseArrayBase.from_list(i64, values))
         op.attributes |= attributes
         return op
 
     def print(self, printer: Printer) -> None:
-        _print_ins_outs(printer, self, "dimensions", self.dimensions.get_values())
+        _print_ins_outs(printer, self, self.KEYWORD, self.properties[self.KEYWORD].get_values())
 
 
-class TransposeOp(linalg.TransposeOp):
-    @classmethod
-    def parse(cls, parser: Parser) -> "TransposeOp":
-        source, init, permutation, attributes = _parse_ins_outs(parser, "permutation")
-        op = cls(source, init, DenseArrayBase.from_list(i64, permutation))
-        op.attributes |= attributes
-        return op
+class BroadcastOp(_InsOutsSyntax, linalg.BroadcastOp):
+    KEYWORD: ClassVar[str] = "dimensions"
 
-    def print(self, printer: Printer) -> None:
-        _print_ins_outs(printer, self, "permutation", self.permutation.get_values())
+
+class TransposeOp(_InsOutsSyntax, linalg.TransposeOp):
+    KEYWORD: ClassVar[str] = "permutation"
 
 
 class _MultiplyAccumulate:
@@ -355,42 +355,10 @@ def _print_arrow_types(printer: Printer, types: Sequence[Attribute]) -> None:
 # ---------------------------------------------------------------- affine
 
 
-class _SubscriptParser(AffineParser):
-    """``[%i + 1, symbol(%n) * 2]``: bare values are dimensions, ``symbol(...)`` symbols.
-
-    Each distinct value gets the next dimension (or symbol) number in order of first
-    use, as MLIR's ``parseAffineMapOfSSAIds`` does.
-    """
-
-    def parse_subscripts(self) -> tuple[AffineMap, list[UnresolvedOperand]]:
-        dims: dict[str, UnresolvedOperand] = {}
-        symbols: dict[str, UnresolvedOperand] = {}
-
-        def parse_optional_value() -> AffineExpr | None:
-            is_symbol = self._current_token.text == "symbol"
-            if is_symbol:
-                self._consume_token()
-                self._parse_token(MLIRTokenKind.L_PAREN, "Expected '('")
-            token = self._parse_optional_token(MLIRTokenKind.PERCENT_IDENT)
-            if token is None:
-                return None
-            if is_symbol:
-                self._parse_token(MLIRTokenKind.R_PAREN, "Expected ')'")
-            names = symbols if is_symbol else dims
-            index = list(names).index(token.text) if token.text in names else len(names)
-            names.setdefault(token.text, UnresolvedOperand(token.span, 0))
-            return AffineExpr.symbol(index) if is_symbol else AffineExpr.dimension(index)
-
-        exprs = self.parse_comma_separated_list(
-            self.Delimiter.SQUARE, lambda: self._parse_affine_expr(parse_optional_value)
-        )
-        return AffineMap(len(dims), len(symbols), tuple(exprs)), [*dims.values(), *symbols.values()]
-
-
 def _parse_access(parser: Parser) -> tuple[SSAValue, AffineMapAttr, list[SSAValue], MemRefType]:
     """``%memref[subscripts] : memref-type``."""
     memref = parser.parse_unresolved_operand()
-    amap, indices = _SubscriptParser(parser._parser_state).parse_subscripts()
+    amap, indices = parse_affine_access(parser)
     parser.parse_punctuation(":")
     pos = parser.pos
     memref_type = parser.parse_type()
@@ -406,25 +374,9 @@ def _print_access(
     """``%memref[%i + 1, symbol(%n)] : memref-type``, the expressions as MLIR prints them."""
     printer.print_ssa_value(memref)
     with printer.in_square_brackets():
-        printer.print_list(
-            amap.results, lambda expr: _print_subscript(printer, expr, amap.num_dims, indices)
-        )
+        print_affine_subscripts(printer, amap, indices)
     printer.print_string(" : ")
     printer.print_attribute(memref.type)
-
-
-def _print_subscript(
-    printer: Printer, expr: AffineExpr, num_dims: int, operands: Sequence[SSAValue]
-) -> None:
-    for token in affine_subscript_tokens(expr, num_dims):
-        if isinstance(token, str):
-            printer.print_string(token)
-        elif token < num_dims:
-            printer.print_ssa_value(operands[token])
-        else:
-            printer.print_string("symbol(")
-            printer.print_ssa_value(operands[token])
-            printer.print_string(")")
 
 
 class LoadOp(affine.LoadOp):
@@ -516,24 +468,24 @@ def _parse_map_operands(parser: Parser) -> tuple[AffineMapAttr, list[SSAValue]]:
     return amap, [*dims, *(symbols or ())]
 
 
-class ApplyOp(affine.ApplyOp):
+class _MapOperandsSyntax:
+    """``#map(%dims)[%symbols]``, for an op whose operands are all the map's."""
+
     @classmethod
-    def parse(cls, parser: Parser) -> "ApplyOp":
+    def parse(cls, parser: Parser) -> Operation:
         amap, operands = _parse_map_operands(parser)
         return cls(operands, amap)
 
     def print(self, printer: Printer) -> None:
-        _print_map_operands(printer, self.map, self.mapOperands)
+        _print_map_operands(printer, self.map, self.operands)
 
 
-class MinOp(affine.MinOp):
-    @classmethod
-    def parse(cls, parser: Parser) -> "MinOp":
-        amap, operands = _parse_map_operands(parser)
-        return cls(operands, amap)
+class ApplyOp(_MapOperandsSyntax, affine.ApplyOp):
+    pass
 
-    def print(self, printer: Printer) -> None:
-        _print_map_operands(printer, self.map, self.arguments)
+
+class MinOp(_MapOperandsSyntax, affine.MinOp):
+    pass
 
 
 # ---------------------------------------------------------------- the replacements
