@@ -556,9 +556,9 @@ class _Dim:
 
     extent: int
     reduction: bool
-    loops: bool
+    looped: bool
     """Whether a loop of some generic runs over it (otherwise only constant
-    positions of a loaded tensor are read)."""
+    positions of a loaded tensor are read along it)."""
 
     tile: int = 1
     induction_variable: SSAValue | None = None
@@ -570,7 +570,7 @@ class _Space:
     """The iteration space of a chain, tiled."""
 
     dims: list[_Dim]
-    """The dimensions with loops, outermost first."""
+    """The dimensions some generic loops over, outermost first."""
     of_value: dict[tuple[SSAValue, int], _Dim]
     fixed: dict[tuple[SSAValue, int], int] = field(default_factory=dict)
     """The constant position read along a loaded tensor's dimension without loops."""
@@ -585,7 +585,7 @@ class _Space:
         """Where the tile of ``value`` starts along its dimension ``j``, over the
         variables of ``loops``."""
         dim = self.of_value[(value, j)]
-        if not dim.loops:
+        if not dim.looped:
             return AffineExpr.constant(self.fixed[(value, j)])
         if dim.induction_variable is None:
             return AffineExpr.constant(0)
@@ -595,7 +595,7 @@ class _Space:
         """``access`` as a generic on tiles reads ``value``: a fixed position of a
         dimension without loops is the tile's only element."""
         results = tuple(
-            AffineExpr.constant(0) if not self.of_value[(value, j)].loops else expr
+            AffineExpr.constant(0) if not self.of_value[(value, j)].looped else expr
             for j, expr in enumerate(access.results)
         )
         return AffineMapAttr(AffineMap(access.num_dims, 0, results))
@@ -682,8 +682,8 @@ def _dim(nodes: list[tuple[object, int]]) -> _Dim:
 def _ordered_dims(
     chain: _Chain, classes: _Classes, dims: dict[tuple[object, int], _Dim]
 ) -> list[_Dim]:
-    """The dimensions with loops, in the loop order of the generics writing the stored
-    values, then of the other generics."""
+    """The dimensions some generic loops over, in the loop order of the generics
+    writing the stored values, then of the other generics."""
     stored = [store.data_tile.owner for store in chain.stores]
     ordered: list[_Dim] = []
     for generic in (*stored, *chain.generics):
@@ -711,13 +711,13 @@ def tile_sizes(extents: Sequence[int], reduction: Sequence[bool], lanes: int) ->
 def _fix(space: _Space, value: SSAValue, j: int, position: int, generic: GenericOp) -> None:
     """Record that ``generic`` reads ``value`` at ``position`` along dimension ``j``."""
     dim = space.of_value[(value, j)]
-    if dim.loops and dim.tile != dim.extent:
+    if dim.looped and dim.tile != dim.extent:
         raise KtcError(
             f"'linalg.generic' reads position {position} along a dimension tiled by "
             f"{dim.tile}; a tile does not hold that position",
             where(generic),
         )
-    if dim.loops:
+    if dim.looped:
         return
     if space.fixed.setdefault((value, j), position) != position:
         raise KtcError(
