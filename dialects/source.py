@@ -119,12 +119,6 @@ def split_input(text: str) -> list[tuple[int, str]]:
     return chunks
 
 
-OP_PREFIXED_DIALECTS = frozenset({"ktdp", "spyreop", "ktdf", "dfir"})
-"""The dialects whose verifier errors read as MLIR prints them, ``'<op name>' op
-<message>``. Upstream ops keep xDSL's wording, and ``ktdf_arch`` ops that of the
-architecture checks, which report them beside their own findings."""
-
-
 def verify_module(module: ModuleOp) -> None:
     """Verify every op; the first failure becomes a ``KtcError`` at that op."""
     for op in module.walk():
@@ -135,11 +129,11 @@ def verify_module(module: ModuleOp) -> None:
 
 
 def _op_message(op: Operation, message: str) -> str:
-    """``message`` after ``'<op name>' op`` for an op of ``OP_PREFIXED_DIALECTS``,
-    unless it already starts by naming the op (as xDSL's trait checks do:
+    """``message`` after ``'<op name>' op``, as MLIR prints verifier errors, unless
+    it already starts by naming the op (as xDSL's trait checks do:
     ``'dfir.unit' expects parent op ...``)."""
     name = f"'{op.name}'"
-    if op.name.partition(".")[0] not in OP_PREFIXED_DIALECTS or message.startswith(name):
+    if message.startswith(name):
         return message
     return f"{name} op {message}"
 

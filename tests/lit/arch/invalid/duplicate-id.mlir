@@ -8,7 +8,7 @@ ktdf_arch.device @d {
   group {kind = "core"} share(%ddr) {
     %l1 = memory {kind = "L1", size = 256}
     %dma = exec_unit @x {kind = "DMA"}
-    // CHECK: duplicate-id.mlir:[[# @LINE + 1]]:5: error: resource with id "x" redefined
+    // CHECK: duplicate-id.mlir:[[# @LINE + 1]]:5: error: 'ktdf_arch.exec_unit' op resource with id "x" redefined
     %pe = exec_unit @x {kind = "PE", ktdf_arch.features = {ktdf_arch.feature.compute}}
     datapath %ddr to %dma : memory, exec_unit
     datapath %dma to %l1 : exec_unit, memory

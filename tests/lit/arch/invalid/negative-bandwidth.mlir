@@ -10,7 +10,7 @@ ktdf_arch.device @d {
     %dma = exec_unit {kind = "DMA"}
     %pe = exec_unit {kind = "PE", ktdf_arch.features = {ktdf_arch.feature.compute}}
     datapath %ddr to %dma : memory, exec_unit
-    // CHECK: negative-bandwidth.mlir:[[# @LINE + 1]]:5: error: 'ktdf_arch.bandwidth' value must be > 0
+    // CHECK: negative-bandwidth.mlir:[[# @LINE + 1]]:5: error: 'ktdf_arch.datapath' op 'ktdf_arch.bandwidth' value must be > 0
     datapath {ktdf_arch.bandwidth = -4} %dma to %l1 : exec_unit, memory
     datapath %l1 to %pe : memory, exec_unit
     datapath %pe to %l1 : exec_unit, memory

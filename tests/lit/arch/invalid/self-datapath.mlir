@@ -15,7 +15,7 @@ ktdf_arch.device @d {
     datapath %pe to %l1 : exec_unit, memory
     datapath %l1 to %dma : memory, exec_unit
     datapath %dma to %ddr : exec_unit, memory
-    // CHECK: self-datapath.mlir:[[# @LINE + 1]]:5: error: datapath links memory "L1" to itself
+    // CHECK: self-datapath.mlir:[[# @LINE + 1]]:5: error: 'ktdf_arch.datapath' op datapath links memory "L1" to itself
     datapath %l1 to %l1 : memory, memory
   }
 }

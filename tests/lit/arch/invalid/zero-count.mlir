@@ -5,7 +5,7 @@
 
 ktdf_arch.device @d {
   %ddr = memory {kind = "DDR", size = 1024}
-  // CHECK: zero-count.mlir:[[# @LINE + 1]]:3: error: 'ktdf_arch.count' value must be > 0
+  // CHECK: zero-count.mlir:[[# @LINE + 1]]:3: error: 'ktdf_arch.group' op 'ktdf_arch.count' value must be > 0
   group {kind = "core", ktdf_arch.count = 0} share(%ddr) {
     %l1 = memory {kind = "L1", size = 256}
     %dma = exec_unit {kind = "DMA"}

@@ -11,7 +11,7 @@ ktdf_arch.device @d {
     %pe = exec_unit {kind = "PE", ktdf_arch.features = {ktdf_arch.feature.compute}}
     datapath %ddr to %dma : memory, exec_unit
     datapath %dma to %l1 : exec_unit, memory
-    // CHECK: zero-depth.mlir:[[# @LINE + 1]]:5: error: 'ktdf_arch.feature.queue': 'depth' must be > 0
+    // CHECK: zero-depth.mlir:[[# @LINE + 1]]:5: error: 'ktdf_arch.datapath' op 'ktdf_arch.feature.queue': 'depth' must be > 0
     datapath {ktdf_arch.features = {ktdf_arch.feature.queue = {depth = 0, ordered}}} %l1 to %pe : memory, exec_unit
     datapath %pe to %l1 : exec_unit, memory
     datapath %l1 to %dma : memory, exec_unit

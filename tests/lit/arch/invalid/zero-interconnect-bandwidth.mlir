@@ -5,7 +5,7 @@
 
 ktdf_arch.device @d {
   %ddr = memory {kind = "DDR", size = 1024}
-  // CHECK: zero-interconnect-bandwidth.mlir:[[# @LINE + 1]]:3: error: 'ktdf_arch.interconnect' field 'bandwidth' must be > 0
+  // CHECK: zero-interconnect-bandwidth.mlir:[[# @LINE + 1]]:3: error: 'ktdf_arch.group' op 'ktdf_arch.interconnect' field 'bandwidth' must be > 0
   group {kind = "core", ktdf_arch.count = 2, ktdf_arch.interconnect = {topology = "ring", stop = @dma, bandwidth = 0, latency = 1}} share(%ddr) {
     %l1 = memory {kind = "L1", size = 256}
     %dma = exec_unit @dma {kind = "DMA"}

@@ -8,7 +8,7 @@ ktdf_arch.device @d {
   group {kind = "core"} share(%ddr) {
     %l1 = memory {kind = "L1", size = 256}
     %dma = exec_unit {kind = "DMA"}
-    // CHECK: zero-issue-cycles.mlir:[[# @LINE + 1]]:5: error: 'ktdf_arch.issue_cycles' field 'plain' must be > 0
+    // CHECK: zero-issue-cycles.mlir:[[# @LINE + 1]]:5: error: 'ktdf_arch.exec_unit' op 'ktdf_arch.issue_cycles' field 'plain' must be > 0
     %pe = exec_unit {kind = "PE", ktdf_arch.features = {ktdf_arch.feature.compute}, ktdf_arch.issue_cycles = {plain = 0}}
     datapath %ddr to %dma : memory, exec_unit
     datapath %dma to %l1 : exec_unit, memory

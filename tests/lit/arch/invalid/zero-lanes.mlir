@@ -8,7 +8,7 @@ ktdf_arch.device @d {
   group {kind = "core"} share(%ddr) {
     %l1 = memory {kind = "L1", size = 256}
     %dma = exec_unit {kind = "DMA"}
-    // CHECK: zero-lanes.mlir:[[# @LINE + 1]]:5: error: 'ktdf_arch.feature.simd': 'lanes[f16]' must be > 0
+    // CHECK: zero-lanes.mlir:[[# @LINE + 1]]:5: error: 'ktdf_arch.exec_unit' op 'ktdf_arch.feature.simd': 'lanes[f16]' must be > 0
     %pe = exec_unit {kind = "PE", ktdf_arch.features = {ktdf_arch.feature.compute, ktdf_arch.feature.simd = {lanes = #ktdf_arch.map<f16 = 0>}}}
     datapath %ddr to %dma : memory, exec_unit
     datapath %dma to %l1 : exec_unit, memory

@@ -4,7 +4,7 @@
 // CHECK-NOT: Traceback
 
 ktdf_arch.device @d {
-  // CHECK: zero-port-bandwidth.mlir:[[# @LINE + 1]]:3: error: 'ktdf_arch.port_bandwidth' value must be > 0
+  // CHECK: zero-port-bandwidth.mlir:[[# @LINE + 1]]:3: error: 'ktdf_arch.memory' op 'ktdf_arch.port_bandwidth' value must be > 0
   %ddr = memory {kind = "DDR", size = 1024, ktdf_arch.port_bandwidth = 0}
   group {kind = "core"} share(%ddr) {
     %l1 = memory {kind = "L1", size = 256}

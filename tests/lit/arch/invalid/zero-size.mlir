@@ -6,7 +6,7 @@
 ktdf_arch.device @d {
   %ddr = memory {kind = "DDR", size = 1024}
   group {kind = "core"} share(%ddr) {
-    // CHECK: zero-size.mlir:[[# @LINE + 1]]:5: error: attribute 'size' failed to satisfy constraint: 64-bit signless integer attribute whose minimum value is 1
+    // CHECK: zero-size.mlir:[[# @LINE + 1]]:5: error: 'ktdf_arch.memory' op attribute 'size' failed to satisfy constraint: 64-bit signless integer attribute whose minimum value is 1
     %l1 = memory {kind = "L1", size = 0}
     %dma = exec_unit {kind = "DMA"}
     %pe = exec_unit {kind = "PE", ktdf_arch.features = {ktdf_arch.feature.compute}}

@@ -19,7 +19,7 @@
 // MISSING:    {{.*}}Inputs/missing.mlir: error: device file not found
 // NONE:       {{.*}}Inputs/no_device.mlir: error: no device in import file
 // MULTI:      {{.*}}Inputs/two_devices.mlir: error: multiple devices in import file
-// BROKEN:     {{.*}}Inputs/broken_device.mlir:4:3: error: requires attribute 'kind'
+// BROKEN:     {{.*}}Inputs/broken_device.mlir:4:3: error: 'ktdf_arch.memory' op requires attribute 'kind'
 
 func.func @kernel() {
   func.return

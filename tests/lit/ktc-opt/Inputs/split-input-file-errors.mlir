@@ -9,7 +9,7 @@ func.func @fine(%a: i32) -> i32 {
 // -----
 
 func.func @wrong_result(%a: i32) -> i64 {
-  // CHECK: split-input-file-errors.mlir:[[# @LINE + 1]]:3: error: Expected arguments to have the same types as the function output types
+  // CHECK: split-input-file-errors.mlir:[[# @LINE + 1]]:3: error: 'func.return' op Expected arguments to have the same types as the function output types
   func.return %a : i32
 }
 

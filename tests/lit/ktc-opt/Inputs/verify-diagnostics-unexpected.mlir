@@ -2,7 +2,7 @@
 // for ktc-opt's stderr.
 
 func.func @wrong_result(%a: i32) -> i64 {
-  // CHECK: verify-diagnostics-unexpected.mlir:[[# @LINE + 1]]:3: error: unexpected error: Expected arguments to have the same types
+  // CHECK: verify-diagnostics-unexpected.mlir:[[# @LINE + 1]]:3: error: unexpected error: 'func.return' op Expected arguments to have the same types
   return %a : i32
 }
 // CHECK-NOT: error
