@@ -30,7 +30,7 @@ from xdsl.dialects.builtin import (
     TensorType,
 )
 from xdsl.dialects.func import FuncOp
-from xdsl.dialects.linalg import CopyOp, GenericOp
+from xdsl.dialects.linalg.ops import CopyOp, GenericOp
 from xdsl.dialects.linalg.attrs import IteratorType
 from xdsl.ir import Attribute, Block, Operation, SSAValue
 from xdsl.ir.affine import AffineConstantExpr, AffineDimExpr, AffineExpr, AffineMap

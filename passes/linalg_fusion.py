@@ -22,7 +22,7 @@ from collections.abc import Sequence
 
 from xdsl.dialects import arith, tensor
 from xdsl.dialects.builtin import AffineMapAttr, DenseIntOrFPElementsAttr, ShapedType, TensorType
-from xdsl.dialects.linalg import BroadcastOp, GenericOp, ReduceOp, YieldOp
+from xdsl.dialects.linalg.ops import BroadcastOp, GenericOp, ReduceOp, YieldOp
 from xdsl.dialects.linalg.abstract_ops import LinalgStructuredOperation
 from xdsl.dialects.linalg.attrs import IteratorType, IteratorTypeAttr
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue

@@ -25,7 +25,7 @@ from xdsl.dialects.builtin import (
     TensorType,
     i64,
 )
-from xdsl.dialects.linalg import GenericOp
+from xdsl.dialects.linalg.ops import GenericOp
 from xdsl.ir import Attribute, SSAValue
 from xdsl.ir.affine import AffineConstantExpr, AffineExpr, AffineMap
 from xdsl.passes import ModulePass
