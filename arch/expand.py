@@ -63,12 +63,15 @@ from ktc.dialects.ktdp import MemorySpaceAttr, SpyreMemorySpaceAttr
 # ---------------------------------------------------------------------------------
 
 
+def kind_name(attr: Attribute) -> str:
+    """A kind written as an attribute (``"SFU"``, or any other attribute) as a string."""
+    return attr.data if isinstance(attr, StringAttr) else attr_text(attr)
+
+
 def kind_of(op: Operation) -> str:
     """A resource's kind as a string (empty when it has none)."""
     kind = op.attributes.get("kind")
-    if kind is None:
-        return ""
-    return kind.data if isinstance(kind, StringAttr) else attr_text(kind)
+    return "" if kind is None else kind_name(kind)
 
 
 def space_name(attr: Attribute) -> str:
@@ -78,7 +81,7 @@ def space_name(attr: Attribute) -> str:
         attr = attr.to_memory_space() or StringAttr("unspecified")
     if isinstance(attr, MemorySpaceAttr):
         return attr.kind.data.value
-    return attr.data if isinstance(attr, StringAttr) else attr_text(attr)
+    return kind_name(attr)
 
 
 def integer(attr: Attribute | None) -> int | None:

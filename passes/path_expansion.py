@@ -30,6 +30,7 @@ from xdsl.ir.affine import AffineExpr, AffineMap
 from xdsl.passes import ModulePass
 from xdsl.rewriter import Rewriter
 
+from ktc.arch.expand import kind_name
 from ktc.arch.model import ENGINE, MEMORY, Device, Node, device_of
 from ktc.dialects.diagnostics import KtcError, where
 from ktc.dialects.ktdf import (
@@ -184,7 +185,7 @@ def _units(unit: str) -> ArrayAttr:
 
 def _labels(stage: StageOp) -> list[str]:
     units = stage.applicable_units
-    return [] if units is None else [_kind(unit) for unit in units.data]
+    return [] if units is None else [kind_name(unit) for unit in units.data]
 
 
 def _spelled(labels: list[str]) -> str:
@@ -315,11 +316,8 @@ def _stage_of(op: Operation) -> StageOp | None:
 def _engine_end(slot: FifoSlotType, transfer: DataTransferOp) -> str:
     """The kind at the end of a FIFO away from the transfer: the engine it feeds or
     drains."""
-    return _kind(slot.destination if _slot(transfer) is transfer.destination else slot.source)
+    return kind_name(slot.destination if _slot(transfer) is transfer.destination else slot.source)
 
-
-def _kind(attr: Attribute) -> str:
-    return attr.data if isinstance(attr, StringAttr) else attr_text(attr)
 
 
 # ---------------------------------------------------------------------------------
@@ -374,7 +372,7 @@ def _node(
     value_type = value.type
     try:
         if isinstance(value_type, FifoSlotType):
-            kind = _kind(far_end(value_type))
+            kind = kind_name(far_end(value_type))
             if kind not in device.engine_kinds:
                 raise KtcError(
                     f"FIFO end \"{kind}\" is not an execution unit of device @{device.name}"

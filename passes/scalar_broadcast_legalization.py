@@ -31,10 +31,10 @@ from xdsl.ir.affine import AffineConstantExpr, AffineExpr, AffineMap
 from xdsl.passes import ModulePass
 from xdsl.rewriter import Rewriter
 
+from ktc.arch.expand import kind_name
 from ktc.arch.model import Device, EngineKind, device_of
 from ktc.dialects.diagnostics import KtcError, where
 from ktc.dialects.ktdf import DataTransferOp, FifoSlotType, PrivateOp, ReadFromFifoOp, StageOp
-from ktc.dialects.ktdf_arch import attr_text
 
 
 @dataclass(frozen=True)
@@ -99,7 +99,7 @@ def _legalize(generic: GenericOp, index: int, read: ReadFromFifoOp, device: Devi
     transfers = _feeding(read.fifo_slot)
     if not transfers:
         return
-    compute = device.engine(_kind(slot_type.destination))
+    compute = device.engine(kind_name(slot_type.destination))
     if not compute.splat:
         what = f"'linalg.generic' cannot take operand #{index} as a scalar broadcast over the vector"
         count = prod(read.result.type.get_shape())
@@ -144,11 +144,8 @@ def _runner(transfer: DataTransferOp) -> str:
             "before scalar-broadcast-legalization",
             where(transfer),
         )
-    return _kind(stage.applicable_units.data[0])
+    return kind_name(stage.applicable_units.data[0])
 
-
-def _kind(attr: Attribute) -> str:
-    return attr.data if isinstance(attr, StringAttr) else attr_text(attr)
 
 
 def _memory(value: SSAValue, device: Device) -> str:
@@ -210,7 +207,7 @@ def _check_splat(
             f"{what}: device @{device.name} cannot splat it: {engines} the simd splat feature",
             where(generic),
         )
-    source, dest = (device.node(_kind(end)) for end in (slot_type.source, slot_type.destination))
+    source, dest = (device.node(kind_name(end)) for end in (slot_type.source, slot_type.destination))
     for link in device.path(source, dest):
         if link.granularity and scalar not in link.granularity:
             raise KtcError(
