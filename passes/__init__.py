@@ -19,6 +19,10 @@ PASSES: dict[str, tuple[str, str]] = {
     "normalize-scf-for-loops": ("normalize_scf_for_loops", "NormalizeScfForLoops"),
     "tile-scf-for-loops": ("tile_scf_for_loops", "TileScfForLoops"),
     "verify-schedule": ("verify_schedule", "VerifySchedule"),
+    "stage-coarsening": ("stage_coarsening", "StageCoarsening"),
+    "broadcast-promotion": ("broadcast_promotion", "BroadcastPromotion"),
+    "reduction-loop-exposure": ("reduction_loop_exposure", "ReductionLoopExposure"),
+    "map-reduction-partials": ("map_reduction_partials", "MapReductionPartials"),
 }
 
 
