@@ -54,3 +54,13 @@ class DataflowBinary:
     name: str
     units: tuple[Unit, ...]
     engines: tuple[EngineBinary, ...]
+
+
+def relocated(engine: EngineBinary, values: dict[int, int]) -> bytes:
+    """``engine``'s code with each relocation's symbol value written in (``values`` by
+    symbol id; each a signed 64-bit integer)."""
+    code = bytearray(engine.code)
+    for relocation in engine.relocations:
+        at = relocation.offset
+        code[at:at + 8] = values[relocation.symbol].to_bytes(8, "little", signed=True)
+    return bytes(code)

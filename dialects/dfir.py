@@ -46,6 +46,7 @@ from typing import ClassVar, TypeVar
 
 from xdsl.dialects.builtin import (
     I64,
+    AnyFloat,
     IndexType,
     IntegerAttr,
     IntegerType,
@@ -490,14 +491,15 @@ class QueryOp(IRDLOperation):
 
 
 def _verify_symbol_type(value_type: Attribute) -> None:
-    if not isinstance(value_type, IndexType | IntegerType):
-        raise VerifyException(f"a symbol is an index or an integer, got {value_type}")
+    if not isinstance(value_type, IndexType | IntegerType | AnyFloat):
+        raise VerifyException(f"a symbol is an index, an integer or a float, got {value_type}")
 
 
 @irdl_op_definition
 class DefineSymbolOp(IRDLOperation):
     """Host code: the value of symbol ``id``, computed at launch from the kernel
-    arguments (and constants), e.g. the address of an argument plus an offset.
+    arguments (and constants), e.g. the address of an argument plus an offset, or a
+    float argument the compute engine splats.
 
     ``dfir.define_symbol 1 = %addr : index``. It sits outside ``dfir.dataflow``,
     in the block that holds it; ids are unique in that block.
@@ -507,7 +509,7 @@ class DefineSymbolOp(IRDLOperation):
 
     id = prop_def(IntegerAttr[I64])
     value = operand_def()
-    """An index or an integer."""
+    """An index, an integer or a float."""
 
     assembly_format = "$id `=` $value attr-dict `:` type($value)"
 
@@ -535,7 +537,7 @@ class SymbolOp(IRDLOperation):
 
     id = prop_def(IntegerAttr[I64])
     result = result_def()
-    """An index or an integer."""
+    """An index, an integer or a float."""
 
     traits = traits_def(Pure(), HasAncestor(DataflowOp))
     assembly_format = "$id attr-dict `:` type($result)"
@@ -832,6 +834,102 @@ class ComputeOp(IRDLOperation):
             raise VerifyException(f"expects a one-dimensional vector, got {self.result.type}")
 
 
+class ReduceKind(StrEnum):
+    ADD = "add"
+    MUL = "mul"
+    MAX = "max"
+    MIN = "min"
+
+
+@irdl_attr_definition
+class ReduceKindAttr(AngleBracketEnum, EnumAttribute[ReduceKind]):
+    """``#dfir.reduce_kind<add|mul|max|min>``"""
+
+    name = "dfir.reduce_kind"
+
+
+def _verify_same_elements(source: VectorType, result: VectorType) -> None:
+    for vector in (source, result):
+        if vector.get_num_dims() != 1:
+            raise VerifyException(f"expects a one-dimensional vector, got {vector}")
+    if source.element_type != result.element_type:
+        raise VerifyException(f"{source} and {result} hold different element types")
+
+
+@irdl_op_definition
+class ReduceOp(IRDLOperation):
+    """One horizontal reduction: folds every lane of a vector into one lane.
+
+    ``%s = dfir.reduce <add> %v : vector<256xf32> -> vector<1xf32>``. The vector
+    may be longer than the SIMD lanes (several beats); the result has one element.
+    """
+
+    name = "dfir.reduce"
+
+    kind = prop_def(ReduceKindAttr)
+    input = operand_def(VectorType)
+    result = result_def(VectorType)
+
+    traits = traits_def(Pure(), HasAncestor(ProgramOp))
+    assembly_format = "$kind $input attr-dict `:` type($input) `->` type($result)"
+
+    def verify_(self) -> None:
+        _verify_same_elements(self.input.type, self.result.type)
+        if self.result.type.get_shape()[0] != 1:
+            raise VerifyException(f"a reduction yields one element, got {self.result.type}")
+
+
+@irdl_op_definition
+class SplatOp(IRDLOperation):
+    """Copies a scalar, or the one element of a vector, into every lane of a vector.
+
+    ``%w = dfir.splat %s : vector<1xf16> -> vector<64xf16>``,
+    ``%e = dfir.splat %eps : f16 -> vector<64xf16>``; the engines whose
+    description has the ``splat`` feature run it.
+    """
+
+    name = "dfir.splat"
+
+    input = operand_def()
+    result = result_def(VectorType)
+
+    traits = traits_def(Pure(), HasAncestor(ProgramOp))
+    assembly_format = "$input attr-dict `:` type($input) `->` type($result)"
+
+    def verify_(self) -> None:
+        source = self.input.type
+        if not isinstance(source, VectorType):
+            if source != self.result.type.element_type:
+                raise VerifyException(f"splats {source} into {self.result.type}")
+            return
+        _verify_same_elements(source, self.result.type)
+        if source.get_shape()[0] != 1:
+            raise VerifyException(f"splats a one-element vector, got {source}")
+
+
+@irdl_op_definition
+class ConvertOp(IRDLOperation):
+    """Converts every lane to another element type (rounding to nearest even).
+
+    ``%w = dfir.convert %v : vector<64xf16> -> vector<64xf32>``
+    """
+
+    name = "dfir.convert"
+
+    input = operand_def(VectorType)
+    result = result_def(VectorType)
+
+    traits = traits_def(Pure(), HasAncestor(ProgramOp))
+    assembly_format = "$input attr-dict `:` type($input) `->` type($result)"
+
+    def verify_(self) -> None:
+        source, result = self.input.type, self.result.type
+        if source.get_num_dims() != 1 or source.get_shape() != result.get_shape():
+            raise VerifyException(f"converts {source} into {result} of another shape")
+        if source.element_type == result.element_type:
+            raise VerifyException(f"converts {source} into the same element type")
+
+
 DFIR = Dialect(
     "dfir",
     [
@@ -851,6 +949,9 @@ DFIR = Dialect(
         SendOp,
         ReceiveOp,
         ComputeOp,
+        ReduceOp,
+        SplatOp,
+        ConvertOp,
     ],
-    [UnitType, UniformType, ComputeKindAttr],
+    [UnitType, UniformType, ComputeKindAttr, ReduceKindAttr],
 )

@@ -257,9 +257,9 @@ func.func @f(%x: index) {
 
 // -----
 
-func.func @f(%x: f32) {
-  // expected-error@+1 {{a symbol is an index or an integer, got f32}}
-  dfir.define_symbol 1 = %x : f32
+func.func @f(%x: vector<2xf32>) {
+  // expected-error@+1 {{a symbol is an index, an integer or a float, got vector<2xf32>}}
+  dfir.define_symbol 1 = %x : vector<2xf32>
   func.return
 }
 
@@ -578,3 +578,36 @@ dfir.dataflow {
   }
 }
 // expected-error@-3 {{'dfir.unit' expects parent op 'dfir.dataflow'}}
+
+// -----
+
+dfir.dataflow {
+  %s = dfir.unit core 0 : !dfir.unit<"sfu">
+  dfir.program "sfu" on (%s) {
+    %v = arith.constant dense<1.000000e+00> : vector<64xf16>
+    // expected-error@+1 {{a reduction yields one element, got vector<2xf16>}}
+    %r = dfir.reduce <add> %v : vector<64xf16> -> vector<2xf16>
+  }
+}
+
+// -----
+
+dfir.dataflow {
+  %s = dfir.unit core 0 : !dfir.unit<"sfu">
+  dfir.program "sfu" on (%s) {
+    %v = arith.constant dense<1.000000e+00> : vector<2xf16>
+    // expected-error@+1 {{splats a one-element vector, got vector<2xf16>}}
+    %w = dfir.splat %v : vector<2xf16> -> vector<64xf16>
+  }
+}
+
+// -----
+
+dfir.dataflow {
+  %s = dfir.unit core 0 : !dfir.unit<"sfu">
+  dfir.program "sfu" on (%s) {
+    %v = arith.constant dense<1.000000e+00> : vector<64xf16>
+    // expected-error@+1 {{converts vector<64xf16> into vector<32xf32> of another shape}}
+    %w = dfir.convert %v : vector<64xf16> -> vector<32xf32>
+  }
+}

@@ -123,6 +123,31 @@ func.func @scale(%x: index, %y: index) attributes {grid = [2]} {
   func.return
 }
 
+// Horizontal reductions, splats of a one-element vector or of a scalar symbol, and
+// element type conversions.
+// CHECK-LABEL: @reduce
+func.func @reduce(%eps: f16) {
+  dfir.define_symbol 1 = %eps : f16
+  dfir.dataflow {
+    %s = dfir.unit core 0 : !dfir.unit<"sfu">
+    %e = dfir.symbol 1 : f16
+    // CHECK:      dfir.program "sfu"
+    dfir.program "sfu" on (%s) {
+      // CHECK:      %[[V:[^ ]+]] = arith.constant
+      // CHECK-NEXT: %[[R:[^ ]+]] = dfir.reduce <max> %[[V]] : vector<256xf16> -> vector<1xf16>
+      // CHECK-NEXT: %[[W:[^ ]+]] = dfir.splat %[[R]] : vector<1xf16> -> vector<64xf16>
+      // CHECK-NEXT: %{{.*}} = dfir.splat %{{.*}} : f16 -> vector<64xf16>
+      // CHECK-NEXT: %{{.*}} = dfir.convert %[[W]] : vector<64xf16> -> vector<64xf32>
+      %v = arith.constant dense<1.000000e+00> : vector<256xf16>
+      %r = dfir.reduce <max> %v : vector<256xf16> -> vector<1xf16>
+      %w = dfir.splat %r : vector<1xf16> -> vector<64xf16>
+      %x = dfir.splat %e : f16 -> vector<64xf16>
+      %y = dfir.convert %w : vector<64xf16> -> vector<64xf32>
+    }
+  }
+  func.return
+}
+
 // Empty bodies print as "{ }"; discardable attributes print after "attributes".
 // CHECK-LABEL: @idle
 func.func @idle() {
@@ -158,3 +183,4 @@ func.func @idle() {
 // GENERIC-NEXT: "dfir.store"(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}) : (vector<64xf16>, memref<4x64xf16>, index, index) -> ()
 // GENERIC:      "dfir.compute"(%{{.*}}) <{kind = #dfir.compute_kind<exp>}> : (vector<64xf16>) -> vector<64xf16>
 // GENERIC:      "dfir.compute"(%{{.*}}, %{{.*}}, %{{.*}}) <{kind = #dfir.compute_kind<fma>}> : (vector<64xf16>, vector<64xf16>, vector<64xf16>) -> vector<64xf16>
+// GENERIC:      "dfir.reduce"(%{{.*}}) <{kind = #dfir.reduce_kind<max>}> : (vector<256xf16>) -> vector<1xf16>

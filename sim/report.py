@@ -1,0 +1,151 @@
+"""The report of a run: cycles, per-engine breakdown, traffic and the roofline bound.
+
+The bound is the roofline of ``anchors-broader.md`` §4.2 with the arch file's figures,
+applied to the traffic and compute the kernel actually issued (bytes through device
+memory, vector issue cycles, scratchpad load/store bytes, interconnect byte-hops):
+
+- device memory: ``ceil(D_eff / B_ddr)`` plus the least latency of a transfer through
+  it (the last transfer still has to arrive), ``D_eff`` rounded per run to the
+  transfer granularity;
+- SIMD: the vector issue cycles (``ceil(len / lanes) * issue cost``) over the engines
+  that issued them;
+- scratchpad load/store: per core, bytes loaded over ``B_ls`` (feed) and stored over
+  the drain bandwidth;
+- interconnect: byte-hops over the links of the interconnect times their bandwidth.
+
+``bound = max`` of these; ``efficiency = bound / cycles``. A run faster than its bound
+is a simulator bug.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import asdict, dataclass, field
+
+from ktc.arch.model import Device
+from ktc.sim.machine import INTERCONNECT_KINDS
+
+
+@dataclass(frozen=True)
+class EngineFigures:
+    """Cycles of the instances of one engine kind, summed."""
+
+    instances: int
+    busy: int
+    starved: int
+    backpressured: int
+
+
+@dataclass(frozen=True)
+class Report:
+    arch: str
+    clock_mhz: int
+    cycles: int
+    bound_cycles: int
+    binding_resource: str
+    bound_terms: dict[str, int]
+    """Each term of the bound, in cycles."""
+    bytes: dict[str, int]
+    """Bytes read plus written, per memory kind."""
+    engines: dict[str, EngineFigures]
+    instances: dict[str, EngineFigures] = field(default_factory=dict)
+    """Per engine instance (``SFU[0.1]``)."""
+    wall_s: float = 0.0
+
+    @property
+    def efficiency(self) -> float:
+        return self.bound_cycles / self.cycles if self.cycles else 1.0
+
+    @property
+    def cycles_per_wall_second(self) -> float:
+        return self.cycles / self.wall_s if self.wall_s else 0.0
+
+    def bandwidth(self, memory: str) -> float:
+        """Achieved bytes per cycle of a memory kind over the whole run."""
+        return self.bytes.get(memory, 0) / self.cycles if self.cycles else 0.0
+
+    def to_json(self) -> dict:
+        """The figures as JSON data (``ktc run --report-json``)."""
+        return {
+            "arch": self.arch,
+            "clock_mhz": self.clock_mhz,
+            "cycles": self.cycles,
+            "bound_cycles": self.bound_cycles,
+            "binding_resource": self.binding_resource,
+            "efficiency": self.efficiency,
+            "bound_terms": dict(self.bound_terms),
+            "bytes": dict(self.bytes),
+            "bandwidth_bytes_per_cycle": {m: self.bandwidth(m) for m in self.bytes},
+            "engines": {kind: asdict(f) for kind, f in self.engines.items()},
+            "instances": {name: asdict(f) for name, f in self.instances.items()},
+            "wall_s": self.wall_s,
+            "cycles_per_wall_s": self.cycles_per_wall_second,
+        }
+
+    def text(self) -> str:
+        """The report as a person reads it."""
+        seconds = self.cycles / (self.clock_mhz * 1e6)
+        lines = [
+            f"cycles: {self.cycles} ({seconds * 1e6:.3f} us at {self.clock_mhz} MHz, @{self.arch})",
+            (f"roofline bound: {self.bound_cycles} cycles, bound by {self.binding_resource}; "
+             f"efficiency {self.efficiency:.1%}"),
+            "  terms: " + ", ".join(f"{name} {cycles}" for name, cycles in self.bound_terms.items()),
+            "engines (cycles summed over instances):",
+        ]
+        for kind, f in self.engines.items():
+            lines.append(f"  {kind:<8} x{f.instances:<3} busy {f.busy:>10}  starved {f.starved:>10}"
+                         f"  back-pressured {f.backpressured:>10}")
+        lines.append("memory traffic:")
+        for memory, nbytes in self.bytes.items():
+            per_cycle = self.bandwidth(memory)
+            lines.append(f"  {memory:<8} {nbytes:>12} B  {per_cycle:8.2f} B/cycle "
+                         f"({per_cycle * self.clock_mhz / 1000:.2f} GB/s)")
+        lines.append(f"simulated in {self.wall_s:.3f} s ({self.cycles_per_wall_second:,.0f} cycles/s)")
+        return "\n".join(lines)
+
+
+def bound(device: Device, run) -> tuple[int, str, dict[str, int]]:
+    """The roofline bound of a run: cycles, the binding resource and every term."""
+    roof, machine = device.roofline, run.machine
+    memory = device.device_memory
+    terms: dict[str, int] = {}
+    moved = machine.port_bytes.get(memory, 0)
+    if moved and roof.device_memory_bytes_per_cycle:
+        terms[f"{memory} bandwidth"] = (-(-moved // roof.device_memory_bytes_per_cycle)
+                                        + machine.port_latency[memory])
+    vector = [e.stats.vector_cycles for e in run.engines if e.stats.vector_cycles]
+    if vector:
+        terms["SIMD issue"] = -(-sum(vector) // len(vector))
+    terms["scratchpad load/store"] = max(
+        [_ceil(n, roof.feed_bytes_per_cycle) for n in run.feed_bytes.values()]
+        + [_ceil(n, roof.drain_bytes_per_cycle) for n in run.drain_bytes.values()],
+        default=0,
+    )
+    links = [link for link in device.links if link.kind in INTERCONNECT_KINDS]
+    if machine.interconnect_bytes and links:
+        capacity = sum(link.bytes_per_cycle for link in links)
+        terms["interconnect"] = -(-machine.interconnect_bytes // capacity)
+    binding = max(terms, key=terms.get, default="nothing")
+    return terms.get(binding, 0), binding, terms
+
+
+def _ceil(nbytes: int, per_cycle: int) -> int:
+    return -(-nbytes // per_cycle) if per_cycle else 0
+
+
+def engine_figures(engines) -> tuple[dict[str, EngineFigures], dict[str, EngineFigures]]:
+    """Per engine kind (summed) and per instance."""
+    instances = {
+        e.name: EngineFigures(1, e.stats.busy, e.stats.starved, e.stats.backpressured)
+        for e in engines
+    }
+    kinds: dict[str, Counter] = {}
+    for e in engines:
+        total = kinds.setdefault(e.node.kind, Counter())
+        total.update(instances=1, busy=e.stats.busy, starved=e.stats.starved,
+                     backpressured=e.stats.backpressured)
+    per_kind = {
+        kind: EngineFigures(t["instances"], t["busy"], t["starved"], t["backpressured"])
+        for kind, t in kinds.items()
+    }
+    return per_kind, instances

@@ -1,0 +1,213 @@
+"""The cycle-level simulator: a ``ktc.runtime.device.Device`` built from an arch file.
+
+``Simulator("spyre")`` lays out the device's memories (sparse, so device memory costs
+what is used); ``load`` decodes a dataflow's programs and places them on their units;
+``execute`` runs every program to the end, event by event (``ktc.sim.machine``,
+``ktc.sim.engines``), then checks that no engine is left waiting (a deadlock is an
+error listing every blocked engine, cores in the same state grouped) and that the run
+is not faster than its roofline bound. ``report()`` gives the figures of the last
+execution; ``Simulator(..., trace="t.json")`` writes a Chrome trace of each execution.
+
+Only the timing of the arch file is used; scalar and control instructions take no
+cycles. An ``EngineBinary`` may carry ``locations`` (pc to ``file:line:col`` of the
+IR op it came from); errors then name that op too.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+from ktc.arch.model import ENGINE, MEMORY, Device, Node
+from ktc.codegen import isa
+from ktc.codegen.binary import DataflowBinary, EngineBinary, Unit
+from ktc.dialects.diagnostics import KtcError
+from ktc.runtime.device import DeviceError
+from ktc.sim.engines import Engine, Run
+from ktc.sim.machine import Machine, SimError
+from ktc.sim.memory import Memory, OutOfBounds
+from ktc.sim.report import Report, bound, engine_figures
+from ktc.sim.trace import Trace
+
+
+@dataclass
+class Loaded:
+    """A dataflow placed on the device: its nodes and decoded programs."""
+
+    binary: DataflowBinary
+    nodes: list[Node]
+    programs: list[list[isa.Instruction]]
+
+
+class Simulator:
+    """The simulated chip (see the module docstring)."""
+
+    def __init__(self, arch: str | Path | Device = "spyre", trace: str | Path | None = None):
+        self.device = arch if isinstance(arch, Device) else Device.load(arch)
+        self.device.require_timing()
+        self.arch_name = self.device.name
+        self.arch_hash = self.device.content_hash
+        self.trace_path = trace
+        self._memories: dict[int, Memory] = {}
+        self._loaded: list[Loaded] = []
+        self._report: Report | None = None
+
+    # Host memory operations -----------------------------------------------------------
+
+    def allocate(self, memory: str, nbytes: int, alignment: int) -> int:
+        return self._host(memory, lambda m: m.allocate(nbytes, alignment))
+
+    def write(self, memory: str, address: int, data: bytes) -> None:
+        self._host(memory, lambda m: m.write(address, np.frombuffer(bytes(data), np.uint8)))
+
+    def read(self, memory: str, address: int, nbytes: int) -> bytes:
+        return self._host(memory, lambda m: m.read(address, address + nbytes).tobytes())
+
+    def _host(self, kind: str, action: Callable[[Memory], object]):
+        nodes = [n for n in self.device.instances(self._kind(kind)) if n.core is None]
+        if not nodes or nodes[0].role != MEMORY:
+            raise DeviceError(f"the host reaches no memory \"{kind}\" on @{self.arch_name}")
+        try:
+            return action(self._memory(nodes[0]))
+        except OutOfBounds as error:
+            raise DeviceError(str(error)) from None
+
+    def memory_of(self, kind: str, core: int = 0, subcore: int = 0) -> Memory:
+        """The memory instance of ``kind`` in ``core`` and ``subcore`` (for tools and
+        tests: scratchpads are out of the host's reach)."""
+        node = self._node(Unit(kind, core, subcore))
+        if node.role != MEMORY:
+            raise DeviceError(f"{node.name} is not a memory")
+        return self._memory(node)
+
+    def _memory(self, node: Node) -> Memory:
+        if node.index not in self._memories:
+            self._memories[node.index] = Memory(node.name, self.device.memory(node.kind).size)
+        return self._memories[node.index]
+
+    def _kind(self, kind: str) -> str:
+        """The device's spelling of a unit kind (matched exactly, else ignoring case)."""
+        known = list(self.device.memory_kinds) + list(self.device.engine_kinds)
+        if kind in known:
+            return kind
+        matches = [k for k in known if k.lower() == kind.lower()]
+        if len(matches) != 1:
+            raise DeviceError(f"@{self.arch_name} has no unit kind \"{kind}\" (it has {', '.join(known)})")
+        return matches[0]
+
+    # Programs -------------------------------------------------------------------------
+
+    def load(self, dataflow: DataflowBinary) -> int:
+        nodes = [self._node(unit) for unit in dataflow.units]
+        programs = [self._decode(dataflow, engine, engine.code) for engine in dataflow.engines]
+        for engine in dataflow.engines:
+            for index in engine.instances:
+                if not 0 <= index < len(nodes) or nodes[index].role != ENGINE:
+                    raise DeviceError(f"{dataflow.name}: program \"{engine.kind}\" runs on unit "
+                                      f"{index}, which is not an engine of the unit table")
+        self._loaded.append(Loaded(dataflow, nodes, programs))
+        return len(self._loaded) - 1
+
+    def patch(self, handle: int, engine: int, code: bytes) -> None:
+        loaded = self._handle(handle)
+        if not 0 <= engine < len(loaded.programs):
+            raise DeviceError(f"{loaded.binary.name} has no engine program {engine}")
+        loaded.programs[engine] = self._decode(loaded.binary, loaded.binary.engines[engine], code)
+
+    def _node(self, unit: Unit) -> Node:
+        kind = self._kind(unit.kind)
+        try:
+            return self.device.node(kind, max(unit.core, 0), unit.subcore)
+        except KtcError as error:
+            raise DeviceError(error.message) from None
+
+    @staticmethod
+    def _decode(dataflow: DataflowBinary, engine: EngineBinary, code: bytes) -> list[isa.Instruction]:
+        try:
+            return isa.decode(code)
+        except isa.IsaError as error:
+            raise DeviceError(f"{dataflow.name}: program \"{engine.kind}\": {error.message}") from None
+
+    def _handle(self, handle: int) -> Loaded:
+        if not 0 <= handle < len(self._loaded):
+            raise DeviceError(f"no dataflow was loaded with handle {handle}")
+        return self._loaded[handle]
+
+    # Running --------------------------------------------------------------------------
+
+    def execute(self, handle: int) -> None:
+        loaded = self._handle(handle)
+        started = time.perf_counter()
+        machine = Machine(self.device)
+        trace = Trace(self.device.name, self.device.cores) if self.trace_path else None
+        memories = [self._memory(n) if n.role == MEMORY else None for n in loaded.nodes]
+        run = Run(machine, loaded.nodes, memories, trace)
+        for binary, program in zip(loaded.binary.engines, loaded.programs):
+            locate = _locator(binary)
+            for position, unit in enumerate(binary.instances):
+                run.engines.append(Engine(run, unit, position, program, binary.uniforms, locate))
+        for engine in run.engines:
+            machine.at(0, engine.resume)
+        machine.run()
+        if trace is not None:
+            trace.write(self.trace_path)
+        blocked = [e for e in run.engines if not e.done]
+        if blocked:
+            raise SimError(deadlock(machine.now, blocked))
+        cycles = max([machine.last_event] + [e.stats.busy_until for e in run.engines])
+        bound_cycles, binding, terms = bound(self.device, run)
+        kinds, instances = engine_figures(run.engines)
+        self._report = Report(
+            self.device.name, self.device.clock_mhz, cycles, bound_cycles, binding, terms,
+            dict(run.memory_bytes), kinds, instances, time.perf_counter() - started,
+        )
+        if cycles < bound_cycles:
+            raise SimError(f"simulator bug: {loaded.binary.name} ran in {cycles} cycles, below its "
+                           f"roofline bound of {bound_cycles} ({binding})")
+
+    def report(self) -> Report:
+        """The figures of the last execution."""
+        if self._report is None:
+            raise DeviceError("nothing has been executed yet")
+        return self._report
+
+
+def _locator(binary: EngineBinary) -> Callable[[int], str | None]:
+    """pc -> the IR location of the op it came from, when the binary carries them."""
+    return (getattr(binary, "locations", None) or {}).get
+
+
+# ---------------------------------------------------------------------------------
+# Deadlock report
+# ---------------------------------------------------------------------------------
+
+
+def deadlock(now: int, blocked: list[Engine]) -> str:
+    """Every blocked engine and what it waits on; cores in the same state as ranges."""
+    groups: dict[tuple, list[int]] = {}
+    for engine in blocked:
+        node = engine.node
+        waits = engine.block.what() if engine.block is not None else "nothing (not started)"
+        kind = node.kind if node.subcore is None else f"{node.kind}[c.{node.subcore}]"
+        key = (kind, engine.where(f"waits for {waits}").split(" ", 1)[1])
+        groups.setdefault(key, []).append(-1 if node.core is None else node.core)
+    lines = [f"deadlock at cycle {now}: {len(blocked)} engines wait forever"]
+    for (kind, state), cores in groups.items():
+        place = "" if cores == [-1] else f" on core{'s' * (len(cores) > 1)} {ranges(cores)}"
+        lines.append(f"  {kind}{place} {state}")
+    return "\n".join(lines)
+
+
+def ranges(numbers: list[int]) -> str:
+    """``0-3,8-11``."""
+    numbers = sorted(set(numbers))
+    spans: list[list[int]] = []
+    for n in numbers:
+        if spans and n == spans[-1][1] + 1:
+            spans[-1][1] = n
+        else:
+            spans.append([n, n])
+    return ",".join(str(a) if a == b else f"{a}-{b}" for a, b in spans)
