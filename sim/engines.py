@@ -647,8 +647,8 @@ def _vbcast(e: Engine, i: isa.Vbcast):
     wait = e.operands_ready([i.src])
     if wait:
         return wait
-    if not e.device_kind.splat:
-        raise Fault(f"{e.node.kind} has no splat feature in the arch file")
+    if not (e.device_kind.splat or e.device_kind.lanes):
+        raise Fault(f"{e.node.kind} has neither SIMD lanes nor the splat feature in the arch file")
     dtype, values = e.v[i.src]
     if values.size != 1:
         raise Fault(f"broadcasts a vector of {values.size} elements, not one")

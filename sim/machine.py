@@ -22,7 +22,7 @@ from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from ktc.arch.model import MEMORY, Device, Link, Node
+from ktc.arch.model import ENGINE, MEMORY, Device, Link, Node
 from ktc.runtime.device import DeviceError
 
 
@@ -126,7 +126,7 @@ class Machine:
         return self._routes[key]
 
     def _build_route(self, source: Node, target: Node) -> Route:
-        links = self.device.path(source, target) if source is not target else ()
+        links = () if source is target or _beside(self.device, source, target) else self.device.path(source, target)
         hops = [
             Hop(
                 ("link", link.source.index, link.target.index),
@@ -174,3 +174,15 @@ class Machine:
             if hop.memory is not None:
                 self.port_latency[hop.memory] = min(self.port_latency.get(hop.memory, latency), latency)
         return Transfer(start, start + hold, start + hold + latency)
+
+
+def _beside(device: Device, a: Node, b: Node) -> bool:
+    """One is an engine and the other a memory defined beside it (its group-local
+    memory, e.g. the SFU's accumulator registers): reached without a datapath."""
+    engine, memory = (a, b) if a.role == ENGINE else (b, a)
+    return (
+        engine.role == ENGINE
+        and memory.role == MEMORY
+        and memory.kind in device.engine(engine.kind).local_memories
+        and (engine.core, engine.subcore) == (memory.core, memory.subcore)
+    )
