@@ -126,7 +126,7 @@ class Machine:
         return self._routes[key]
 
     def _build_route(self, source: Node, target: Node) -> Route:
-        links = () if source is target or _beside(self.device, source, target) else self.device.path(source, target)
+        links = () if source is target or _only_beside(self.device, source, target) else self.device.path(source, target)
         hops = [
             Hop(
                 ("link", link.source.index, link.target.index),
@@ -176,13 +176,15 @@ class Machine:
         return Transfer(start, start + hold, start + hold + latency)
 
 
-def _beside(device: Device, a: Node, b: Node) -> bool:
+def _only_beside(device: Device, a: Node, b: Node) -> bool:
     """One is an engine and the other a memory defined beside it (its group-local
-    memory, e.g. the SFU's accumulator registers): reached without a datapath."""
+    memory, e.g. the SFU's accumulator registers) with no datapath between them: the
+    engine reaches it directly."""
     engine, memory = (a, b) if a.role == ENGINE else (b, a)
     return (
         engine.role == ENGINE
         and memory.role == MEMORY
         and memory.kind in device.engine(engine.kind).local_memories
         and (engine.core, engine.subcore) == (memory.core, memory.subcore)
+        and b.index not in device.reachable(a)
     )

@@ -463,11 +463,12 @@ def test_an_endless_loop_without_time_stops_the_run(monkeypatch):
         run_on("SFU", [isa.Jmp(0)])
 
 
-def test_vbcast_needs_the_splat_feature():
+def test_vbcast_needs_simd_lanes_or_the_splat_feature():
     one = [isa.Vconst(0, "f16", 1, (0x3C00,)), isa.Vbcast(1, 0, 8)]
     run_on("L1LU", one)
-    with pytest.raises(DeviceError, match=r"SFU\[0.0\] pc 1 `vbcast v1, v0, 8`: SFU has no splat"):
-        run_on("SFU", one)
+    run_on("SFU", one)
+    with pytest.raises(DeviceError, match=r"L1SU\[0.0\] pc 1 `vbcast v1, v0, 8`: L1SU has neither"):
+        run_on("L1SU", one)
 
 
 def test_a_peer_outside_the_unit_table_stops_the_run():
