@@ -23,6 +23,10 @@ PASSES: dict[str, tuple[str, str]] = {
     "broadcast-promotion": ("broadcast_promotion", "BroadcastPromotion"),
     "reduction-loop-exposure": ("reduction_loop_exposure", "ReductionLoopExposure"),
     "map-reduction-partials": ("map_reduction_partials", "MapReductionPartials"),
+    "double-buffering": ("double_buffering", "DoubleBuffering"),
+    "parallelize-loops-across-instances": (
+        "parallelize_loops_across_instances", "ParallelizeLoopsAcrossInstances",
+    ),
 }
 
 
