@@ -3,8 +3,9 @@
 The unit table lists the ``dfir.unit`` ops in order (a unit value is its index). Each
 ``dfir.program`` becomes one :class:`EngineBinary`: its instructions
 (``ktc.codegen.select``) encoded, the ``li`` immediates of its ``dfir.symbol`` values
-as relocations naming the symbol, and one uniform table per ``dfir.uniform_map`` it
-queries, holding each instance's value (a constant, or a unit's index).
+as relocations naming the symbol, one uniform table per ``dfir.uniform_map`` it
+queries, holding each instance's value (a constant, or a unit's index), and the source
+location of each instruction's op.
 
 What each engine kind may run (``isa.RUNS_ON``) follows from what it is on the device
 (:func:`engine_classes`), read from the routing graph: an engine with links from and to
@@ -75,6 +76,7 @@ def _engine(program: dfir.ProgramOp, units: dict[SSAValue, int],
                           for pc, symbol in selected.relocations),
         uniforms=tuple(tuple(_uniform(uniform, unit, units) for unit in program.units)
                        for uniform in selected.uniform_maps),
+        locations=tuple(selected.locations),
     )
 
 

@@ -37,7 +37,9 @@ class EngineBinary:
 
     ``instances`` are indices into the dataflow's unit table. ``uniforms[k][i]`` is
     per-instance value ``k`` for instance ``i`` (an address, a core number, the
-    index of a peer unit); the code reads it by ``k``.
+    index of a peer unit); the code reads it by ``k``. ``locations[pc]`` is the
+    ``file:line:col`` of the IR op instruction ``pc`` came from ("" when unknown);
+    empty when the binary records none.
     """
 
     kind: str
@@ -45,6 +47,7 @@ class EngineBinary:
     code: bytes
     relocations: tuple[Relocation, ...] = ()
     uniforms: tuple[tuple[int, ...], ...] = ()
+    locations: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)

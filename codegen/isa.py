@@ -53,6 +53,9 @@ Memory views:
   whose index in the dataflow's unit table is sUNIT, from byte address sADDR, with the
   element type, the static shape, and the static strides in elements. Element
   ``(i0, ..., ik)`` lies at byte ``sADDR + sum(i * stride) * element bytes``.
+- ``dim dV, sN, k``: dimension ``k`` of the view in dV becomes sN (a size known only at
+  run time, such as the rows of a partial last tile); a negative size or a ``k`` beyond
+  the view's dimensions stops the run.
 
 DMA (engines that move memory to memory; across cores this is the ring transfer):
 
@@ -334,6 +337,17 @@ class View(Instruction):
 
 
 @dataclass(frozen=True)
+class Dim(Instruction):
+    """``dim dV, sN, k``: dimension ``k`` of view dV becomes sN."""
+
+    OPCODE: ClassVar = 0x24
+    MNEMONIC: ClassVar = "dim"
+    view: int = dreg()
+    size: int = sreg()
+    dimension: int = count()
+
+
+@dataclass(frozen=True)
 class Dma(Instruction):
     """``dma dSRC, dDST``: starts copying one view into another."""
 
@@ -502,7 +516,7 @@ class Vcvt(Instruction):
 
 
 INSTRUCTIONS: tuple[type[Instruction], ...] = (
-    Li, Uni, Mov, Alu, Select, Loop, EndLoop, Brz, Jmp, Halt, View, Dma, Vld, Vst,
+    Li, Uni, Mov, Alu, Select, Loop, EndLoop, Brz, Jmp, Halt, View, Dim, Dma, Vld, Vst,
     Send, Recv, Ssend, Srecv, Vop, Vconst, Vsplat, Vmov, Vreduce, Vbcast, Vcvt,
 )
 """Every instruction class."""

@@ -12,7 +12,8 @@ Registers are assigned in one pass over the program (linear scan), lowest free f
 their registers around it, ``scf.if`` becomes ``brz`` / ``jmp``. A ``dfir.symbol``
 becomes ``li sD, 0`` and a relocation of that immediate; a ``dfir.query`` reads the
 program's uniform table for its map. An op without an instruction, or whose
-instruction the engine cannot run, is a KtcError at the op.
+instruction the engine cannot run, is a KtcError at the op. Every instruction records
+the ``file:line:col`` of the op it came from ("" when the op has no source location).
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ from dataclasses import dataclass, field, replace
 
 from xdsl.dialects import arith, scf
 from xdsl.dialects.builtin import (
+    DYNAMIC_INDEX,
     DenseIntOrFPElementsAttr,
     Float16Type,
     Float32Type,
@@ -41,7 +43,7 @@ from xdsl.ir import Attribute, Block, BlockArgument, Operation, SSAValue
 
 from ktc.codegen import isa
 from ktc.dialects import dfir
-from ktc.dialects.diagnostics import KtcError, where
+from ktc.dialects.diagnostics import KtcError, source_location, where
 from ktc.dialects.spyreop import DF16Type
 
 ALU = {
@@ -95,6 +97,8 @@ class Selected:
     """(pc of an ``li``, symbol id)."""
     uniform_maps: list[dfir.UniformMapOp]
     """Map ``k`` of the binary's uniform table is ``uniform_maps[k]``."""
+    locations: list[str]
+    """``locations[pc]``: where the op of instruction ``pc`` was written, or ""."""
 
 
 # ---------------------------------------------------------------------------------
@@ -220,6 +224,7 @@ class Selector:
     code: list[isa.Instruction] = field(default_factory=list)
     relocations: list[tuple[int, int]] = field(default_factory=list)
     uniform_maps: list[dfir.UniformMapOp] = field(default_factory=list)
+    locations: list[str] = field(default_factory=list)
 
     def emit(self, instruction: isa.Instruction, op: Operation) -> None:
         needs = isa.RUNS_ON.get(type(instruction))
@@ -232,6 +237,7 @@ class Selector:
         except isa.IsaError as error:
             raise KtcError(error.message, where(op)) from None
         self.code.append(instruction)
+        self.locations.append(source_location(op))
 
     def reg(self, value: SSAValue) -> int:
         return self.registers[value]
@@ -294,7 +300,8 @@ def select_program(program: dfir.ProgramOp, units: dict[SSAValue, int],
                         Registers(_last_uses(ops, start, end)), start, end)
     selector.ops(ops)
     selector.emit(isa.Halt(), program)
-    return Selected(selector.code, selector.relocations, selector.uniform_maps)
+    return Selected(selector.code, selector.relocations, selector.uniform_maps,
+                    selector.locations)
 
 
 def outside_ops(program: dfir.ProgramOp) -> list[Operation]:
@@ -477,10 +484,16 @@ def _product(sizes: Sequence[int]) -> int:
 
 
 def _view(s: Selector, op: dfir.ViewOp) -> None:
+    """``view``, with 0 for each dynamic dimension and then one ``dim`` setting it."""
     view = op.view.type
-    s.emit(isa.View(s.define(op.view, op), s.reg(op.memory), s.reg(op.address),
-                    _element(op, view.element_type), tuple(view.get_shape()),
+    shape = tuple(view.get_shape())
+    register = s.define(op.view, op)
+    s.emit(isa.View(register, s.reg(op.memory), s.reg(op.address),
+                    _element(op, view.element_type), tuple(max(size, 0) for size in shape),
                     view_strides(view)), op)
+    dynamic = [k for k, size in enumerate(shape) if size == DYNAMIC_INDEX]
+    for k, size in zip(dynamic, op.sizes):
+        s.emit(isa.Dim(register, s.reg(size), k), op)
 
 
 def _load(s: Selector, op: dfir.LoadOp) -> None:
@@ -527,8 +540,14 @@ def _reduce(s: Selector, op: dfir.ReduceOp) -> None:
 
 
 def _splat(s: Selector, op: dfir.SplatOp) -> None:
-    s.emit(isa.Vbcast(s.define(op.result, op), s.reg(op.input),
-                      op.result.type.get_shape()[0]), op)
+    """A one-element vector becomes ``vbcast``; a scalar (its bits in an s register),
+    ``vsplat``."""
+    length = op.result.type.get_shape()[0]
+    if isinstance(op.input.type, VectorType):
+        s.emit(isa.Vbcast(s.define(op.result, op), s.reg(op.input), length), op)
+        return
+    s.emit(isa.Vsplat(s.define(op.result, op), s.reg(op.input),
+                      _element(op, op.result.type.element_type), length), op)
 
 
 def _convert(s: Selector, op: dfir.ConvertOp) -> None:

@@ -45,6 +45,7 @@ from collections.abc import Iterator
 from typing import ClassVar, TypeVar
 
 from xdsl.dialects.builtin import (
+    DYNAMIC_INDEX,
     I64,
     AnyFloat,
     IndexType,
@@ -566,9 +567,11 @@ class SymbolOp(IRDLOperation):
 class ViewOp(IRDLOperation):
     """A memref over a memory unit, starting at a byte address.
 
-    ``%v = dfir.view %l1[%addr] : !dfir.unit<"l1"> -> memref<4x64xf16>``. The
-    shape is static; the layout is row-major or ``strided<[...]>`` with static
-    strides and no offset (the address is the start).
+    ``%v = dfir.view %l1[%addr] : !dfir.unit<"l1"> -> memref<4x64xf16>``. A
+    dimension known only at run time is ``?`` in the type and an operand of
+    ``sizes``, in order: ``dfir.view %l1[%addr] sizes(%n) : ... -> memref<?x64xf16>``
+    (only a ``dfir.dma`` copies such a view). The layout is row-major or
+    ``strided<[...]>`` with static strides and no offset (the address is the start).
     """
 
     name = "dfir.view"
@@ -576,17 +579,27 @@ class ViewOp(IRDLOperation):
     memory = operand_def(UnitType)
     address = operand_def(IndexType)
     """The start, in bytes from the start of the memory; may be symbolic."""
+    sizes = var_operand_def(IndexType)
+    """The dynamic dimensions, outermost first."""
     view = result_def(MemRefType)
 
     traits = traits_def(Pure(), HasAncestor(DataflowOp))
-    assembly_format = "$memory `[` $address `]` attr-dict `:` type($memory) `->` type($view)"
+    assembly_format = (
+        "$memory `[` $address `]` (`sizes` `(` $sizes^ `)`)? attr-dict `:` type($memory) "
+        "`->` type($view)"
+    )
 
     def verify_(self) -> None:
         view_type = self.view.type
-        if not view_type.has_static_shape():
-            raise VerifyException(f"a view has a static shape, got {view_type}")
+        dynamic = sum(1 for size in view_type.get_shape() if size == DYNAMIC_INDEX)
+        if dynamic != len(self.sizes):
+            raise VerifyException(f"{view_type} has {dynamic} dynamic dimensions, but "
+                                  f"{len(self.sizes)} sizes are given")
         layout = view_type.layout
         if isinstance(layout, NoneAttr):
+            if DYNAMIC_INDEX in view_type.get_shape()[1:]:
+                raise VerifyException(f"a row-major view is dynamic only in its outermost "
+                                      f"dimension, got {view_type}")
             return
         if not isinstance(layout, StridedLayoutAttr):
             raise VerifyException(f"a view is row-major or strided, got layout {layout}")

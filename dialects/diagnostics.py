@@ -30,10 +30,15 @@ def file_loc(filename: str, line: int, col: int) -> FileLineColLoc:
 
 def where(op: Operation) -> str:
     """``file:line:col`` of an op's source location, or its name when it has none."""
+    return source_location(op) or f"'{op.name}'"
+
+
+def source_location(op: Operation) -> str:
+    """``file:line:col`` of an op's source location, or "" when it has none."""
     loc = op.location
     if isinstance(loc, FileLineColLoc):
         return f"{loc.filename.data}:{loc.line.data}:{loc.column.data}"
-    return f"'{op.name}'"
+    return ""
 
 
 def line_of(op: Operation) -> int | None:

@@ -20,6 +20,7 @@ from enum import auto
 from dataclasses import dataclass
 from math import prod
 
+from xdsl.dialects.arith import ConstantOp
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
     I64,
@@ -70,9 +71,11 @@ from xdsl.irdl import (
     var_result_def,
 )
 from xdsl.parser import AttrParser, Parser, UnresolvedOperand
+from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
 from xdsl.printer import Printer
 from xdsl.traits import (
     EffectInstance,
+    HasCanonicalizationPatternsTrait,
     HasParent,
     IsTerminator,
     MemoryEffect,
@@ -794,6 +797,12 @@ def _parse_side(
     return value, indices, [parser.resolve_operand(v, IndexType()) for v in dynamic], properties
 
 
+class _TransferCanonicalization(HasCanonicalizationPatternsTrait):
+    @classmethod
+    def get_canonicalization_patterns(cls) -> tuple[RewritePattern, ...]:
+        return (StaticTransferSizes(),)
+
+
 @irdl_op_definition
 class DataTransferOp(IRDLOperation):
     """Moves a block of data: memref to memref, memref to FIFO slot, or FIFO slot
@@ -828,7 +837,7 @@ class DataTransferOp(IRDLOperation):
     """Start position in a memref destination, from ``dest_indices``."""
 
     irdl_options = (AttrSizedOperandSegments(as_property=True),)
-    traits = traits_def(MemoryReadEffect(), MemoryWriteEffect())
+    traits = traits_def(MemoryReadEffect(), MemoryWriteEffect(), _TransferCanonicalization())
 
     def __init__(
         self,
@@ -920,6 +929,37 @@ class DataTransferOp(IRDLOperation):
         )
 
 
+class StaticTransferSizes(RewritePattern):
+    """A ``ktdf.data_transfer`` size given by an ``arith.constant`` becomes static
+    (tile sizes chosen late leave such sizes behind)."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: DataTransferOp, rewriter: PatternRewriter) -> None:
+        sides = (op.source_side, op.dest_side)
+        sizes = [_folded_sizes(side) for side in sides]
+        if all(list(side.dynamic_sizes) == _dynamic_sizes(new) for side, new in zip(sides, sizes)):
+            return
+        access = [None if side.access is None else (side.access.data, list(side.indices))
+                  for side in sides]
+        rewriter.replace(op, DataTransferOp(
+            op.source, sizes[0], op.destination, sizes[1], access[0], access[1],
+            dict(op.attributes),
+        ))
+
+
+def _folded_sizes(side: _Side) -> list[int | SSAValue]:
+    """The side's sizes, each ``arith.constant`` one as its integer."""
+    dynamic = iter(side.dynamic_sizes)
+    sizes: list[int | SSAValue] = []
+    for size in side.sizes:
+        value = next(dynamic) if size == DYNAMIC_INDEX else size
+        owner = value.owner if isinstance(value, SSAValue) else None
+        if isinstance(owner, ConstantOp) and isinstance(owner.value, IntegerAttr):
+            value = owner.value.value.data
+        sizes.append(value)
+    return sizes
+
+
 def _verify_counts(source: int | None, dest: int | None, splat: bool) -> None:
     """A plain transfer moves as many elements as it receives; a splat reads one."""
     if splat:
@@ -950,6 +990,11 @@ class ParallelOp(IRDLOperation):
     """An N-dimensional iteration space split over ``num_instances`` identical
     instances: block distribution, chunks of ceil(T / num_instances) iterations in
     lexicographic order, and an implicit barrier at the end.
+
+    With T iterations in all (the product over the dimensions of
+    ceil((ub - lb) / step), 0 for an empty one) and C = ceil(T / num_instances),
+    instance k runs the iterations numbered [k*C, min((k+1)*C, T)) in lexicographic
+    order, none when k*C >= T; any T works, balanced or not, known only at run time.
 
     The body's arguments are the N induction variables and then the instance id.
     """

@@ -21,12 +21,17 @@ PASSES: dict[str, tuple[str, str]] = {
     "verify-schedule": ("verify_schedule", "VerifySchedule"),
     "stage-coarsening": ("stage_coarsening", "StageCoarsening"),
     "broadcast-promotion": ("broadcast_promotion", "BroadcastPromotion"),
+    "reduction-dim-chunking": ("reduction_dim_chunking", "ReductionDimChunking"),
     "reduction-loop-exposure": ("reduction_loop_exposure", "ReductionLoopExposure"),
     "map-reduction-partials": ("map_reduction_partials", "MapReductionPartials"),
     "double-buffering": ("double_buffering", "DoubleBuffering"),
     "parallelize-loops-across-instances": (
         "parallelize_loops_across_instances", "ParallelizeLoopsAcrossInstances",
     ),
+    "tile-size-selection": ("tile_size_selection", "TileSizeSelection"),
+    "address-assignment": ("address_assignment", "AddressAssignment"),
+    "normalize-grid-to-1d": ("normalize_grid_to_1d", "NormalizeGridTo1D"),
+    "convert-ktdf-to-dfir": ("convert_ktdf_to_dfir", "ConvertKtdfToDfir"),
 }
 
 

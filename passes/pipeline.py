@@ -29,13 +29,63 @@ KTIR_TO_SCHEDULE = ",".join([
     "verify-schedule",
 ])
 
-PIPELINES: dict[str, str] = {"ktir-to-schedule": KTIR_TO_SCHEDULE}
+KTIR_TO_DFIR = ",".join([
+    "ktir-to-schedule",
+    # ScheduleIR as above: one pipeline per program, tiled to the SIMD width.
+    "stage-coarsening",
+    # Loops around a pipeline sunk into it: an outer pipeline over tiles whose FIFO
+    # group wraps the loops over vectors and an inner pipeline; staging buffers
+    # expanded over the sunk loops; orchestrator loops sunk into the programs.
+    "reduction-dim-chunking",
+    "reduction-loop-exposure",
+    "map-reduction-partials",
+    # Reductions are explicit loops over SIMD vectors accumulating in the compute
+    # unit's local memory; oversized reductions are chunked.
+    "broadcast-promotion",
+    # Loop-invariant transfers run once, in a sibling pipeline before their loop.
+    "double-buffering",
+    # Buffers handed between stages inside a loop are duplicated; pipelines rotate.
+    "parallelize-loops-across-instances",
+    # Parallel loops over sub-core pipelines are ktdf.parallel over the instances.
+    "tile-size-selection",
+    "canonicalize",
+    # No reserve_size is left: every size is a constant chosen by the cost model.
+    "apply-arch-patterns{point=post_scheduling}",
+    "address-assignment",
+    # Every buffer has a ktdf.address in its memory; the kernel fits.
+    "normalize-grid-to-1d",
+    "convert-ktdf-to-dfir",
+    # DataflowIR: per program, symbols defined on the host and one dfir.dataflow
+    # with a program per engine kind; the orchestrator is the launch sequence.
+    "apply-arch-patterns{point=post_lowering}",
+])
+
+SCHEDULE_OPTIMIZATIONS = (
+    "broadcast-promotion",
+    "double-buffering",
+    "parallelize-loops-across-instances",
+)
+"""The passes ``ktir-to-dfir-unoptimized`` leaves out: no hoisting of loop-invariant
+transfers, no double buffering, one instance per core."""
+
+KTIR_TO_DFIR_UNOPTIMIZED = ",".join(
+    part for part in KTIR_TO_DFIR.split(",") if part not in SCHEDULE_OPTIMIZATIONS
+)
+# The baseline the benchmarks measure the schedule against: ktir-to-dfir without the
+# schedule optimizations. Tile sizes are still the cost model's here; the driver's
+# compile(optimize=False) gives tile-size-selection the smallest sizes instead.
+
+PIPELINES: dict[str, str] = {
+    "ktir-to-schedule": KTIR_TO_SCHEDULE,
+    "ktir-to-dfir": KTIR_TO_DFIR,
+    "ktir-to-dfir-unoptimized": KTIR_TO_DFIR_UNOPTIMIZED,
+}
 
 
 def expand(spec: str) -> str:
     """Replace every named pipeline in a comma-separated pass spec by its passes."""
     parts = [part.strip() for part in _split_top_level(spec) if part.strip()]
-    return ",".join(PIPELINES.get(part, part) for part in parts)
+    return ",".join(expand(PIPELINES[part]) if part in PIPELINES else part for part in parts)
 
 
 def _split_top_level(spec: str) -> list[str]:

@@ -20,6 +20,7 @@ from ktc.dialects.ktdf import (
 )
 from ktc.passes.normalize_scf_for_loops import constant_value, defined_inside, normalize
 from ktc.passes.tile_scf_for_loops import tile
+from ktc.passes.tile_transfers import collapse, memory_root
 from xdsl.context import Context
 from xdsl.dialects import arith, func, memref, scf
 from xdsl.dialects.builtin import (
@@ -67,9 +68,17 @@ class StageCoarsening(ModulePass):
     share in its ``ktdf.private``, and ``applicable_units`` the union of theirs.
     Buffers used by several groups are expanded by one leading dimension per sunk
     loop (its trip count, or the tile size for a point loop) and indexed by the
-    loop indices; tokens between groups order the outer stages. Pipelines it
-    cannot coarsen are left as they are; nested pipelines are never coarsened
-    again, so the pass is idempotent.
+    loop indices; tokens between groups order the outer stages. In a one-stage
+    group (the DMA stages) each transfer then moves the whole tile at once
+    (``tile_transfers.collapse``): one transfer of ``derive_size`` rows by the
+    row's columns, e.g. ``[ts, 128]``, into the expanded buffer at index 0, the
+    rows a cast with the tile's row count when the row's address moved with the
+    loop. A sunk loop whose trip count stays unknown once tile sizes are chosen
+    (rows per tile computed at run time) keeps its transfers, and so does one
+    whose whole block would not be one DMA (not contiguous and not shaped like
+    the buffer: the vector loop over part of a wider row); such a loop stays
+    around the transfer. Pipelines it cannot coarsen are left as they are; nested
+    pipelines are never coarsened again, so the pass is idempotent.
     """
 
     name = "stage-coarsening"
@@ -305,13 +314,6 @@ def _expandable(pipeline: PipelineOp, groups: Sequence[Sequence[StageOp]]) -> bo
     return True
 
 
-def memory_root(value: SSAValue) -> SSAValue:
-    """The memref a view of memory was made from (through casts)."""
-    while isinstance(value.owner, memref.ReinterpretCastOp | memref.MemorySpaceCastOp):
-        value = value.owner.operands[0]
-    return value
-
-
 def _shares_memory(groups: Sequence[Sequence[StageOp]]) -> bool:
     """Whether one group writes memory from outside the pipeline that another group
     touches: then running each group over all sunk iterations before the next
@@ -451,7 +453,10 @@ class _Coarsening:
         for op in content:
             self._index_expanded(op, ivs)
         units = _unique(u for s in group for u in (s.applicable_units or ArrayAttr([])).data)
-        return StageOp(depends_in, depends_out, [nest], units or None)
+        stage = StageOp(depends_in, depends_out, [nest], units or None)
+        if len(group) == 1:
+            collapse(nest)
+        return stage
 
     def _nest(
         self, group: list[StageOp], mapping: dict[SSAValue, SSAValue]

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 from ktc.arch.model import MEMORY, Node
@@ -441,6 +441,17 @@ def _view(e: Engine, i: isa.View):
     e.pc += 1
 
 
+def _dim(e: Engine, i: isa.Dim):
+    view, size = e.view(i.view), e.s[i.size]
+    if i.dimension >= len(view.shape):
+        raise Fault(f"d{i.view} has {len(view.shape)} dimensions, no dimension {i.dimension}")
+    if size < 0:
+        raise Fault(f"dimension {i.dimension} of d{i.view} would be {size}")
+    shape = view.shape[:i.dimension] + (size,) + view.shape[i.dimension + 1:]
+    e.d[i.view] = replace(view, shape=shape)
+    e.pc += 1
+
+
 def _dma(e: Engine, i: isa.Dma):
     run, machine = e.run, e.run.machine
     source, target = e.view(i.src), e.view(i.dst)
@@ -701,6 +712,7 @@ HANDLERS: dict[type, Callable] = {
     isa.Jmp: _jmp,
     isa.Halt: _halt,
     isa.View: _view,
+    isa.Dim: _dim,
     isa.Dma: _dma,
     isa.Vld: _vld,
     isa.Vst: _vst,

@@ -82,6 +82,9 @@ class Report:
             "cycles_per_wall_s": self.cycles_per_wall_second,
         }
 
+    def __str__(self) -> str:
+        return self.text()
+
     def text(self) -> str:
         """The report as a person reads it."""
         seconds = self.cycles / (self.clock_mhz * 1e6)

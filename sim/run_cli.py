@@ -1,106 +1,372 @@
-"""``ktc run``: run a KTIR kernel and keep its outputs.
+"""``ktc run``: run a kernel on the simulator (or the reference interpreter) and check it.
 
-``ktc run KERNEL.mlir --reference [--arch NAME|FILE] [--inputs in.npz] [--arg NAME=VALUE ...]
-[--save-outputs out.npz] [--seed N]`` executes the kernel on the reference interpreter
-(``ktc.sim.reference``). Arrays for pointer arguments come from ``in.npz`` (keyed by the
-argument's name without ``%``); those it lacks are drawn at random with the seed.
-Scalar arguments come from ``--arg`` (read by the argument's type: ``N=4096``,
-``eps=1e-5``, ``mask=0xFF``) or from 0-d entries of ``in.npz``. ``out.npz`` holds every
-pointer argument's array after the run. A summary of each array goes to stdout.
+``ktc run KERNEL.mlir|KERNEL.ktpkg [--arch NAME|FILE] [--inputs in.npz] [--arg NAME=VALUE ...]
+[--save-outputs out.npz] [--seed N] [--check] [--trace t.json] [--report]
+[--report-json r.json]`` compiles a kernel (KTIR, or DataflowIR) with the compiler
+``tools/`` passes in (``ktc.driver.compile``), or reads a package, prepares it once on the cycle-level simulator
+of the device ``--arch`` (default: spyre) and launches it. A package compiled for another
+device is refused. With ``--reference`` the KTIR kernel runs on the reference
+interpreter (``ktc.sim.reference``) instead, and the simulator's flags do not apply.
+
+Arrays for pointer arguments come from ``in.npz`` (keyed by the argument's name without
+``%``); those it lacks are drawn at random with the seed (by the reference interpreter's
+rule for a KTIR kernel, so both targets see the same inputs). Scalar arguments come from
+``--arg`` (read by the argument's type: ``N=4096``, ``eps=1e-5``, ``mask=0xFF``) or
+from 0-d entries of ``in.npz``. ``out.npz`` holds every pointer argument's array after
+the run. A summary of each array goes to stdout.
+
+``--check`` runs the KTIR kernel on the reference interpreter with the same inputs and
+compares every array by one rule: bit-exact, unless the kernel reduces (a
+``linalg.reduce``, or a ``linalg.generic`` with a reduction iterator), whose float
+results may differ by the order of the additions: then f16 and df16 within 2^-6, f32 and
+f64 within 1e-5, relative plus absolute (integers stay bit-exact). A mismatch names the
+first differing indices and both values and exits 1. ``--report`` prints the
+simulator's report of the last dataflow run, ``--report-json`` writes it
+(``ktc.sim.report.Report.to_json``), ``--trace`` writes a Chrome trace (also of a run the simulator
+stopped, such as a deadlock). Every file is written whole or not at all.
 """
 
+from __future__ import annotations
+
 import argparse
+import json
 import os
-import tempfile
 import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from math import prod
 from pathlib import Path
 
 import numpy as np
-from xdsl.dialects.builtin import IndexType, IntegerType
-
+from ktc.codegen.package import INTEGERS, MAGIC, Package, decode
+from ktc.codegen.signature import Signature
+from ktc.dialects.dfir import DataflowOp
 from ktc.dialects.diagnostics import KtcError
 from ktc.dialects.ktdp import RuntimeArgType
+from ktc.dialects.source import parse_module, verify_module
+from ktc.runtime.symbols import evaluate
 from ktc.sim import numerics
-from ktc.sim.reference import Kernel, Parameter, random_inputs
+from ktc.sim.reference import RANDOM_INDEX_BOUND, Kernel, random_inputs
 from ktc.sim.reference_compute import type_name
+from ktc.sim.report import Report
+from ktc.sim.simulator import Simulator
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.dialects.linalg.attrs import IteratorType
+from xdsl.dialects.linalg.ops import GenericOp, ReduceOp
+
+SIMULATOR_FLAGS = ("check", "trace", "report", "report_json")
+"""Flags that only mean something on the simulator (refused with ``--reference``)."""
+TOLERANCES = {"f16": 2.0**-6, "df16": 2.0**-6, "f32": 1e-5, "f64": 1e-5}
+"""Relative and absolute tolerance per float element type, for kernels that reduce."""
 
 
 def add_run_parser(subparsers) -> argparse.ArgumentParser:
     """The ``run`` subcommand, added to ``ktc``'s subparsers."""
-    description = "run a KTIR kernel on the reference interpreter (the golden model)"
+    description = "run a kernel or package on the simulator (or the reference interpreter)"
     parser = subparsers.add_parser("run", help=description, description=description)
-    parser.add_argument("kernel", metavar="KERNEL.mlir", help="the KTIR kernel")
-    parser.add_argument(
-        "--reference",
-        action="store_true",
-        help="run on the reference interpreter (the only target so far)",
-    )
+    parser.add_argument("kernel", metavar="KERNEL.mlir|KERNEL.ktpkg",
+                        help="a KTIR (or DataflowIR) kernel, or a package")
+    parser.add_argument("--reference", action="store_true",
+                        help="run the KTIR kernel on the reference interpreter instead")
     parser.add_argument("--arch", metavar="NAME|FILE", help="the device (default: spyre)")
-    parser.add_argument(
-        "--function", metavar="NAME", help="the function to run, when there are several"
-    )
+    parser.add_argument("--function", metavar="NAME",
+                        help="the function to run, when there are several")
     parser.add_argument("--inputs", metavar="IN.npz", help="arrays (and scalars) by argument name")
-    parser.add_argument(
-        "--arg",
-        action="append",
-        default=[],
-        metavar="NAME=VALUE",
-        help="a scalar argument, read by its type (repeatable)",
-    )
-    parser.add_argument(
-        "--save-outputs",
-        metavar="OUT.npz",
-        help="write every pointer argument's array after the run",
-    )
-    parser.add_argument(
-        "--seed", type=int, default=0, help="seed of the random inputs (default: 0)"
-    )
+    parser.add_argument("--arg", action="append", default=[], metavar="NAME=VALUE",
+                        help="a scalar argument, read by its type (repeatable)")
+    parser.add_argument("--save-outputs", metavar="OUT.npz",
+                        help="write every pointer argument's array after the run")
+    parser.add_argument("--seed", type=int, default=0,
+                        help="seed of the random inputs (default: 0)")
+    parser.add_argument("--check", action="store_true",
+                        help="compare the outputs with the reference interpreter's (exit 1 if they differ)")
+    parser.add_argument("--trace", metavar="T.json", help="write a Chrome trace (Perfetto)")
+    parser.add_argument("--report", action="store_true",
+                        help="print cycles, the roofline bound, per-engine and memory figures")
+    parser.add_argument("--report-json", metavar="R.json", help="write the report as JSON")
     return parser
 
 
-def run_command(args: argparse.Namespace) -> int:
-    if not args.reference:
-        raise KtcError(
-            "running a compiled package on the simulator is not available yet; "
-            "pass --reference to run the kernel on the reference interpreter"
-        )
-    kernel = Kernel.from_text(_read(args.kernel), args.kernel, args.function)
-    given = _npz(args.inputs) if args.inputs else {}
-    by_name = {p.name: p for p in kernel.parameters}
-    unknown = [name for name in given if name not in by_name]
-    if unknown:
-        raise KtcError(f"{args.inputs}: @{kernel.name} has no argument %{unknown[0]}")
-    scalars = {
-        name: value.item()
-        for name, value in given.items()
-        if not by_name[name].pointer and value.ndim == 0
-    }
-    scalars.update(_scalar_args(args.arg, by_name))
-    missing = [p.name for p in kernel.parameters if not p.pointer and p.name not in scalars]
-    if missing:
-        raise KtcError(f"no value for scalar argument %{missing[0]}; pass --arg {missing[0]}=VALUE")
-    arrays = {name: value for name, value in given.items() if by_name[name].pointer}
-    drawn = random_inputs(kernel, scalars, arrays, args.seed)
+Compile = Callable[[str, str, str, str | None], Package]
+"""``ktc.driver.compile(text, arch, filename, function)``, passed in by ``tools/`` (the
+simulator's room does not reach the compiler)."""
+
+
+def run_command(args: argparse.Namespace, compile_kernel: Compile) -> int:
+    if args.reference:
+        return _run_reference(args)
+    return _run_simulator(args, compile_kernel)
+
+
+# ---------------------------------------------------------------------------------------
+# The two targets
+
+
+def _run_reference(args: argparse.Namespace) -> int:
+    given = [f"--{flag.replace('_', '-')}" for flag in SIMULATOR_FLAGS if getattr(args, flag)]
+    if given:
+        raise KtcError(f"{given[0]} needs the simulator; drop --reference")
+    kernel = Kernel.from_text(_read(args.kernel).decode(errors="replace"), args.kernel,
+                              args.function)
+    scalars, arrays, drawn = _inputs(args, kernel.name, _kernel_arguments(kernel),
+                                     lambda s, a: random_inputs(kernel, s, a, args.seed))
     started = time.perf_counter()
-    execution = kernel.execute({**scalars, **arrays, **drawn}, arch=args.arch)
+    outputs = kernel.execute({**scalars, **arrays, **drawn}, arch=args.arch).outputs
     seconds = time.perf_counter() - started
     cores = "core" if kernel.tiles == 1 else "cores"
     print(f"@{kernel.name}: {kernel.tiles} {cores} on {args.arch or 'spyre'}, {seconds:.3f} s")
-    for name, value in scalars.items():
-        print(f"  %{name} = {value}")
-    for parameter in kernel.parameters:
-        if parameter.pointer:
-            origin = "random" if parameter.name in drawn else "given"
-            summary = _summary(parameter, execution.outputs[parameter.name])
-            print(f"  %{parameter.name}: {summary} ({origin} input)")
+    _show(scalars, outputs, _elements(kernel), drawn)
     if args.save_outputs:
-        _save(args.save_outputs, execution.outputs)
+        _write_atomically(args.save_outputs, lambda file: np.savez(file, **outputs))
     return 0
 
 
-def _read(path: str) -> str:
+def _run_simulator(args: argparse.Namespace, compile_kernel: Compile) -> int:
+    arch = args.arch or "spyre"
+    package, kernel = _load(args.kernel, arch, args.function, compile_kernel)
+    if args.check and kernel is None:
+        raise KtcError("--check needs a KTIR kernel: the reference interpreter runs neither "
+                       "packages nor DataflowIR", args.kernel)
+    draw = (lambda s, a: random_inputs(kernel, s, a, args.seed)) if kernel else (
+        lambda s, a: _random_arrays(package.signature, s, a, args.seed))
+    scalars, arrays, drawn = _inputs(args, package.signature.kernel,
+                                     _package_arguments(package.signature), draw)
+    inputs = {**arrays, **drawn}
+    values = [inputs[a.name] if a.pointer else scalars[a.name] for a in package.signature.arguments]
+    outputs, report = _simulate(package, arch, values, args.trace)
+    elements = {a.name: a.dtype for a in package.signature.arguments if a.pointer}
+    tiles = prod(package.signature.grid)
+    print(f"@{package.signature.kernel}: {tiles} {'tile' if tiles == 1 else 'tiles'} on "
+          f"@{report.arch}, {report.cycles} cycles, simulated in {report.wall_s:.3f} s")
+    _show(scalars, outputs, elements, drawn)
+    if args.save_outputs:
+        _write_atomically(args.save_outputs, lambda file: np.savez(file, **outputs))
+    if args.report_json:
+        text = json.dumps(report.to_json(), indent=2) + "\n"
+        _write_atomically(args.report_json, lambda file: file.write(text.encode()))
+    if args.report:
+        print(report.text())
+    if args.check:
+        expected = kernel.execute({**scalars, **inputs}, arch=args.arch).outputs
+        return _check(outputs, expected, elements, reduces(kernel.func))
+    return 0
+
+
+def _simulate(package: Package, arch: str, values: list, trace_path: str | None) -> tuple[dict, Report]:
+    """Prepare ``package`` on the simulator of ``arch`` and launch it once on ``values``;
+    its outputs and report. The Chrome trace, if asked for, is written beside
+    ``trace_path`` and moved there when the simulator has written it."""
+    trace = _temporary(trace_path) if trace_path else None
     try:
-        return Path(path).read_text()
+        executable = Simulator(arch, trace=trace).prepare(package)
+        outputs = executable.launch(*values)
+    finally:
+        _commit(trace, trace_path)
+    return outputs, executable.report()
+
+
+def _load(path: str, arch: str, function: str | None,
+          compile_kernel: Compile) -> tuple[Package, Kernel | None]:
+    """The package to run, and the KTIR kernel it came from (None for a package or
+    DataflowIR)."""
+    data = _read(path)
+    if data.startswith(MAGIC):
+        return decode(data, path), None
+    text = data.decode(errors="replace")
+    module = parse_module(text, path)
+    verify_module(module)
+    kernel = None if _is_dataflow(module) else Kernel(module, function)
+    return compile_kernel(text, arch, path, function), kernel
+
+
+def _is_dataflow(module: ModuleOp) -> bool:
+    return any(isinstance(op, DataflowOp) for op in module.walk())
+
+
+# ---------------------------------------------------------------------------------------
+# Checking against the reference interpreter
+
+
+def reduces(function) -> bool:
+    """Whether a KTIR function reduces: a ``linalg.reduce``, or a ``linalg.generic``
+    with a reduction iterator."""
+    for op in function.walk():
+        if isinstance(op, ReduceOp):
+            return True
+        if isinstance(op, GenericOp) and any(
+            kind.data == IteratorType.REDUCTION for kind in op.iterator_types
+        ):
+            return True
+    return False
+
+
+def rule(reducing: bool) -> str:
+    """The comparison rule, as ``--check`` prints it."""
+    if not reducing:
+        return "bit-exact (the kernel does not reduce)"
+    return ("f16/df16 within 2^-6, f32/f64 within 1e-5, relative + absolute; integers "
+            "bit-exact (the kernel reduces)")
+
+
+@dataclass(frozen=True)
+class Mismatch:
+    """The first element where an output differs from the reference."""
+
+    name: str
+    index: tuple[int, ...]
+    actual: object
+    expected: object
+    count: int
+    """How many elements differ."""
+    size: int
+
+    def __str__(self) -> str:
+        return (f"%{self.name} differs at {list(self.index)}: {self.actual} (simulator) vs "
+                f"{self.expected} (reference); {self.count} of {self.size} elements differ")
+
+
+def compare(actual: dict[str, np.ndarray], expected: dict[str, np.ndarray],
+            elements: dict[str, str], reducing: bool) -> Mismatch | None:
+    """The first mismatch of ``actual`` against ``expected`` (arrays by argument name,
+    in storage form, of element types ``elements``) under ``rule(reducing)``."""
+    for name, want in expected.items():
+        element = elements[name]
+        got = actual[name]
+        if (got.dtype, got.shape) != (want.dtype, want.shape):
+            raise KtcError(f"%{name}: the simulator returned {got.dtype}{list(got.shape)}, "
+                           f"the reference {want.dtype}{list(want.shape)}")
+        values = numerics.from_storage(element, got), numerics.from_storage(element, want)
+        tolerance = TOLERANCES.get(element) if reducing else None
+        if tolerance is None:
+            bits = np.dtype(f"u{got.itemsize}")
+            differ = got.view(bits) != want.view(bits)
+        else:
+            wide = [v.astype(np.float64) for v in values]
+            differ = ~np.isclose(*wide, rtol=tolerance, atol=tolerance, equal_nan=True)
+        if differ.any():
+            index = tuple(int(i) for i in np.argwhere(differ)[0])
+            return Mismatch(name, index, values[0][index], values[1][index],
+                            int(differ.sum()), differ.size)
+    return None
+
+
+def _check(actual, expected, elements, reducing: bool) -> int:
+    print(f"check against the reference interpreter: {rule(reducing)}")
+    mismatch = compare(actual, expected, elements, reducing)
+    if mismatch is not None:
+        raise KtcError(f"check failed: {mismatch}")
+    print(f"check passed: {len(expected)} arrays, "
+          f"{sum(a.size for a in expected.values())} elements")
+    return 0
+
+
+# ---------------------------------------------------------------------------------------
+# Arguments
+
+
+def _kernel_arguments(kernel: Kernel) -> dict[str, str | None]:
+    """Each argument of a KTIR kernel: None for a pointer, else its scalar type name
+    (a runtime_arg's underlying type)."""
+    kinds = {}
+    for p in kernel.parameters:
+        kind = p.type.value_type if isinstance(p.type, RuntimeArgType) else p.type
+        kinds[p.name] = None if p.pointer else type_name(kind)
+    return kinds
+
+
+def _package_arguments(signature: Signature) -> dict[str, str | None]:
+    return {a.name: None if a.pointer else a.dtype for a in signature.arguments}
+
+
+def _elements(kernel: Kernel) -> dict[str, str]:
+    return {p.name: p.element for p in kernel.parameters if p.pointer}
+
+
+Draw = Callable[[dict[str, object], dict[str, np.ndarray]], dict[str, np.ndarray]]
+
+
+def _inputs(args: argparse.Namespace, kernel: str, arguments: dict[str, str | None],
+            draw: Draw) -> tuple[dict[str, object], dict[str, np.ndarray], dict[str, np.ndarray]]:
+    """Scalars, given arrays and drawn arrays, from ``--inputs``, ``--arg`` and ``draw``."""
+    given = _npz(args.inputs) if args.inputs else {}
+    unknown = [name for name in given if name not in arguments]
+    if unknown:
+        raise KtcError(f"{args.inputs}: @{kernel} has no argument %{unknown[0]}")
+    scalars = {name: value.item() for name, value in given.items()
+               if arguments[name] is not None and value.ndim == 0}
+    scalars.update(_scalar_args(args.arg, arguments))
+    missing = [name for name, kind in arguments.items() if kind is not None and name not in scalars]
+    if missing:
+        raise KtcError(f"no value for scalar argument %{missing[0]}; pass --arg {missing[0]}=VALUE")
+    arrays = {name: value for name, value in given.items() if arguments[name] is None}
+    return scalars, arrays, draw(scalars, arrays)
+
+
+def _scalar_args(texts: list[str], arguments: dict[str, str | None]) -> dict[str, object]:
+    values = {}
+    for text in texts:
+        name, equals, value = text.partition("=")
+        name = name.removeprefix("%")
+        if not equals or name not in arguments:
+            known = ", ".join(n for n, kind in arguments.items() if kind is not None) or "none"
+            raise KtcError(
+                f"--arg {text}: expected NAME=VALUE with NAME a scalar argument ({known})"
+            )
+        if arguments[name] is None:
+            raise KtcError(f"--arg {text}: %{name} is a pointer; give its array in --inputs")
+        values[name] = _parse(value, arguments[name], text)
+    return values
+
+
+def _parse(text: str, kind: str, whole: str):
+    """A scalar argument's value read by its type name."""
+    try:
+        return int(text, 0) if kind in INTEGERS else float(text)
+    except ValueError:
+        raise KtcError(f"--arg {whole}: '{text}' is not a value of type {kind}") from None
+
+
+def _random_arrays(signature: Signature, scalars: dict[str, object],
+                   given: dict[str, np.ndarray], seed: int) -> dict[str, np.ndarray]:
+    """An array for every pointer argument of a package not ``given``: floats from
+    N(0, 1), integers from [0, ``RANDOM_INDEX_BOUND``)."""
+    rng = np.random.default_rng(seed)
+    ints = [int(scalars[a.name]) if a.dtype in INTEGERS and not a.pointer else 0
+            for a in signature.arguments]
+    arrays = {}
+    for argument in signature.arguments:
+        if not argument.pointer or argument.name in given:
+            continue
+        if argument.shape is None:
+            raise KtcError(f"cannot tell the shape of argument %{argument.name} from the "
+                           "package; give its array in --inputs")
+        shape = tuple(evaluate(dim, {"arg": ints}) for dim in argument.shape)
+        element = argument.dtype
+        if element in numerics.FLOAT_TYPES:
+            values = rng.standard_normal(shape)
+        else:
+            values = rng.integers(0, 2 if element == "i1" else RANDOM_INDEX_BOUND, shape)
+        arrays[argument.name] = np.asarray(
+            numerics.to_storage(element, numerics.round_to(element, values)))
+    return arrays
+
+
+# ---------------------------------------------------------------------------------------
+# Files and output
+
+
+def _show(scalars: dict[str, object], outputs: dict[str, np.ndarray], elements: dict[str, str],
+          drawn: dict[str, np.ndarray]) -> None:
+    for name, value in scalars.items():
+        print(f"  %{name} = {value}")
+    for name, array in outputs.items():
+        origin = "random" if name in drawn else "given"
+        print(f"  %{name}: {_summary(elements[name], array)} ({origin} input)")
+
+
+def _read(path: str) -> bytes:
+    try:
+        return Path(path).read_bytes()
     except OSError as err:
         raise KtcError(f"cannot read the kernel: {err.strerror}", path) from None
 
@@ -113,56 +379,46 @@ def _npz(path: str) -> dict[str, np.ndarray]:
         raise KtcError(f"cannot read inputs: {err}", path) from None
 
 
-def _scalar_args(texts: list[str], by_name: dict[str, Parameter]) -> dict[str, object]:
-    values = {}
-    for text in texts:
-        name, equals, value = text.partition("=")
-        name = name.removeprefix("%")
-        if not equals or name not in by_name:
-            known = ", ".join(p for p in by_name if not by_name[p].pointer) or "none"
-            raise KtcError(
-                f"--arg {text}: expected NAME=VALUE with NAME a scalar argument ({known})"
-            )
-        parameter = by_name[name]
-        if parameter.pointer:
-            raise KtcError(f"--arg {text}: %{name} is a pointer; give its array in --inputs")
-        values[name] = _parse(value, parameter, text)
-    return values
-
-
-def _parse(text: str, parameter: Parameter, whole: str):
-    """A scalar argument's value read by its type (a runtime_arg by its underlying type)."""
-    kind = (
-        parameter.type.value_type if isinstance(parameter.type, RuntimeArgType) else parameter.type
-    )
-    try:
-        if isinstance(kind, IndexType | IntegerType):
-            return int(text, 0)
-        return float(text)
-    except ValueError:
-        raise KtcError(f"--arg {whole}: '{text}' is not a value of type {kind}") from None
-
-
-def _summary(parameter: Parameter, array: np.ndarray) -> str:
-    element = parameter.element
+def _summary(element: str, array: np.ndarray) -> str:
     values = numerics.from_storage(element, array).astype(np.float64)
     shape = "x".join(map(str, array.shape))
     stats = ""
     if values.size:
         stats = f" min {values.min():.6g} max {values.max():.6g} mean {values.mean():.6g}"
-    return f"{type_name(parameter.views[0].result.type)}[{shape}]{stats}"
+    return f"{element}[{shape}]{stats}"
 
 
-def _save(path: str, outputs: dict[str, np.ndarray]) -> None:
-    """Write ``out.npz`` whole or not at all."""
-    target = Path(path)
-    temporary = None
+def _write_atomically(path: str, fill: Callable) -> None:
+    """Write ``path`` whole or not at all: ``fill(file)`` writes a temporary file beside
+    it, which then replaces it."""
+    temporary = _temporary(path)
     try:
-        with tempfile.NamedTemporaryFile(dir=target.parent, suffix=".npz", delete=False) as file:
-            temporary = file.name
-            np.savez(file, **outputs)
-        os.replace(temporary, target)
+        with open(temporary, "wb") as file:
+            fill(file)
+        os.replace(temporary, path)
     except OSError as err:
-        if temporary is not None and os.path.exists(temporary):
-            os.unlink(temporary)
-        raise KtcError(f"cannot write outputs: {err.strerror}", path) from None
+        temporary.unlink(missing_ok=True)
+        raise KtcError(f"cannot write '{path}': {err.strerror}") from None
+
+
+def _temporary(path: str) -> Path:
+    """A new empty file beside ``path`` to write it in (a complete file is then moved
+    onto ``path``)."""
+    target = Path(path)
+    temporary = target.with_name(f".{target.name}.{os.getpid()}.tmp")
+    try:
+        temporary.open("xb").close()
+    except OSError as err:
+        raise KtcError(f"cannot write '{path}': {err.strerror}") from None
+    return temporary
+
+
+def _commit(temporary: Path | None, path: str | None) -> None:
+    """Move a written trace into place, or drop the empty file of a run that never
+    started."""
+    if temporary is None or not temporary.exists():
+        return
+    if temporary.stat().st_size:
+        os.replace(temporary, path)
+    else:
+        temporary.unlink()

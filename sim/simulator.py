@@ -9,8 +9,8 @@ is not faster than its roofline bound. ``report()`` gives the figures of the las
 execution; ``Simulator(..., trace="t.json")`` writes a Chrome trace of each execution.
 
 Only the timing of the arch file is used; scalar and control instructions take no
-cycles. An ``EngineBinary`` may carry ``locations`` (pc to ``file:line:col`` of the
-IR op it came from); errors then name that op too.
+cycles. An ``EngineBinary`` may carry ``locations`` (per pc, the ``file:line:col`` of
+the IR op it came from); faults and deadlock reports then name that op too.
 """
 
 from __future__ import annotations
@@ -25,7 +25,9 @@ from ktc.arch.model import ENGINE, MEMORY, Device, Node
 from ktc.codegen import isa
 from ktc.codegen.binary import DataflowBinary, EngineBinary, Unit
 from ktc.dialects.diagnostics import KtcError
+from ktc.codegen.package import Package
 from ktc.runtime.device import DeviceError
+from ktc.runtime.executable import Executable, prepare
 from ktc.sim.engines import Engine, Run
 from ktc.sim.machine import Machine, SimError
 from ktc.sim.memory import Memory, OutOfBounds
@@ -174,10 +176,17 @@ class Simulator:
             raise DeviceError("nothing has been executed yet")
         return self._report
 
+    def prepare(self, package: Package) -> Executable:
+        """``package`` prepared on this simulator (its prepare plan run once):
+        ``ktc.Simulator("spyre").prepare(pkg).launch(x, y)``."""
+        return prepare(package, self)
+
 
 def _locator(binary: EngineBinary) -> Callable[[int], str | None]:
-    """pc -> the IR location of the op it came from, when the binary carries them."""
-    return (getattr(binary, "locations", None) or {}).get
+    """pc -> the IR location of the op it came from, or None when the binary does not
+    record it."""
+    locations = binary.locations
+    return lambda pc: locations[pc] if 0 <= pc < len(locations) and locations[pc] else None
 
 
 # ---------------------------------------------------------------------------------

@@ -4,7 +4,13 @@ Subcommands are added as the toolchain grows (compile, run, inspect, arch, bench
 each is a thin wrapper over the ``ktc`` Python API and reports user errors as
 diagnostics with exit code 1.
 
-``ktc run KERNEL.mlir --reference`` runs a kernel on the KTIR reference interpreter.
+``ktc run KERNEL.mlir|KERNEL.ktpkg --arch NAME|FILE [--check] [--report] ...`` runs a
+kernel or package on the cycle-level simulator (``ktc.sim.run_cli``); with
+``--reference``, a kernel on the KTIR reference interpreter.
+``ktc compile KERNEL.mlir --arch NAME|FILE -o KERNEL.ktpkg`` compiles a kernel into a
+package (written atomically); ``ktc inspect KERNEL.ktpkg`` prints one.
+``ktc bench [--kernels ...] [--sizes ...]`` runs the benchmark suite
+(``ktc.benchmarks.suite``) and writes ``benchmarks/results.md`` and ``results.json``.
 ``ktc arch check|show|dot FILE|NAME`` validates a device description, summarizes
 it in tables, or draws its routing graph (DOT; SVG with ``-o FILE.svg`` when
 Graphviz is installed).
@@ -38,6 +44,23 @@ def build_parser() -> argparse.ArgumentParser:
         if action == "dot":
             sub.add_argument("-o", "--output", metavar="FILE", help="write here (SVG if it ends in .svg)")
     add_run_parser(commands)
+    compile_ = commands.add_parser("compile", help="compile a KTIR kernel into a package",
+                                   description="compile a KTIR kernel into a package (.ktpkg)")
+    compile_.add_argument("kernel", metavar="KERNEL.mlir", help="the KTIR (or DataflowIR) kernel")
+    compile_.add_argument("--arch", required=True, metavar="NAME|FILE", help="the device")
+    compile_.add_argument("--function", metavar="NAME", help="the kernel, when there are several")
+    compile_.add_argument("-o", "--output", required=True, metavar="KERNEL.ktpkg",
+                          help="the package to write")
+    inspect_ = commands.add_parser("inspect", help="show a package",
+                                   description="show a package: manifest, signature, symbol "
+                                   "tables, plans, disassembly per engine")
+    inspect_.add_argument("package", metavar="KERNEL.ktpkg", help="the package")
+    from ktc.benchmarks.suite import add_arguments
+
+    add_arguments(commands.add_parser("bench", help="run the benchmark suite",
+                                      description="run the benchmark suite: roofline efficiency, "
+                                      "speedup over the unoptimized schedule, compile and "
+                                      "simulator speed"))
     return parser
 
 
@@ -68,7 +91,40 @@ def _write(dot_text: str, output: str | None) -> None:
         raise KtcError(f"cannot write '{output}': {err.strerror}") from None
 
 
-COMMANDS = {"arch": arch, "run": run_command}
+def compile_kernel(args: argparse.Namespace) -> int:
+    from ktc.codegen.package import write
+    from ktc.driver import compile
+
+    try:
+        text = Path(args.kernel).read_text()
+    except OSError as err:
+        raise KtcError(f"cannot read '{args.kernel}': {err.strerror}") from None
+    write(compile(text, args.arch, args.kernel, args.function), args.output)
+    return 0
+
+
+def inspect(args: argparse.Namespace) -> int:
+    from ktc.codegen.inspect import describe
+    from ktc.codegen.package import read
+
+    sys.stdout.write(describe(read(args.package)))
+    return 0
+
+
+def bench(args: argparse.Namespace) -> int:
+    from ktc.benchmarks.suite import run
+
+    return run(args)
+
+
+def run(args: argparse.Namespace) -> int:
+    from ktc.driver import compile
+
+    return run_command(args, compile)
+
+
+COMMANDS = {"arch": arch, "run": run, "compile": compile_kernel, "inspect": inspect,
+            "bench": bench}
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -7,6 +7,7 @@ records the index registers that reach each ``vld``.
 """
 
 import operator
+import re
 from pathlib import Path
 
 import pytest
@@ -17,7 +18,7 @@ from ktc.codegen.assemble import assemble, engine_classes
 from ktc.codegen.binary import Unit
 from ktc.codegen.disasm import disassemble, disassemble_dataflow
 from ktc.dialects import dfir
-from ktc.dialects.diagnostics import KtcError
+from ktc.dialects.diagnostics import KtcError, where
 from ktc.dialects.source import parse_module
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -40,6 +41,11 @@ def assemble_text(text: str, classes=CLASSES, filename: str = "test.mlir"):
 
 def engine(binary, kind):
     return next(engine for engine in binary.engines if engine.kind == kind)
+
+
+def bare(text: str) -> str:
+    """A disassembly without its ``// file:line:col`` comments."""
+    return re.sub(r" *// \S+:\d+:\d+$", "", text, flags=re.MULTILINE)
 
 
 @pytest.fixture(scope="module")
@@ -85,7 +91,7 @@ def test_engines_run_only_their_instruction_classes(scale):
 
 
 def test_disassembly_names_symbols_units_and_indents_loops(scale):
-    text = disassemble_dataflow(scale, {1: "x", 2: "y_tail"})
+    text = bare(disassemble_dataflow(scale, {1: "x", 2: "y_tail"}))
     assert "    0  ddr\n" in text
     assert 'engine "dma" on dma[0.0], dma[1.0]\n  uniform 0 = [1, 2]\n' in text
     assert "li s2, @x\n" in text and "li s3, @y_tail\n" in text
@@ -94,6 +100,24 @@ def test_disassembly_names_symbols_units_and_indents_loops(scale):
     assert "vconst v0, f16, 64, [0x3800]" in text
     unnamed = disassemble(engine(scale, "dma"), scale.units, {})
     assert "li s2, @symbol1" in unnamed
+
+
+def test_each_instruction_records_where_its_op_was_written():
+    """One location per instruction: the ``dfir.dma`` op's for ``dma``, the program's
+    for the closing ``halt``; the disassembly shows it beside the instruction."""
+    module = parse_module(OPS.read_text(), "ops.mlir")
+    dataflow = next(op for op in module.walk() if isinstance(op, dfir.DataflowOp))
+    dma = engine(assemble(dataflow, "kernel", CLASSES), "dma")
+    program = isa.decode(dma.code)
+    assert len(dma.locations) == len(program)
+    programs = [op for op in dataflow.body.block.ops if isinstance(op, dfir.ProgramOp)]
+    copies = [op for op in programs[0].walk() if isinstance(op, dfir.DmaOp)]
+    written = [dma.locations[pc] for pc, i in enumerate(program) if isinstance(i, isa.Dma)]
+    assert written == [where(op) for op in copies]
+    assert dma.locations[-1] == where(programs[0])
+    pc = next(pc for pc, i in enumerate(program) if isinstance(i, isa.Dma))
+    line = re.search(rf"^ +{pc}  dma .*$", disassemble(dma, (), {}), re.MULTILINE).group()
+    assert line.endswith(f"  // {where(copies[0])}")
 
 
 # ---------------------------------------------------------------------------------
@@ -264,7 +288,7 @@ func.func @k() {
 def test_reductions_splats_conversions_and_element_constants():
     binary = assemble_text(VECTOR_PROGRAMS, {"lu": frozenset({"load", "splat"}),
                                              "sfu": frozenset({"compute"})})
-    text = disassemble_dataflow(binary, {})
+    text = bare(disassemble_dataflow(binary, {}))
     assert "vld v0, d0, 1, [s0]\n" in text and "vbcast v1, v0, 64\n" in text
     assert "vconst v0, f16, 2, [0x3c00, 0x4000]\n" in text
     assert "vcvt f32, f16, v1, v0\n" in text

@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 from ktc.dialects.diagnostics import KtcError
+from ktc.driver import compile as compile_kernel
 from ktc.sim import numerics
 from ktc.sim.reference import Kernel, random_inputs, run
 from ktc.sim.run_cli import add_run_parser, run_command
@@ -226,7 +227,7 @@ def test_random_inputs_fill_missing_pointers_within_the_bounds_they_index():
 def _ktc_run(*argv: str) -> int:
     parser = argparse.ArgumentParser(prog="ktc")
     add_run_parser(parser.add_subparsers(dest="command"))
-    return run_command(parser.parse_args(["run", *argv]))
+    return run_command(parser.parse_args(["run", *argv]), compile_kernel)
 
 
 def test_ktc_run_reads_inputs_and_args_and_saves_every_pointer(tmp_path, capsys):
@@ -281,12 +282,9 @@ def test_ktc_run_argument_mistakes(tmp_path, argv, message):
         _ktc_run(str(source), "--reference", *argv)
 
 
-def test_ktc_run_needs_reference_and_a_readable_kernel(tmp_path):
-    with pytest.raises(
-        KtcError, match="pass --reference to run the kernel on the reference interpreter"
-    ):
-        _ktc_run(str(tmp_path / "k.mlir"))
+@pytest.mark.parametrize("target", [["--reference"], []])
+def test_ktc_run_needs_a_readable_kernel(tmp_path, target):
     with pytest.raises(
         KtcError, match=r"k.mlir: error: cannot read the kernel: No such file or directory"
     ):
-        _ktc_run(str(tmp_path / "k.mlir"), "--reference")
+        _ktc_run(str(tmp_path / "k.mlir"), *target)

@@ -367,6 +367,35 @@ def test_copies_of_one_engine_complete_in_order_and_move_data_on_completion():
     assert sim.report().bytes == {"HBM": 512, "SPM": 512}
 
 
+def test_dim_sets_a_dynamic_row_count_before_the_copy():
+    """A partial tile: the views are made with 0 rows and ``dim`` sets 3 of 4 from a
+    register; the copy moves exactly those rows (y's last row keeps its bytes)."""
+    sim = Simulator(Device.load(LINE4))
+    x, y = sim.allocate("HBM", 256, 64), sim.allocate("HBM", 256, 64)
+    sim.write("HBM", x, np.arange(256, dtype=np.uint8).tobytes())
+    sim.write("HBM", y, bytes(256))
+    units = (Unit("HBM"), Unit("DMA", 0))
+    program = binary("DMA", [1], [
+        isa.Li(1, 0), isa.Li(2, x), isa.Li(3, y), isa.Li(4, 3),
+        isa.View(0, 1, 2, "i8", (0, 64), (64, 1)), isa.Dim(0, 4, 0),
+        isa.View(1, 1, 3, "i8", (0, 64), (64, 1)), isa.Dim(1, 4, 0), isa.Dma(0, 1),
+    ], [])
+    sim.execute(sim.load(DataflowBinary("partial", units, (program,))))
+    assert sim.read("HBM", y, 256) == bytes(range(192)) + bytes(64)
+    assert sim.report().bytes == {"HBM": 384}
+
+
+def test_dim_rejects_a_negative_size():
+    units = (Unit("L1", 0), Unit("MNILU", 0))
+    sim = Simulator("toy")
+    program = binary("MNILU", [1], [
+        isa.Li(1, 0), isa.Li(2, -1), isa.View(0, 1, 1, "i8", (0, 64), (64, 1)), isa.Dim(0, 2, 0),
+    ], [])
+    with pytest.raises(DeviceError, match=r"MNILU\[0\] pc 3 `dim d0, s2, 0`: dimension 0 of d0 "
+                                          r"would be -1"):
+        sim.execute(sim.load(DataflowBinary("negative", units, (program,))))
+
+
 # ---------------------------------------------------------------------------------
 # Single instructions
 # ---------------------------------------------------------------------------------

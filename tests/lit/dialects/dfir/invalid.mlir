@@ -277,8 +277,17 @@ func.func @f(%x: index) {
 dfir.dataflow {
   %m = dfir.unit : !dfir.unit<"ddr">
   %c0 = arith.constant 0 : index
-  // expected-error@+1 {{a view has a static shape, got memref<?x64xf16>}}
+  // expected-error@+1 {{memref<?x64xf16> has 1 dynamic dimensions, but 0 sizes are given}}
   %v = dfir.view %m[%c0] : !dfir.unit<"ddr"> -> memref<?x64xf16>
+}
+
+// -----
+
+dfir.dataflow {
+  %m = dfir.unit : !dfir.unit<"ddr">
+  %c0 = arith.constant 0 : index
+  // expected-error@+1 {{a row-major view is dynamic only in its outermost dimension, got memref<4x?xf16>}}
+  %v = dfir.view %m[%c0] sizes(%c0) : !dfir.unit<"ddr"> -> memref<4x?xf16>
 }
 
 // -----

@@ -77,6 +77,13 @@ func.func @scale(%x: index, %y: index) attributes {grid = [2]} {
       %out_at = arith.addi %ys, %off : index
       %out = dfir.view %ddr[%out_at] : !dfir.unit<"ddr"> -> memref<4x64xf16, strided<[128, 1]>>
       dfir.dma %buf to %out : memref<4x64xf16>, memref<4x64xf16, strided<[128, 1]>>
+      // A block whose row count is known only at run time: a dynamic dimension.
+      // CHECK:      %[[PART:[^ ]+]] = dfir.view %[[L1]][%{{.*}}] sizes(%[[OFF]]) : !dfir.unit<"l1"> -> memref<?x64xf16>
+      // CHECK-NEXT: %[[PART_OUT:[^ ]+]] = dfir.view %[[DDR]][%{{.*}}] sizes(%[[OFF]]) : !dfir.unit<"ddr"> -> memref<?x64xf16, strided<[128, 1]>>
+      // CHECK-NEXT: dfir.dma %[[PART]] to %[[PART_OUT]] : memref<?x64xf16>, memref<?x64xf16, strided<[128, 1]>>
+      %part = dfir.view %l1[%c0] sizes(%off) : !dfir.unit<"l1"> -> memref<?x64xf16>
+      %part_out = dfir.view %ddr[%out_at] sizes(%off) : !dfir.unit<"ddr"> -> memref<?x64xf16, strided<[128, 1]>>
+      dfir.dma %part to %part_out : memref<?x64xf16>, memref<?x64xf16, strided<[128, 1]>>
     }
 
     // CHECK:      dfir.program "lsu" on (%[[LSU0]], %[[LSU1]]) {

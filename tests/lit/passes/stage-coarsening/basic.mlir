@@ -1,10 +1,16 @@
 // The row loop of the orchestrator sinks into the program, is strip-mined by a
 // reserve_size (rows per outer tile, the last tile the partial one), and the
-// pipeline nests: DMA stages move a whole tile, the FIFO group walks its vectors
-// with an inner pipeline, and staging buffers gain the tile's row and vector
-// dimensions.
+// pipeline nests: each DMA stage moves a whole tile, one ts x 16 transfer per
+// operand (the rows a cast with the tile's row count, the two vectors of a row side
+// by side), the FIFO group walks its vectors with an inner pipeline, and staging
+// buffers gain the tile's row and vector dimensions.
 
-// RUN: ktc-opt %s -p 'ktir-to-schedule,stage-coarsening,verify-schedule' --arch toy | filecheck %s
+// RUN: ktc-opt %s -p 'ktir-to-schedule,stage-coarsening,verify-schedule' --arch toy > %t
+// RUN: filecheck %s < %t
+// RUN: grep -c 'ktdf.data_transfer from %[abc]_tile\|to %c_tile' %t | filecheck %s --check-prefix=DMA
+
+// One transfer each for a, b and c: none is left in a loop over rows or vectors.
+// DMA: 3
 
 // CHECK-LABEL: func.func @add(%a: index, %b: index, %c: index)
 // CHECK-NEXT:    call @local_schedule_0(%a, %b, %c) : (index, index, index) -> ()
@@ -21,12 +27,15 @@
 // CHECK-NEXT:        %[[P:.*]]:6 = ktdf.private -> (memref<?x2x1x8xf16, "L1">, memref<?x2x1x8xf16, "L1">, memref<?x2x1x8xf16, "L1">, !ktdf.token, !ktdf.token, !ktdf.token) {
 // CHECK-NEXT:          memref.alloc(%[[TS]]) : memref<?x2x1x8xf16, "L1">
 // CHECK:             ktdf.stage depends_in(none) depends_out(%[[P]]#3) {
-// CHECK-NEXT:          scf.for %[[I:.*]] = %{{.*}} to %[[N]] step %{{.*}} {
-// CHECK-NEXT:            %[[ROW:.*]] = ktdf.tiling.linearize_index [%[[T]] : %[[TS]]], [%[[I]] : %{{.*}}] : index
-// CHECK:                 scf.for %[[V:.*]] = %{{.*}} to %{{.*}} step %{{.*}} {
-// CHECK:                   ktdf.data_transfer from %{{.*}} size [1, 8] to %[[P]]#0[%[[I]], %[[V]], 0, 0] size [1, 1, 1, 8]
-// CHECK-NEXT:              ktdf.data_transfer from %{{.*}} size [1, 8] to %[[P]]#1[%[[I]], %[[V]], 0, 0] size [1, 1, 1, 8]
-// CHECK:             } {applicable_units = ["MNILU"]}
+// CHECK-NEXT:          %[[ZERO:.*]] = arith.constant 0 : index
+// CHECK-NEXT:          %[[FIRST:.*]] = ktdf.tiling.linearize_index [%[[T]] : %[[TS]]], [%[[ZERO]] : %{{.*}}] : index
+// CHECK-NEXT:          %[[R:.*]] = arith.addi %first_row, %[[FIRST]] : index
+// CHECK-NEXT:          %[[OFF:.*]] = affine.apply #{{.*}}(%[[R]], %{{.*}})
+// CHECK-NEXT:          %[[COL:.*]] = arith.muli %[[ZERO]], %{{.*}} : index
+// CHECK-NEXT:          %[[A:.*]] = memref.reinterpret_cast %a_view to offset: [%[[OFF]]], sizes: [%[[N]], 16], strides: [16, 1] : memref<64x16xf16, "DDR"> to memref<?x16xf16, strided<[16, 1], offset: ?>, "DDR">
+// CHECK-NEXT:          ktdf.data_transfer from %[[A]][0, %[[COL]]] size [%[[N]], 16] to %[[P]]#0[0, 0, 0, 0] size [%[[N]], 2, 1, 8]
+// CHECK:               ktdf.data_transfer from %{{.*}}[0, %[[COL]]] size [%[[N]], 16] to %[[P]]#1[0, 0, 0, 0] size [%[[N]], 2, 1, 8]
+// CHECK-NEXT:        } {applicable_units = ["MNILU"]}
 // CHECK-NEXT:        ktdf.stage depends_in(%[[P]]#3) depends_out(%[[P]]#4) {
 // CHECK-NEXT:          scf.for %[[I2:.*]] = %{{.*}} to %[[N]] step %{{.*}} {
 // CHECK-NEXT:            scf.for %[[V2:.*]] = %{{.*}} to %{{.*}} step %{{.*}} {
@@ -40,9 +49,9 @@
 // CHECK-NEXT:                  ktdf.data_transfer from %[[Q]]#2 size [1, 8] to %[[P]]#2[%[[I2]], %[[V2]], 0, 0] size [1, 1, 1, 8]
 // CHECK:             } {applicable_units = ["L1LU", "SFU", "L1SU"]}
 // CHECK-NEXT:        ktdf.stage depends_in(%[[P]]#4) depends_out(%[[P]]#5) {
-// CHECK-NEXT:          scf.for
-// CHECK:                   ktdf.data_transfer from %[[P]]#2[%{{.*}}, %{{.*}}, 0, 0] size [1, 1, 1, 8] to
-// CHECK:             } {applicable_units = ["MNISU"]}
+// CHECK-NOT:           scf.for
+// CHECK:               ktdf.data_transfer from %[[P]]#2[0, 0, 0, 0] size [%[[N]], 2, 1, 8] to %{{.*}}[0, %{{.*}}] size [%[[N]], 16]
+// CHECK-NEXT:        } {applicable_units = ["MNISU"]}
 
 #rows = affine_set<(d0, d1) : (d0 >= 0, -d0 + 63 >= 0, d1 >= 0, -d1 + 15 >= 0)>
 #row = affine_set<(d0, d1) : (d0 == 0, d1 >= 0, -d1 + 15 >= 0)>

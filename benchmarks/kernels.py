@@ -1,0 +1,423 @@
+"""The benchmark kernels: KTIR text for each kernel at a given shape and grid.
+
+Each generator writes its kernel in the style of ``examples/*.mlir`` (one memory view
+per pointer argument over the whole tensor, access tiles of one row or one block of
+rows per loop step, compute in arith/math/linalg) and returns a ``Case``: the text
+and the kernel's arguments in signature order. ``SIZES`` names a small and a large
+shape per kernel; ``case(kernel, size)`` builds one of them.
+
+The row loop takes the examples' form, each tile owning a contiguous block of rows,
+when the rows divide among the tiles; otherwise (LayerNorm's 1151 rows) the corpus's
+form, ``scf.for %r = %tile to %rows step %grid``.
+
+What each kernel computes, in numpy, is written again independently in
+``tests/unit/benchmarks/test_kernels.py``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+import numpy as np
+
+NUMPY = {"f16": "float16", "f32": "float32"}
+"""The numpy dtype of each element type the kernels use."""
+
+
+@dataclass(frozen=True)
+class Argument:
+    """One kernel argument: a pointer to an array (``shape`` given) or a scalar."""
+
+    name: str
+    element: str
+    """The KTIR element type of the array, or the scalar's type (``f16``, ``f32``)."""
+    shape: tuple[int, ...] | None = None
+    """The array's shape; None for a scalar."""
+    value: float = 0.0
+    """A scalar's value."""
+
+    @property
+    def dtype(self) -> str:
+        return NUMPY[self.element]
+
+
+@dataclass(frozen=True)
+class Case:
+    """A benchmark kernel at one size."""
+
+    kernel: str
+    params: dict[str, int] = field(compare=False)
+    """The generator's arguments (the text and arguments already say all of it)."""
+    text: str
+    arguments: tuple[Argument, ...]
+    output: str
+    """The pointer argument the kernel writes."""
+
+    @property
+    def elements(self) -> int:
+        """Elements of the output array."""
+        return int(np.prod(next(a.shape for a in self.arguments if a.name == self.output)))
+
+    def inputs(self, seed: int = 0) -> dict[str, object]:
+        """Arguments by name in signature order: N(0, 1) arrays, a zeroed output, scalars."""
+        rng = np.random.default_rng(seed)
+        values: dict[str, object] = {}
+        for arg in self.arguments:
+            if arg.shape is None:
+                values[arg.name] = arg.value
+            elif arg.name == self.output:
+                values[arg.name] = np.zeros(arg.shape, arg.dtype)
+            else:
+                values[arg.name] = rng.standard_normal(arg.shape).astype(arg.dtype)
+        return values
+
+
+# ---------------------------------------------------------------------------------
+# KTIR text pieces
+# ---------------------------------------------------------------------------------
+
+def _dims(shape: tuple[int, ...]) -> str:
+    return "x".join(str(n) for n in shape)
+
+
+def _box(shape: tuple[int, ...]) -> str:
+    """The affine set of every point of a box of ``shape`` from the origin."""
+    dims = ", ".join(f"d{i}" for i in range(len(shape)))
+    bounds = ", ".join(f"d{i} >= 0, -d{i} + {n - 1} >= 0" for i, n in enumerate(shape))
+    return f"affine_set<({dims}) : ({bounds})>"
+
+
+def _identity(rank: int) -> str:
+    dims = ", ".join(f"d{i}" for i in range(rank))
+    return f"affine_map<({dims}) -> ({dims})>"
+
+
+def _view(name: str, shape: tuple[int, ...], element: str) -> str:
+    """A row-major memory view ``%{name}_view`` over argument ``%{name}``."""
+    strides = [int(np.prod(shape[i + 1:])) for i in range(len(shape))]
+    return (
+        f"    %{name}_view = ktdp.construct_memory_view %{name}, sizes: {list(shape)}, "
+        f"strides: {strides} {{\n"
+        f"      coordinate_set = {_box(shape)}, memory_space = #ktdp.memory_space<global>\n"
+        f"    }} : memref<{_dims(shape)}x{element}>\n"
+    )
+
+
+def _load(value: str, view: str, view_shape: tuple[int, ...], at: list[str],
+          shape: tuple[int, ...], element: str) -> str:
+    """An access tile of ``shape`` at ``at`` on ``%{view}_view`` and its load as ``%{value}``."""
+    return (_tile(value, view, view_shape, at, shape, element)
+            + f"      %{value} = ktdp.load %{value}_tile : !ktdp.access_tile<{_dims(shape)}xindex>"
+            f" -> tensor<{_dims(shape)}x{element}>\n")
+
+
+def _store(value: str, view: str, view_shape: tuple[int, ...], at: list[str],
+           shape: tuple[int, ...], element: str) -> str:
+    """An access tile of ``shape`` at ``at`` on ``%{view}_view`` and the store of ``%{value}``."""
+    return (_tile(value, view, view_shape, at, shape, element)
+            + f"      ktdp.store %{value}, %{value}_tile : tensor<{_dims(shape)}x{element}>, "
+            f"!ktdp.access_tile<{_dims(shape)}xindex>\n")
+
+
+def _tile(value: str, view: str, view_shape: tuple[int, ...], at: list[str],
+          shape: tuple[int, ...], element: str) -> str:
+    return (
+        f"      %{value}_tile = ktdp.construct_access_tile %{view}_view[{', '.join(at)}] {{\n"
+        f"        access_tile_set = {_box(shape)}, access_tile_order = {_identity(len(shape))}\n"
+        f"      }} : memref<{_dims(view_shape)}x{element}> -> "
+        f"!ktdp.access_tile<{_dims(shape)}xindex>\n"
+    )
+
+
+def _kernel(name: str, arguments: tuple[Argument, ...], grid: int, rows: int, block: int,
+            views: str, body: str) -> str:
+    """A kernel whose ``body`` runs once per block of ``block`` rows, ``%r`` its first row."""
+    params = ", ".join(
+        f"%{a.name}: {'index' if a.shape is not None else a.element}" for a in arguments
+    )
+    return (
+        "module {\n"
+        f"  func.func @{name}({params}) attributes {{grid = [{grid}]}} {{\n"
+        "    %c0 = arith.constant 0 : index\n"
+        "    %tile = ktdp.get_compute_tile_id : index\n"
+        + views + _row_loop(rows, grid, block) + body
+        + "    }\n    return\n  }\n}\n"
+    )
+
+
+def _row_loop(rows: int, grid: int, block: int) -> str:
+    """The loop header binding ``%r``: a contiguous block of rows per tile, stepping by
+    ``block``, when the rows divide among the tiles; else every ``grid``-th row."""
+    if rows % (grid * block) == 0:
+        return (
+            f"    %rows_per_tile = arith.constant {rows // grid} : index\n"
+            f"    %block = arith.constant {block} : index\n"
+            "    %first_row = arith.muli %tile, %rows_per_tile : index\n"
+            "    scf.for %i = %c0 to %rows_per_tile step %block {\n"
+            "      %r = arith.addi %first_row, %i : index\n"
+        )
+    if block != 1:
+        raise ValueError(f"{rows} rows do not split into blocks of {block} over {grid} tiles")
+    return (
+        f"    %rows = arith.constant {rows} : index\n"
+        f"    %grid = arith.constant {grid} : index\n"
+        "    scf.for %r = %tile to %rows step %grid {\n"
+    )
+
+
+def _arrays(element: str, **shapes: tuple[int, ...]) -> tuple[Argument, ...]:
+    return tuple(Argument(name, element, shape) for name, shape in shapes.items())
+
+
+# ---------------------------------------------------------------------------------
+# The kernels
+# ---------------------------------------------------------------------------------
+
+
+def add(rows: int, cols: int, grid: int, ops: int = 1) -> Case:
+    """``c = a + b`` one row per step; with ``ops`` > 1 a chain of ``ops`` fused
+    elementwise ops, alternately adding and subtracting ``b``: ``v = a; v = v + b;
+    v = v - b; ...`` (``a + b`` for an odd count, ``a`` for an even one)."""
+    shape, row = (rows, cols), (1, cols)
+    arguments = _arrays("f16", a=shape, b=shape, c=shape)
+    chain, value = "", "x"
+    for step in range(ops):
+        op = "arith.addf" if step % 2 == 0 else "arith.subf"
+        chain += f"      %v{step} = {op} %{value}, %y : tensor<1x{cols}xf16>\n"
+        value = f"v{step}"
+    body = (
+        _load("x", "a", shape, ["%r", "%c0"], row, "f16")
+        + _load("y", "b", shape, ["%r", "%c0"], row, "f16")
+        + chain
+        + _store(value, "c", shape, ["%r", "%c0"], row, "f16")
+    )
+    views = "".join(_view(n, shape, "f16") for n in "abc")
+    return _case("add", arguments, "c", {"rows": rows, "cols": cols, "grid": grid, "ops": ops},
+                 _kernel("add", arguments, grid, rows, 1, views, body))
+
+
+def broadcast_add(rows: int, cols: int, grid: int, block: int) -> Case:
+    """``c = a + b[None, :]``: each step adds the row vector ``b``, loaded in the step
+    (loop-invariant, so a candidate for hoisting), to a block of ``block`` rows."""
+    shape, tile = (rows, cols), (block, cols)
+    arguments = (*_arrays("f16", a=shape), *_arrays("f16", b=(cols,)), *_arrays("f16", c=shape))
+    body = (
+        _load("x", "a", shape, ["%r", "%c0"], tile, "f16")
+        + _load("row", "b", (cols,), ["%c0"], (cols,), "f16")
+        + f"      %empty = tensor.empty() : tensor<{block}x{cols}xf16>\n"
+        f"      %rows_of_b = linalg.broadcast ins(%row : tensor<{cols}xf16>) "
+        f"outs(%empty : tensor<{block}x{cols}xf16>) dimensions = [0]\n"
+        f"      %sum = arith.addf %x, %rows_of_b : tensor<{block}x{cols}xf16>\n"
+        + _store("sum", "c", shape, ["%r", "%c0"], tile, "f16")
+    )
+    views = _view("a", shape, "f16") + _view("b", (cols,), "f16") + _view("c", shape, "f16")
+    return _case("broadcast_add", arguments, "c", {"rows": rows, "cols": cols, "grid": grid, "block": block},
+                 _kernel("broadcast_add", arguments, grid, rows, block, views, body))
+
+
+def silu_mul(rows: int, cols: int, grid: int) -> Case:
+    """``g, u = x[:, :cols/2], x[:, cols/2:]; out = g / (1 + exp(-g)) * u`` one row per
+    step, the two halves two access tiles on the same view, one linalg.generic."""
+    half = cols // 2
+    x_shape, out_shape, row = (rows, cols), (rows, half), (1, half)
+    arguments = _arrays("f16", x=x_shape, out=out_shape)
+    identity = _identity(2)
+    body = (
+        f"      %half = arith.constant {half} : index\n"
+        + _load("gate", "x", x_shape, ["%r", "%c0"], row, "f16")
+        + _load("up", "x", x_shape, ["%r", "%half"], row, "f16")
+        + f"      %empty = tensor.empty() : tensor<1x{half}xf16>\n"
+        "      %product = linalg.generic {\n"
+        f"        indexing_maps = [{identity}, {identity}, {identity}],\n"
+        '        iterator_types = ["parallel", "parallel"]\n'
+        f"      }} ins(%gate, %up : tensor<1x{half}xf16>, tensor<1x{half}xf16>) "
+        f"outs(%empty : tensor<1x{half}xf16>) {{\n"
+        "      ^bb0(%g: f16, %u: f16, %unused: f16):\n"
+        "        %one = arith.constant 1.0 : f16\n"
+        "        %minus_g = arith.negf %g : f16\n"
+        "        %exp = math.exp %minus_g : f16\n"
+        "        %denominator = arith.addf %exp, %one : f16\n"
+        "        %silu = arith.divf %g, %denominator : f16\n"
+        "        %p = arith.mulf %silu, %u : f16\n"
+        "        linalg.yield %p : f16\n"
+        f"      }} -> tensor<1x{half}xf16>\n"
+        + _store("product", "out", out_shape, ["%r", "%c0"], row, "f16")
+    )
+    views = _view("x", x_shape, "f16") + _view("out", out_shape, "f16")
+    return _case("silu_mul", arguments, "out", {"rows": rows, "cols": cols, "grid": grid},
+                 _kernel("silu_mul", arguments, grid, rows, 1, views, body))
+
+
+def softmax(rows: int, cols: int, grid: int) -> Case:
+    """``e = exp(x - x.max(axis=1)); y = e / e.sum(axis=1)`` one row per step."""
+    shape, row = (rows, cols), (1, cols)
+    arguments = _arrays("f16", x=shape, y=shape)
+    full = f"tensor<1x{cols}xf16>"
+    body = (
+        _load("values", "x", shape, ["%r", "%c0"], row, "f16")
+        + "      %minus_inf = arith.constant 0xFC00 : f16\n"
+        "      %zero = arith.constant 0.0 : f16\n"
+        "      %scalar = tensor.empty() : tensor<1xf16>\n"
+        f"      %full_row = tensor.empty() : {full}\n"
+        "      %max_init = linalg.fill ins(%minus_inf : f16) outs(%scalar : tensor<1xf16>) -> tensor<1xf16>\n"
+        f"      %max = linalg.reduce {{ arith.maxnumf }} ins(%values : {full}) "
+        "outs(%max_init : tensor<1xf16>) dimensions = [1]\n"
+        f"      %max_row = linalg.broadcast ins(%max : tensor<1xf16>) outs(%full_row : {full}) dimensions = [1]\n"
+        f"      %shifted = arith.subf %values, %max_row : {full}\n"
+        f"      %exp = math.exp %shifted : {full}\n"
+        "      %sum_init = linalg.fill ins(%zero : f16) outs(%scalar : tensor<1xf16>) -> tensor<1xf16>\n"
+        f"      %sum = linalg.reduce {{ arith.addf }} ins(%exp : {full}) "
+        "outs(%sum_init : tensor<1xf16>) dimensions = [1]\n"
+        f"      %sum_row = linalg.broadcast ins(%sum : tensor<1xf16>) outs(%full_row : {full}) dimensions = [1]\n"
+        f"      %softmax = arith.divf %exp, %sum_row : {full}\n"
+        + _store("softmax", "y", shape, ["%r", "%c0"], row, "f16")
+    )
+    views = _view("x", shape, "f16") + _view("y", shape, "f16")
+    return _case("softmax", arguments, "y", {"rows": rows, "cols": cols, "grid": grid},
+                 _kernel("softmax", arguments, grid, rows, 1, views, body))
+
+
+def layernorm(rows: int, cols: int, grid: int) -> Case:
+    """``c = x - x.mean(axis=1); y = c / sqrt((c * c).mean(axis=1) + eps) * w + b`` one
+    row per step (eps an f16 argument, 1e-5), the means as sums times 1/cols."""
+    shape, row, vector = (rows, cols), (1, cols), (cols,)
+    arguments = (*_arrays("f16", x=shape, w=vector, b=vector, y=shape),
+                 Argument("eps", "f16", value=1e-5))
+    full = f"tensor<1x{cols}xf16>"
+    per_row, per_column = "affine_map<(d0, d1) -> (d0)>", "affine_map<(d0, d1) -> (d1)>"
+    body = (
+        _load("values", "x", shape, ["%r", "%c0"], row, "f16")
+        + _load("weight", "w", vector, ["%c0"], vector, "f16")
+        + _load("bias", "b", vector, ["%c0"], vector, "f16")
+        + "      %zero = arith.constant 0.0 : f16\n"
+        "      %scalar = tensor.empty() : tensor<1xf16>\n"
+        f"      %full_row = tensor.empty() : {full}\n"
+        f"      %inv_n = arith.constant dense<{1 / cols:e}> : tensor<1xf16>\n"
+        "      %sum_init = linalg.fill ins(%zero : f16) outs(%scalar : tensor<1xf16>) -> tensor<1xf16>\n"
+        f"      %sum = linalg.reduce {{ arith.addf }} ins(%values : {full}) "
+        "outs(%sum_init : tensor<1xf16>) dimensions = [1]\n"
+        "      %mean = arith.mulf %sum, %inv_n : tensor<1xf16>\n"
+        f"      %mean_row = linalg.broadcast ins(%mean : tensor<1xf16>) outs(%full_row : {full}) dimensions = [1]\n"
+        f"      %centered = arith.subf %values, %mean_row : {full}\n"
+        f"      %squares = arith.mulf %centered, %centered : {full}\n"
+        f"      %square_sum = linalg.reduce {{ arith.addf }} ins(%squares : {full}) "
+        "outs(%sum_init : tensor<1xf16>) dimensions = [1]\n"
+        "      %variance = arith.mulf %square_sum, %inv_n : tensor<1xf16>\n"
+        "      %eps_tensor = tensor.splat %eps : tensor<1xf16>\n"
+        "      %variance_eps = arith.addf %variance, %eps_tensor : tensor<1xf16>\n"
+        "      %rstd = math.rsqrt %variance_eps : tensor<1xf16>\n"
+        "      %result = linalg.generic {\n"
+        f"        indexing_maps = [{_identity(2)}, {per_row}, {per_column}, {per_column}, {_identity(2)}],\n"
+        '        iterator_types = ["parallel", "parallel"]\n'
+        f"      }} ins(%centered, %rstd, %weight, %bias : {full}, tensor<1xf16>, tensor<{cols}xf16>, "
+        f"tensor<{cols}xf16>)\n"
+        f"        outs(%full_row : {full}) {{\n"
+        "      ^bb0(%c: f16, %s: f16, %wc: f16, %bc: f16, %unused: f16):\n"
+        "        %scaled = arith.mulf %c, %s : f16\n"
+        "        %weighted = arith.mulf %scaled, %wc : f16\n"
+        "        %shifted = arith.addf %weighted, %bc : f16\n"
+        "        linalg.yield %shifted : f16\n"
+        f"      }} -> {full}\n"
+        + _store("result", "y", shape, ["%r", "%c0"], row, "f16")
+    )
+    views = (_view("x", shape, "f16") + _view("w", vector, "f16") + _view("b", vector, "f16")
+             + _view("y", shape, "f16"))
+    return _case("layernorm", arguments, "y", {"rows": rows, "cols": cols, "grid": grid},
+                 _kernel("layernorm", arguments, grid, rows, 1, views, body))
+
+
+def rmsnorm(rows: int, cols: int, grid: int) -> Case:
+    """``y = x / sqrt((x * x).mean(axis=1) + 1e-5) * w`` one row per step."""
+    shape, row, vector = (rows, cols), (1, cols), (cols,)
+    arguments = _arrays("f16", x=shape, w=vector, y=shape)
+    full = f"tensor<1x{cols}xf16>"
+    body = (
+        _load("values", "x", shape, ["%r", "%c0"], row, "f16")
+        + _load("weight", "w", vector, ["%c0"], vector, "f16")
+        + "      %zero = arith.constant 0.0 : f16\n"
+        "      %scalar = tensor.empty() : tensor<1xf16>\n"
+        f"      %full_row = tensor.empty() : {full}\n"
+        f"      %squares = arith.mulf %values, %values : {full}\n"
+        "      %sum_init = linalg.fill ins(%zero : f16) outs(%scalar : tensor<1xf16>) -> tensor<1xf16>\n"
+        f"      %sum = linalg.reduce {{ arith.addf }} ins(%squares : {full}) "
+        "outs(%sum_init : tensor<1xf16>) dimensions = [1]\n"
+        f"      %inv_n = arith.constant dense<{1 / cols:e}> : tensor<1xf16>\n"
+        "      %eps = arith.constant dense<1.000000e-05> : tensor<1xf16>\n"
+        "      %mean = arith.mulf %sum, %inv_n : tensor<1xf16>\n"
+        "      %mean_eps = arith.addf %mean, %eps : tensor<1xf16>\n"
+        "      %scale = math.rsqrt %mean_eps : tensor<1xf16>\n"
+        f"      %scale_row = linalg.broadcast ins(%scale : tensor<1xf16>) outs(%full_row : {full}) dimensions = [1]\n"
+        f"      %weight_row = linalg.broadcast ins(%weight : tensor<{cols}xf16>) outs(%full_row : {full}) dimensions = [0]\n"
+        f"      %normed = arith.mulf %values, %scale_row : {full}\n"
+        f"      %result = arith.mulf %normed, %weight_row : {full}\n"
+        + _store("result", "y", shape, ["%r", "%c0"], row, "f16")
+    )
+    views = _view("x", shape, "f16") + _view("w", vector, "f16") + _view("y", shape, "f16")
+    return _case("rmsnorm", arguments, "y", {"rows": rows, "cols": cols, "grid": grid},
+                 _kernel("rmsnorm", arguments, grid, rows, 1, views, body))
+
+
+def row_sum(rows: int, cols: int, grid: int, block: int) -> Case:
+    """``y = x.sum(axis=1)`` in f32, a block of ``block`` rows per step reduced along
+    its columns by a linalg.generic with a reduction iterator."""
+    shape, tile = (rows, cols), (block, cols)
+    arguments = _arrays("f32", x=shape, y=(rows,))
+    body = (
+        _load("values", "x", shape, ["%r", "%c0"], tile, "f32")
+        + "      %zero = arith.constant 0.0 : f32\n"
+        f"      %empty = tensor.empty() : tensor<{block}xf32>\n"
+        f"      %init = linalg.fill ins(%zero : f32) outs(%empty : tensor<{block}xf32>) -> tensor<{block}xf32>\n"
+        "      %sums = linalg.generic {\n"
+        f"        indexing_maps = [{_identity(2)}, affine_map<(d0, d1) -> (d0)>],\n"
+        '        iterator_types = ["parallel", "reduction"]\n'
+        f"      }} ins(%values : tensor<{block}x{cols}xf32>) outs(%init : tensor<{block}xf32>) {{\n"
+        "      ^bb0(%value: f32, %acc: f32):\n"
+        "        %next = arith.addf %value, %acc : f32\n"
+        "        linalg.yield %next : f32\n"
+        f"      }} -> tensor<{block}xf32>\n"
+        + _store("sums", "y", (rows,), ["%r"], (block,), "f32")
+    )
+    views = _view("x", shape, "f32") + _view("y", (rows,), "f32")
+    return _case("row_sum", arguments, "y", {"rows": rows, "cols": cols, "grid": grid, "block": block},
+                 _kernel("row_sum", arguments, grid, rows, block, views, body))
+
+
+def _case(kernel: str, arguments: tuple[Argument, ...], output: str, params: dict[str, int],
+          text: str) -> Case:
+    return Case(kernel, params, text, arguments, output)
+
+
+GENERATORS: dict[str, Callable[..., Case]] = {
+    "add": add,
+    "broadcast_add": broadcast_add,
+    "silu_mul": silu_mul,
+    "softmax": softmax,
+    "layernorm": layernorm,
+    "rmsnorm": rmsnorm,
+    "row_sum": row_sum,
+}
+
+SIZES: dict[str, dict[str, dict[str, int]]] = {
+    "add": {"small": {"rows": 256, "cols": 128, "grid": 32, "ops": 1},
+            "large": {"rows": 4096, "cols": 1024, "grid": 32, "ops": 1}},  # 2^22 elements
+    "broadcast_add": {"small": {"rows": 64, "cols": 128, "grid": 8, "block": 8},
+                      "large": {"rows": 4096, "cols": 1024, "grid": 32, "block": 8}},
+    "silu_mul": {"small": {"rows": 32, "cols": 256, "grid": 32},
+                 "large": {"rows": 32, "cols": 4096, "grid": 32}},
+    "softmax": {"small": {"rows": 64, "cols": 256, "grid": 8},
+                "large": {"rows": 4096, "cols": 1024, "grid": 32}},
+    "layernorm": {"small": {"rows": 64, "cols": 256, "grid": 16},
+                  "large": {"rows": 1151, "cols": 8192, "grid": 32}},
+    "rmsnorm": {"small": {"rows": 64, "cols": 256, "grid": 16},
+                "large": {"rows": 256, "cols": 4096, "grid": 32}},
+    "row_sum": {"small": {"rows": 64, "cols": 256, "grid": 8, "block": 8},
+                "large": {"rows": 1024, "cols": 2048, "grid": 32, "block": 8}},
+}
+"""Shapes and grids per kernel: the small one is the example's, the large one the
+issue's (row_sum, which it leaves open: 1024x2048, anchors-broader §4.3's example)."""
+
+
+def case(kernel: str, size: str) -> Case:
+    """The benchmark ``kernel`` at ``size`` ("small" or "large")."""
+    return GENERATORS[kernel](**SIZES[kernel][size])

@@ -1,0 +1,468 @@
+"""The benchmark suite: how close the schedules come to the chip's limit, and how fast
+the compiler and the simulator are.
+
+    python -m ktc.benchmarks.suite [--kernels add,softmax] [--sizes small,large]
+    ktc bench [same options]
+
+For each kernel of ``ktc.benchmarks.kernels`` and size: the kernel compiled with the
+full pipeline and simulated (cycles, the roofline bound and its binding resource,
+efficiency = bound / cycles, each engine kind's busy / starved / back-pressured
+share), the same kernel compiled with ``optimize=False`` (``ktir-to-dfir-unoptimized``,
+smallest tiles) and simulated (speedup = its cycles / the full pipeline's), compile
+times, the simulator's wall and CPU time and simulated cycles per wall second, and the
+reference interpreter's wall time; the simulated outputs are compared with the
+reference's. Then compile time against a chain of 1, 4, 16, 64 fused elementwise ops,
+simulator speed against tensor size (elementwise add of 2^14 ... 2^22 elements) and
+the compile time of every example; and the issue's targets, each with what was measured.
+
+Writes ``results.md`` (tables with date, commit, machine, load average and the arch
+file's roofline and example figures) and ``results.json`` (a list of one record per
+kernel and size) into ``--output`` (default: this folder). A kernel that fails to
+compile or simulate, by a diagnostic or a bug in ktc, gets a record with the error;
+the suite goes on. The compiler and
+the simulator are imported when first used, so that ``ktc --help`` stays quick.
+
+The simulator reports on the last dataflow it executed: for a package of several
+dataflows the figures are that one's, and the record's ``dataflows`` says so.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from dataclasses import asdict, dataclass
+from datetime import UTC, datetime
+from functools import cache
+from pathlib import Path
+
+import numpy as np
+
+from ktc.benchmarks.kernels import SIZES, Case, add, case
+from ktc.dialects.diagnostics import KtcError
+
+HERE = Path(__file__).resolve().parent
+EXAMPLES = HERE.parent / "examples"
+TARGET_EFFICIENCY = 0.85
+CHAIN_OPS = (1, 4, 16, 64)
+SWEEP_LOG2 = (14, 16, 18, 20, 22)
+SWEEP_COLS = 1024
+COLUMNS = (
+    "Efficiency = roofline bound / simulated cycles, the bound taken from the traffic and "
+    "compute the schedule issued (the simulator's report); ideal = the device-memory time of "
+    "reading every input and writing every output once / simulated cycles, so a schedule that "
+    "moves more than that shows it there. Speedup = cycles of `ktir-to-dfir-unoptimized` with "
+    "the smallest tiles / cycles of `ktir-to-dfir`. Stalls are named for efficiencies below "
+    f"{TARGET_EFFICIENCY}: the engine kind waiting the largest share of its cycles. Max error: "
+    "simulated outputs against the reference interpreter's."
+)
+STALL_WORDS = {"starved": "waits for its input", "backpressured": "waits for room in its output FIFO"}
+
+
+@dataclass(frozen=True)
+class Timed:
+    """What a call returned, with its wall and CPU seconds."""
+
+    value: object
+    wall_s: float
+    cpu_s: float
+
+
+def timed(action: Callable[[], object]) -> Timed:
+    wall, cpu = time.perf_counter(), time.process_time()
+    value = action()
+    return Timed(value, time.perf_counter() - wall, time.process_time() - cpu)
+
+
+# ---------------------------------------------------------------------------------
+# Measuring one kernel
+# ---------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Simulated:
+    """A compiled and simulated kernel."""
+
+    compile: Timed
+    launch: Timed
+    report: object
+    """The simulator's ``Report``."""
+    outputs: dict[str, np.ndarray]
+    dataflows: int
+
+
+@cache
+def simulate(kernel_case: Case, arch: str, optimize: bool) -> Simulated:
+    """Compile ``kernel_case`` and run it once on a fresh simulator (once per suite run:
+    the simulator-speed series meets the large add again)."""
+    from ktc.driver import compile
+    from ktc.runtime.executable import prepare
+    from ktc.sim.simulator import Simulator
+
+    name = f"{kernel_case.kernel}{'' if optimize else ' (unoptimized)'}"
+    compiled = timed(lambda: compile(kernel_case.text, arch, name, optimize=optimize))
+    simulator = Simulator(arch)
+    executable = prepare(compiled.value, simulator)
+    arguments = list(kernel_case.inputs().values())
+    launched = timed(lambda: executable.launch(*arguments))
+    return Simulated(compiled, launched, simulator.report(), launched.value,
+                     len(compiled.value.dataflows))
+
+
+def reference_run(kernel_case: Case, arch: str) -> Timed:
+    """The reference interpreter's outputs on the same inputs, timed."""
+    from ktc.sim.reference import Kernel
+
+    kernel = Kernel.from_text(kernel_case.text, kernel_case.kernel)
+    arguments = kernel_case.inputs()
+    return timed(lambda: kernel.execute(arguments, arch=arch).outputs)
+
+
+def measure(kernel: str, size: str, arch: str) -> dict:
+    """The record of one kernel at one size (see the module docstring)."""
+    kernel_case = case(kernel, size)
+    record = {"kernel": kernel, "size": size, "arch": arch, "shape": kernel_case.params,
+              "elements": kernel_case.elements}
+    try:
+        full = simulate(kernel_case, arch, optimize=True)
+    except Exception as err:  # a bug in ktc too: recorded, and the suite goes on
+        return record | {"error": _failure(err)}
+    record |= _figures(full)
+    record["ideal_efficiency"] = ideal_cycles(kernel_case, arch) / record["cycles"]
+    reference = reference_run(kernel_case, arch)
+    got = full.outputs[kernel_case.output].astype(np.float64)
+    want = reference.value[kernel_case.output].astype(np.float64)
+    record |= {"reference_s": reference.wall_s, "reference_cpu_s": reference.cpu_s,
+               "max_abs_error": float(np.max(np.abs(got - want)))}
+    try:
+        baseline = simulate(kernel_case, arch, optimize=False)
+    except Exception as err:  # a bug in ktc too: recorded, and the suite goes on
+        return record | {"unoptimized_error": _failure(err)}
+    cycles = baseline.report.cycles
+    return record | {"unoptimized_cycles": cycles,
+                     "unoptimized_compile_s": baseline.compile.wall_s,
+                     "speedup": cycles / record["cycles"]}
+
+
+def ideal_cycles(kernel_case: Case, arch: str) -> int:
+    """Cycles to move every array through device memory once at its full bandwidth: the
+    bound of a schedule that reads each input and writes each output exactly once."""
+    from ktc.arch.model import Device
+
+    nbytes = sum(int(np.prod(a.shape)) * np.dtype(a.dtype).itemsize
+                 for a in kernel_case.arguments if a.shape is not None)
+    return -(-nbytes // Device.load(arch).roofline.device_memory_bytes_per_cycle)
+
+
+def _figures(run: Simulated) -> dict:
+    report = run.report
+    engines = {kind: asdict(figures) for kind, figures in report.engines.items()}
+    return {
+        "cycles": report.cycles,
+        "bound_cycles": report.bound_cycles,
+        "binding_resource": report.binding_resource,
+        "efficiency": report.efficiency,
+        "bound_terms": dict(report.bound_terms),
+        "engines": engines,
+        "stall": stall(engines, report.cycles),
+        "dataflows": run.dataflows,
+        "compile_s": run.compile.wall_s,
+        "compile_cpu_s": run.compile.cpu_s,
+        "sim_wall_s": run.launch.wall_s,
+        "sim_cpu_s": run.launch.cpu_s,
+        "sim_cycles_per_s": report.cycles / run.launch.wall_s,
+    }
+
+
+def stall(engines: dict[str, dict], cycles: int) -> str:
+    """The engine kind that waits the largest share of the run, and on what."""
+    shares = [
+        (figures[why] / (figures["instances"] * cycles), kind, why)
+        for kind, figures in engines.items()
+        for why in STALL_WORDS
+        if cycles and figures["instances"]
+    ]
+    if not shares:
+        return ""
+    share, kind, why = max(shares)
+    busy = engines[kind]["busy"] / (engines[kind]["instances"] * cycles)
+    return f"{kind} {why.replace('backpressured', 'back-pressured')} {share:.0%} ({STALL_WORDS[why]}), busy {busy:.0%}"
+
+
+def _failure(err: Exception) -> str:
+    """A failure in one line: a diagnostic's first line (``file:line:col: error: ...``),
+    or for a bug in ktc its type and message (the run goes on either way)."""
+    if isinstance(err, KtcError):
+        return str(err).strip().splitlines()[0]
+    return f"internal error ({type(err).__name__}: {err})"
+
+
+# ---------------------------------------------------------------------------------
+# Compile time and simulator speed
+# ---------------------------------------------------------------------------------
+
+
+def compile_time(text: str, arch: str, name: str) -> dict:
+    """Wall and CPU seconds to compile ``text`` with the full pipeline, or its error."""
+    from ktc.driver import compile
+
+    try:
+        compiled = timed(lambda: compile(text, arch, name))
+    except Exception as err:  # a bug in ktc too: recorded, and the suite goes on
+        return {"error": _failure(err)}
+    return {"compile_s": compiled.wall_s, "compile_cpu_s": compiled.cpu_s}
+
+
+def compile_scaling(arch: str) -> list[dict]:
+    """Compile time of a 256x128 add followed by a chain of fused elementwise ops."""
+    return [{"ops": ops} | compile_time(add(rows=256, cols=128, grid=32, ops=ops).text, arch,
+                                        f"chain of {ops}")
+            for ops in CHAIN_OPS]
+
+
+def example_compile_times(arch: str) -> list[dict]:
+    """Compile time of every ``examples/*.mlir`` (none when the examples are not here)."""
+    return [{"example": path.name} | compile_time(path.read_text(), arch, str(path))
+            for path in sorted(EXAMPLES.glob("*.mlir"))]
+
+
+def simulator_scaling(arch: str) -> list[dict]:
+    """Simulated cycles per second on elementwise add as the tensor grows."""
+    rows = []
+    for log2 in SWEEP_LOG2:
+        lines = (1 << log2) // SWEEP_COLS
+        try:
+            run = simulate(add(rows=lines, cols=SWEEP_COLS, grid=min(32, lines)), arch, optimize=True)
+        except Exception as err:  # a bug in ktc too: recorded, and the suite goes on
+            rows.append({"elements": 1 << log2, "error": _failure(err)})
+            continue
+        cycles, launch = run.report.cycles, run.launch
+        rows.append({"elements": 1 << log2, "cycles": cycles, "sim_wall_s": launch.wall_s,
+                     "sim_cpu_s": launch.cpu_s, "sim_cycles_per_s": cycles / launch.wall_s,
+                     "sim_cycles_per_cpu_s": cycles / launch.cpu_s})
+    return rows
+
+
+# ---------------------------------------------------------------------------------
+# Writing the results
+# ---------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Results:
+    """Everything one run of the suite measured."""
+
+    meta: dict
+    records: list[dict]
+    chain: list[dict]
+    sweep: list[dict]
+    examples: list[dict]
+    elapsed_s: float
+
+
+def context(arch: str) -> dict:
+    """Date, commit, machine and load: what the figures were measured on."""
+    commit = subprocess.run(["git", "-C", str(HERE), "describe", "--always", "--dirty"],
+                            capture_output=True, text=True, check=False).stdout.strip()
+    return {
+        "date": datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC"),
+        "commit": commit or "unknown",
+        "machine": f"{platform.machine()}, {os.cpu_count()} CPUs, {platform.platform()}, "
+                   f"Python {platform.python_version()}",
+        "load": " ".join(f"{load:.1f}" for load in os.getloadavg()),
+        "arch": arch,
+    }
+
+
+def arch_figures(arch: str) -> str:
+    """The roofline constants and example values of the arch file, as ``ktc arch show`` prints them."""
+    from ktc.arch.model import Device
+    from ktc.arch.report import summary
+
+    sections = summary(Device.load(arch)).split("\n\n")
+    return "\n\n".join(s for s in sections if s.startswith(("roofline", "example values")))
+
+
+def markdown(results: Results) -> str:
+    meta = results.meta
+    lines = [
+        "# Benchmark results",
+        "",
+        (f"Measured {meta['date']} on commit `{meta['commit']}` with `ktc bench` "
+         f"({results.elapsed_s:.0f} s for the whole run)."),
+        (f"Machine: {meta['machine']}; load average at the start {meta['load']} "
+         "(wall times stretch with load; CPU seconds are the steadier figure)."),
+        "",
+        f"Device: `{meta['arch']}`. {COLUMNS}",
+        "",
+        *_table(("kernel", "size", "shape", "cycles", "bound", "binding", "efficiency", "ideal",
+                 "unoptimized", "speedup", "compile s", "sim s (CPU s)", "sim cycles/s",
+                 "reference s", "max error", "stalls"),
+                [_cells(r) for r in results.records]),
+        "",
+        "## Targets",
+        "",
+        *targets(results),
+        "",
+        "## Compile time against fused elementwise ops (add, 256x128, grid 32)",
+        "",
+        *_table(("ops", "compile s", "CPU s", "CPU s / CPU s of 1 op"), _chain_cells(results.chain)),
+        "",
+        "## Compile time of the examples",
+        "",
+        *_table(("example", "compile s", "CPU s"),
+                [[r["example"], *_seconds(r, "compile_s", "compile_cpu_s")] for r in results.examples]),
+        "",
+        "## Simulator speed against tensor size (elementwise add, rows of 1024)",
+        "",
+        *_table(("elements", "cycles", "sim s", "CPU s", "cycles per wall s", "cycles per CPU s"),
+                [_sweep_cells(r) for r in results.sweep]),
+        "",
+        f"## The device's figures (`ktc arch show {meta['arch']}`)",
+        "",
+        "```",
+        arch_figures(meta["arch"]),
+        "```",
+        "",
+    ]
+    return "\n".join(lines)
+
+
+def _table(header: tuple[str, ...], rows: list[list[object]]) -> list[str]:
+    """A markdown table; a row with fewer cells is padded (an error message)."""
+    lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
+    for row in rows:
+        cells = [str(cell) for cell in row] + [""] * (len(header) - len(row))
+        lines.append("| " + " | ".join(cells) + " |")
+    return lines
+
+
+def _cells(r: dict) -> list[object]:
+    shape = "x".join(str(v) for k, v in r["shape"].items() if k in ("rows", "cols"))
+    head = [r["kernel"], r["size"], shape]
+    if "error" in r:
+        return [*head, r["error"]]
+    unoptimized = ([r["unoptimized_cycles"], f"{r['speedup']:.2f}x"] if "speedup" in r
+                   else [r.get("unoptimized_error", ""), ""])
+    return [*head, r["cycles"], r["bound_cycles"], r["binding_resource"], f"{r['efficiency']:.2f}",
+            f"{r['ideal_efficiency']:.2f}", *unoptimized, f"{r['compile_s']:.2f}",
+            f"{r['sim_wall_s']:.2f} ({r['sim_cpu_s']:.2f})", f"{r['sim_cycles_per_s']:,.0f}",
+            f"{r['reference_s']:.2f}", f"{r['max_abs_error']:.3g}",
+            _notes(r)]
+
+
+def _notes(r: dict) -> str:
+    """The stall below the target efficiency; a warning when the figures are partial."""
+    notes = [r["stall"]] if r["efficiency"] < TARGET_EFFICIENCY else []
+    if r["dataflows"] > 1:
+        notes.append(f"figures of the last of {r['dataflows']} dataflows")
+    return "; ".join(notes)
+
+
+def _seconds(r: dict, *keys: str) -> list[object]:
+    return [r["error"]] if "error" in r else [f"{r[key]:.2f}" for key in keys]
+
+
+def _chain_cells(chain: list[dict]) -> list[list[object]]:
+    first = next((r["compile_cpu_s"] for r in chain if "compile_cpu_s" in r), None)
+    return [[r["ops"], *_seconds(r, "compile_s", "compile_cpu_s"),
+             *([] if "error" in r else [f"{r['compile_cpu_s'] / first:.2f}"])] for r in chain]
+
+
+def _sweep_cells(r: dict) -> list[object]:
+    if "error" in r:
+        return [r["elements"], r["error"]]
+    return [r["elements"], r["cycles"], f"{r['sim_wall_s']:.2f}", f"{r['sim_cpu_s']:.2f}",
+            f"{r['sim_cycles_per_s']:,.0f}", f"{r['sim_cycles_per_cpu_s']:,.0f}"]
+
+
+def targets(results: Results) -> list[str]:
+    """The issue's targets, each with what this run measured."""
+    large = [r for r in results.records if r["size"] == "large"]
+    measured = [r for r in large if "error" not in r]
+    failed = ", ".join(r["kernel"] for r in large if "error" in r) or "none"
+    efficient = [r["kernel"] for r in measured if r["efficiency"] >= TARGET_EFFICIENCY]
+    faster = [r["kernel"] for r in measured if r.get("speedup", 0) > 1]
+    add_large = next((r for r in measured if r["kernel"] == "add"), None)
+    speed = (f"{add_large['sim_cycles_per_s']:,.0f} (per CPU second "
+             f"{add_large['cycles'] / add_large['sim_cpu_s']:,.0f})" if add_large else "not measured")
+    compiled = [r for r in results.examples if "error" not in r]
+    slowest = max(compiled, key=lambda r: r["compile_s"], default=None)
+    speedups = ", ".join(f"{r['kernel']} {r['speedup']:.2f}x" for r in measured if "speedup" in r)
+    quick = sum(r["compile_s"] < 2 for r in compiled)
+    quick_cpu = sum(r["compile_cpu_s"] < 2 for r in compiled)
+    worst = f" (slowest {slowest['example']}, {slowest['compile_s']:.2f} s)" if slowest else ""
+    return [
+        (f"- Efficiency >= {TARGET_EFFICIENCY} on every large kernel: {len(efficient)} of "
+         f"{len(large)} ({', '.join(efficient) or 'none'}); not measured (error): {failed}."),
+        (f"- Full pipeline faster than the unoptimized schedule on every large kernel: "
+         f"{len(faster)} of {len(large)} ({speedups})."),
+        f"- At least 1,000,000 simulated cycles per wall second on the large add: {speed}.",
+        (f"- Every example compiles in under 2 s: {quick} of {len(results.examples)}{worst}; "
+         f"in under 2 CPU seconds: {quick_cpu}."),
+    ]
+
+
+# ---------------------------------------------------------------------------------
+# Command line
+# ---------------------------------------------------------------------------------
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """The suite's options (shared by ``ktc bench``)."""
+    parser.add_argument("--kernels", default=",".join(SIZES),
+                        help=f"comma-separated subset of {','.join(SIZES)} (default: all)")
+    parser.add_argument("--sizes", default="small,large", help="comma-separated: small, large")
+    parser.add_argument("--arch", default="spyre", help="the device (default: spyre)")
+    parser.add_argument("--no-scaling", action="store_true",
+                        help="skip the compile-time and simulator-speed series")
+    parser.add_argument("--output", default=str(HERE), metavar="DIR",
+                        help="where results.md and results.json go (default: benchmarks/)")
+
+
+def run(args: argparse.Namespace) -> int:
+    """Run the suite as ``args`` ask; write the results; print the table."""
+    kernels, sizes = _choices(args.kernels, SIZES), _choices(args.sizes, ("small", "large"))
+    started = time.perf_counter()
+    meta = context(args.arch)
+    records = []
+    for kernel in kernels:
+        for size in sizes:
+            records.append(meta | measure(kernel, size, args.arch))
+            print("| " + " | ".join(str(c) for c in _cells(records[-1])) + " |", flush=True)
+    series = ([], [], []) if args.no_scaling else (
+        compile_scaling(args.arch), simulator_scaling(args.arch), example_compile_times(args.arch))
+    text = markdown(Results(meta, records, *series, time.perf_counter() - started))
+    output = Path(args.output)
+    output.mkdir(parents=True, exist_ok=True)
+    (output / "results.json").write_text(json.dumps(records, indent=1) + "\n")
+    (output / "results.md").write_text(text)
+    print(text)
+    return 0
+
+
+def _choices(text: str, known) -> list[str]:
+    chosen = [name.strip() for name in text.split(",") if name.strip()]
+    unknown = [name for name in chosen if name not in known]
+    if unknown:
+        raise KtcError(f"unknown choice(s) {', '.join(unknown)}; choose from {', '.join(known)}")
+    return chosen
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    add_arguments(parser)
+    try:
+        return run(parser.parse_args(argv))
+    except KtcError as err:
+        sys.stderr.write(f"{err}\n")
+        return 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

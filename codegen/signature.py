@@ -1,0 +1,142 @@
+"""The kernel signature a package records, read from the KTIR kernel.
+
+An ``index`` argument that is the start (``offset``) of a
+``ktdp.construct_memory_view`` in device memory (``global``) is a **pointer**: the
+caller passes an array, whose dtype is the views' element type and whose shape is the
+views' sizes, as in the reference interpreter: flat (of the largest extent) when the
+views disagree or are not contiguous, and free (None) when that extent depends on the
+arguments. A size that depends on arguments is an expression over them
+(``ktc.codegen.plan``), checked at launch: a symbolic dimension. Every other argument
+is a **scalar** of its type.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from xdsl.dialects.builtin import ArrayAttr, IndexType, IntegerAttr, ShapedType
+from xdsl.dialects.func import FuncOp
+from xdsl.ir import Attribute, BlockArgument
+
+from ktc.codegen.plan import Expr
+from ktc.codegen.symbols import HostValues
+from ktc.dialects.diagnostics import KtcError, where
+from ktc.dialects.ktdp import (
+    ConstructMemoryViewOp,
+    MemorySpaceAttr,
+    MemorySpaceKind,
+    RuntimeArgType,
+    SpyreMemorySpaceAttr,
+)
+from ktc.dialects.spyreop import DF16Type
+
+DYNAMIC = -(1 << 63)
+
+
+@dataclass(frozen=True)
+class Argument:
+    """One kernel argument: a pointer (an array of ``dtype`` elements) or a scalar."""
+
+    name: str
+    pointer: bool
+    dtype: str
+    """A pointer's element type, or a scalar's type (``f16``, ``df16``, ``i32``, ``index``)."""
+    shape: tuple[Expr, ...] | None = None
+    """A pointer's dimensions, each an expression over the arguments; None: any shape."""
+
+
+@dataclass(frozen=True)
+class Signature:
+    kernel: str
+    arguments: tuple[Argument, ...]
+    grid: tuple[int, ...]
+
+
+def signature(kernel: FuncOp) -> Signature:
+    """The signature of a KTIR (or lowered) kernel function."""
+    bound = {arg: (("arg", i),) for i, arg in enumerate(kernel.args)}
+    arguments = tuple(_argument(kernel, arg, bound) for arg in kernel.args)
+    return Signature(kernel.sym_name.data, arguments, _grid(kernel))
+
+
+def type_name(type_: Attribute) -> str:
+    """The name of a scalar type or of a shaped type's element type."""
+    if isinstance(type_, ShapedType):
+        type_ = type_.get_element_type()
+    if isinstance(type_, RuntimeArgType):
+        type_ = type_.value_type
+    return "df16" if isinstance(type_, DF16Type) else str(type_)
+
+
+def _argument(kernel: FuncOp, arg: BlockArgument, bound: dict) -> Argument:
+    name = arg.name_hint or f"arg{arg.index}"
+    views = [use.operation for use in arg.uses
+             if isinstance(use.operation, ConstructMemoryViewOp)
+             and use.operation.offset is arg and _global(use.operation)]
+    if not isinstance(arg.type, IndexType) or not views:
+        return Argument(name, False, type_name(arg.type))
+    elements = sorted({type_name(view.result.type) for view in views})
+    if len(elements) > 1:
+        raise KtcError(f"argument %{name} starts memory views of element types "
+                       f"{', '.join(elements)}", where(kernel))
+    return Argument(name, True, elements[0], _shape(views, bound))
+
+
+def _global(view: ConstructMemoryViewOp) -> bool:
+    space = view.memory_space
+    if isinstance(space, SpyreMemorySpaceAttr):
+        space = space.to_memory_space()
+    return isinstance(space, MemorySpaceAttr) and space.kind.data == MemorySpaceKind.GLOBAL
+
+
+def _shape(views: list[ConstructMemoryViewOp], bound: dict) -> tuple[Expr, ...] | None:
+    layouts = []
+    for view in views:
+        sizes = _dims(view.static_sizes.get_values(), view.sizes, bound)
+        strides = _dims(view.static_strides.get_values(), view.strides, bound)
+        if sizes is None or strides is None:
+            return None
+        layouts.append((sizes, strides))
+    contiguous = all(_contiguous(*layout) for layout in layouts)
+    if contiguous and len({sizes for sizes, _ in layouts}) == 1:
+        return layouts[0][0]
+    numbers = [([_constant(n) for n in sizes], [_constant(s) for s in strides])
+               for sizes, strides in layouts]
+    if any(None in sizes + strides for sizes, strides in numbers):
+        return None
+    extent = max(0 if 0 in sizes else 1 + sum((n - 1) * s for n, s in zip(sizes, strides))
+                 for sizes, strides in numbers)
+    return ((extent,),)
+
+
+def _constant(expr: Expr) -> int | None:
+    return expr[0] if len(expr) == 1 and isinstance(expr[0], int) else None
+
+
+def _dims(static, dynamic, bound: dict) -> tuple[Expr, ...] | None:
+    """Sizes or strides as expressions over the arguments; None if some depend on more."""
+    values = HostValues(dict(bound))
+    operands = iter(dynamic)
+    try:
+        return tuple((n,) if n != DYNAMIC else values.expr(next(operands)) for n in static)
+    except KtcError:
+        return None
+
+
+def _contiguous(sizes: tuple[Expr, ...], strides: tuple[Expr, ...]) -> bool:
+    """Row-major without gaps; a symbolic stride never is, a symbolic size only outermost."""
+    expected: int | None = 1
+    for size, stride in reversed(list(zip(sizes, strides))):
+        if size != (1,) and (expected is None or stride != (expected,)):
+            return False
+        extent = _constant(size)
+        expected = None if extent is None or expected is None else extent * expected
+    return True
+
+
+def _grid(kernel: FuncOp) -> tuple[int, ...]:
+    grid = kernel.attributes.get("grid")
+    if not isinstance(grid, ArrayAttr):
+        return (1,)
+    return tuple(v.value.data for v in grid.data if isinstance(v, IntegerAttr))
+

@@ -1,0 +1,233 @@
+"""Instruction selection for ``convert-ktdf-to-dfir``: a ``linalg.generic`` of a
+compute stage becomes ``dfir`` vector instructions.
+
+The stage holds one row of vectors at a time, flattened: every operand of the
+generic is either the whole iteration domain (a vector of N elements, as its FIFO
+slot carries it) or one element, splat over the N lanes. A parallel generic is one
+instruction per body op. A reduction generic whose body is ``acc' = comb(acc, e)``
+computes ``e`` over the N lanes, folds them with a horizontal ``dfir.reduce`` and
+combines the one-element result with the accumulator's initial value. Float
+constants in the body become constant vectors. An op with no instruction is an
+error at that op.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from math import prod
+
+from xdsl.dialects import arith
+from xdsl.dialects.builtin import (
+    DenseIntOrFPElementsAttr,
+    FloatAttr,
+    ShapedType,
+    VectorType,
+)
+from xdsl.dialects.linalg.attrs import IteratorType
+from xdsl.dialects.linalg.ops import GenericOp, YieldOp
+from xdsl.ir import Attribute, Block, BlockArgument, Operation, SSAValue
+
+from ktc.dialects.dfir import (
+    ComputeKind,
+    ComputeKindAttr,
+    ComputeOp,
+    ConvertOp,
+    ReduceKind,
+    ReduceKindAttr,
+    ReduceOp,
+    SplatOp,
+)
+from ktc.dialects.diagnostics import KtcError, where
+
+INSTRUCTIONS: dict[str, ComputeKind] = {
+    "arith.addf": ComputeKind.ADD,
+    "arith.subf": ComputeKind.SUB,
+    "arith.mulf": ComputeKind.MUL,
+    "arith.divf": ComputeKind.DIV,
+    "arith.maximumf": ComputeKind.MAX,
+    "arith.maxnumf": ComputeKind.MAX,
+    "arith.minimumf": ComputeKind.MIN,
+    "arith.minnumf": ComputeKind.MIN,
+    "arith.negf": ComputeKind.NEG,
+    "math.absf": ComputeKind.ABS,
+    "math.exp": ComputeKind.EXP,
+    "math.sqrt": ComputeKind.SQRT,
+    "math.rsqrt": ComputeKind.RSQRT,
+    "math.tanh": ComputeKind.TANH,
+    "math.fma": ComputeKind.FMA,
+    "spyreop.exp": ComputeKind.EXP,
+    "spyreop.sqrt": ComputeKind.SQRT,
+    "spyreop.rsqrt": ComputeKind.RSQRT,
+    "spyreop.reciprocal": ComputeKind.RECIPROCAL,
+    "spyreop.sigmoid": ComputeKind.SIGMOID,
+    "spyreop.tanh": ComputeKind.TANH,
+    "spyreop.gelu": ComputeKind.GELU,
+    "spyreop.silu": ComputeKind.SILU,
+    "spyreop.realdiv": ComputeKind.DIV,
+}
+"""Scalar ops of a generic body and the SIMD instruction each becomes."""
+
+REDUCTIONS: dict[str, ReduceKind] = {
+    "arith.addf": ReduceKind.ADD,
+    "arith.mulf": ReduceKind.MUL,
+    "arith.maximumf": ReduceKind.MAX,
+    "arith.maxnumf": ReduceKind.MAX,
+    "arith.minimumf": ReduceKind.MIN,
+    "arith.minnumf": ReduceKind.MIN,
+}
+"""Combining ops of a reduction body and the horizontal reduction each becomes."""
+
+_CONVERSIONS = ("arith.extf", "arith.truncf")
+
+CAPTURE = "capture"
+"""Key of the scalar-capturing function in the value table of a body."""
+
+Emit = Callable[[Operation], Operation]
+
+
+def lower_generic(generic: GenericOp, inputs: Sequence[SSAValue], outputs: Sequence[SSAValue | None],
+                  emit: Emit, capture: Callable[[SSAValue], SSAValue | None]) -> SSAValue:
+    """The vector the generic's single result holds, given its operands' vectors
+    (``outputs`` is None for an output whose initial value is never read);
+    ``capture`` brings in a scalar defined outside the body, or returns None."""
+    if len(generic.outputs) != 1:
+        raise KtcError("a compute stage's generic has one output", where(generic))
+    lanes = prod(_domain(generic))
+    reduction = IteratorType.REDUCTION in [it.data for it in generic.iterator_types]
+    block = generic.body.block
+    ins = block.args[:len(generic.inputs)]
+    values: dict = {arg: _widen(vector, lanes, emit) for arg, vector in zip(ins, inputs)}
+    values[CAPTURE] = capture
+    if not reduction:
+        outs = block.args[len(generic.inputs):]
+        values.update({arg: _widen(vector, lanes, emit)
+                       for arg, vector in zip(outs, outputs) if vector is not None})
+    if not reduction:
+        return _lower_body(block, values, lanes, emit)
+    return _lower_reduction(generic, values, lanes, outputs[0], emit)
+
+
+def _domain(generic: GenericOp) -> list[int]:
+    """The size of every loop of the generic, from its operands' static shapes."""
+    sizes = [1] * len(generic.iterator_types)
+    operands = [*generic.inputs, *generic.outputs]
+    for operand, affine_map in zip(operands, generic.indexing_maps):
+        shape = operand.type.get_shape() if isinstance(operand.type, ShapedType) else ()
+        for expr, size in zip(affine_map.data.results, shape):
+            position = getattr(expr, "position", None)
+            if position is not None and size > 0:
+                sizes[position] = max(sizes[position], size)
+    return sizes
+
+
+def _widen(vector: SSAValue, lanes: int, emit: Emit) -> SSAValue:
+    """A whole-domain operand as is; a one-element operand splat over the lanes."""
+    length = vector.type.get_shape()[0]
+    if length == lanes:
+        return vector
+    if length != 1:
+        raise KtcError(
+            f"an operand of {length} elements in a generic over {lanes}: only whole rows "
+            "and single elements are supported", where(vector.owner) if isinstance(vector.owner, Operation) else ""
+        )
+    return emit(SplatOp.build(operands=[vector], result_types=[_vector(vector.type.element_type, lanes)])).results[0]
+
+
+def _vector(element: Attribute, lanes: int) -> VectorType:
+    return VectorType(element, [lanes])
+
+
+def _lower_body(block: Block, values: dict, lanes: int, emit: Emit) -> SSAValue:
+    """Emits the body's ops; returns the yielded vector."""
+    for op in block.ops:
+        if isinstance(op, YieldOp):
+            return _operand(op.operands[0], values, lanes, emit, op)
+        values[op.results[0]] = _instruction(op, values, lanes, emit)
+    raise KtcError("a generic body without linalg.yield", where(block.parent_op()))
+
+
+def _instruction(op: Operation, values: dict[SSAValue, SSAValue], lanes: int, emit: Emit) -> SSAValue:
+    if isinstance(op, arith.ConstantOp):
+        return _constant(op, lanes, emit)
+    operands = [_operand(operand, values, lanes, emit, op) for operand in op.operands]
+    result = _vector(op.results[0].type, lanes)
+    if op.name in _CONVERSIONS:
+        return emit(ConvertOp.build(operands=[operands[0]], result_types=[result])).results[0]
+    if op.name not in INSTRUCTIONS:
+        raise KtcError(f"'{op.name}' has no SIMD instruction", where(op))
+    kind = ComputeKindAttr(INSTRUCTIONS[op.name])
+    return emit(ComputeOp.build(operands=[operands], properties={"kind": kind},
+                                result_types=[result])).results[0]
+
+
+def _operand(value: SSAValue, values: dict[SSAValue, SSAValue], lanes: int, emit: Emit,
+             user: Operation) -> SSAValue:
+    """A body value; a scalar from outside the body is a constant or a scalar the
+    ``capture`` in ``values`` brings in (a kernel argument), splat over the lanes."""
+    if value in values:
+        return values[value]
+    if not isinstance(value, BlockArgument) and isinstance(value.owner, arith.ConstantOp):
+        values[value] = _constant(value.owner, lanes, emit)
+        return values[value]
+    scalar = values[CAPTURE](value) if CAPTURE in values else None
+    if scalar is None:
+        raise KtcError(f"'{user.name}' uses a value the lowering cannot bring into the generic",
+                       where(user))
+    values[value] = emit(SplatOp.build(operands=[scalar],
+                                       result_types=[_vector(value.type, lanes)])).results[0]
+    return values[value]
+
+
+def _constant(op: arith.ConstantOp, lanes: int, emit: Emit) -> SSAValue:
+    """A float constant of the body, the same in every lane."""
+    attr = op.value
+    if isinstance(attr, DenseIntOrFPElementsAttr) and attr.is_splat():
+        attr = attr.get_attrs()[0]
+    if not isinstance(attr, FloatAttr):
+        raise KtcError("only float constants are supported in a generic body", where(op))
+    vector = _vector(attr.type, lanes)
+    return emit(arith.ConstantOp(DenseIntOrFPElementsAttr.from_list(vector, [attr.value.data]),
+                                 vector)).results[0]
+
+
+def _lower_reduction(generic: GenericOp, values: dict[SSAValue, SSAValue], lanes: int,
+                     init: SSAValue | None, emit: Emit) -> SSAValue:
+    """``acc' = comb(acc, e)``: e over the lanes, reduced, combined with the init."""
+    block = generic.body.block
+    acc = block.args[len(generic.inputs)]
+    yielded = block.last_op.operands[0]
+    combine = yielded.owner
+    if (not isinstance(combine, Operation) or combine.name not in REDUCTIONS
+            or acc not in combine.operands or len(list(acc.uses)) != 1):
+        raise KtcError("a reduction body must end in acc' = add/mul/max/min(acc, value)",
+                       where(generic))
+    if init is None:
+        raise KtcError("a reduction needs an initial accumulator value", where(generic))
+    other = combine.operands[1] if combine.operands[0] == acc else combine.operands[0]
+    values_before = _lower_until(block, values, lanes, emit, combine)
+    element = _operand(other, values_before, lanes, emit, combine)
+    one = _vector(element.type.element_type, 1)
+    folded = emit(ReduceOp.build(operands=[element], result_types=[one],
+                                 properties={"kind": ReduceKindAttr(REDUCTIONS[combine.name])}))
+    kind = ComputeKindAttr(INSTRUCTIONS[combine.name])
+    return emit(ComputeOp.build(operands=[[init, folded.results[0]]], properties={"kind": kind},
+                                result_types=[one])).results[0]
+
+
+def _lower_until(block: Block, values: dict[SSAValue, SSAValue], lanes: int, emit: Emit,
+                 stop: Operation) -> dict[SSAValue, SSAValue]:
+    for op in block.ops:
+        if op is stop:
+            break
+        values[op.results[0]] = _instruction(op, values, lanes, emit)
+    return values
+
+
+def lower_fill(generic: GenericOp, emit: Emit) -> SSAValue | None:
+    """A generic with no inputs that yields a constant: a constant vector; else None."""
+    if generic.inputs or len(generic.outputs) != 1:
+        return None
+    yielded = generic.body.block.last_op.operands[0]
+    if not isinstance(yielded.owner, arith.ConstantOp):
+        return None
+    return _constant(yielded.owner, prod(_domain(generic)), emit)

@@ -1,0 +1,252 @@
+"""Index values for ``convert-ktdf-to-dfir``: where each value of a schedule can be
+computed, and how it reaches a DataflowIR program.
+
+A scalar of the schedule (an address, an offset, a loop bound) depends on some of
+
+- ``ARG``: the kernel's arguments, known to the host at launch;
+- ``TILE``: the compute tile id, known per core when the kernel is built;
+- ``IV``: induction variables and anything else only the running program knows.
+
+``roots`` says which. The lowering turns a value with no root into a constant, one
+that depends on the tile alone into a per-core constant (``evaluate`` per core, then a
+uniform map), one on arguments alone into a symbol the host computes, and anything
+else into ``arith`` in the program, recursively (``Materializer`` in the pass).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+from xdsl.dialects import affine, arith
+from xdsl.dialects.builtin import IndexType, IntegerAttr, IntegerType
+from xdsl.ir import BlockArgument, Operation, SSAValue
+from xdsl.ir.affine import (
+    AffineBinaryOpExpr,
+    AffineBinaryOpKind,
+    AffineConstantExpr,
+    AffineDimExpr,
+    AffineExpr,
+    AffineSymExpr,
+)
+from xdsl.traits import is_side_effect_free
+
+from ktc.dialects.ktdf import DeriveSizeOp, LinearizeIndexOp
+from ktc.dialects.ktdp import GetComputeTileIdOp
+
+ARG, TILE, IV = "arg", "tile", "iv"
+
+Index = int | SSAValue
+"""A scalar in a program: a Python int when it is a known constant."""
+
+_BINARY: dict[type[Operation], Callable[[int, int], int]] = {
+    arith.AddiOp: lambda a, b: a + b,
+    arith.SubiOp: lambda a, b: a - b,
+    arith.MuliOp: lambda a, b: a * b,
+    arith.DivUIOp: lambda a, b: a // b,
+    arith.DivSIOp: lambda a, b: int(a / b),
+    arith.RemUIOp: lambda a, b: a % b,
+    arith.RemSIOp: lambda a, b: a - int(a / b) * b,
+    arith.CeilDivUIOp: lambda a, b: -(-a // b),
+    arith.CeilDivSIOp: lambda a, b: -(-a // b),
+    arith.FloorDivSIOp: lambda a, b: a // b,
+    arith.MinSIOp: min,
+    arith.MaxSIOp: max,
+    arith.MinUIOp: min,
+    arith.MaxUIOp: max,
+}
+"""Integer arith ops the lowering evaluates and clones, with their meaning."""
+
+_CASTS = (arith.IndexCastOp,)
+_EXPANDED = (affine.ApplyOp, DeriveSizeOp, LinearizeIndexOp)
+"""Pure ops the lowering rewrites into arith."""
+
+
+def is_scalar(value: SSAValue) -> bool:
+    return isinstance(value.type, IndexType | IntegerType)
+
+
+def roots(value: SSAValue, cache: dict[SSAValue, frozenset[str]]) -> frozenset[str]:
+    """What ``value`` depends on: a subset of ``{ARG, TILE, IV}``. A pure op depends
+    on what its operands depend on; anything else (a loop's block argument, an op
+    with effects or regions) only the running program knows."""
+    if value in cache:
+        return cache[value]
+    if isinstance(value, BlockArgument):
+        owner = value.block.parent_op()
+        from xdsl.dialects.func import FuncOp
+
+        result = frozenset({ARG if isinstance(owner, FuncOp) else IV})
+    else:
+        op = value.owner
+        if isinstance(op, arith.ConstantOp):
+            result = frozenset()
+        elif isinstance(op, GetComputeTileIdOp):
+            result = frozenset({TILE})
+        elif not op.regions and is_side_effect_free(op):
+            result = frozenset().union(*(roots(operand, cache) for operand in op.operands))
+        else:
+            result = frozenset({IV})
+    cache[value] = result
+    return result
+
+
+def evaluate(value: SSAValue, tile_ids: Sequence[int]) -> int | None:
+    """The value of an index expression given the tile id results, or None."""
+    if isinstance(value, BlockArgument):
+        return None
+    op = value.owner
+    if isinstance(op, arith.ConstantOp):
+        attr = op.value
+        return attr.value.data if isinstance(attr, IntegerAttr) else None
+    if isinstance(op, GetComputeTileIdOp):
+        return tile_ids[op.results.index(value)] if len(tile_ids) >= len(op.results) else None
+    operands = [evaluate(operand, tile_ids) for operand in op.operands]
+    if None in operands:
+        return None
+    if type(op) in _BINARY:
+        if isinstance(op, (arith.DivUIOp, arith.DivSIOp, arith.RemUIOp, arith.RemSIOp,
+                           arith.CeilDivUIOp, arith.CeilDivSIOp, arith.FloorDivSIOp)) and operands[1] == 0:
+            return None
+        return _BINARY[type(op)](*operands)
+    if isinstance(op, _CASTS):
+        return operands[0]
+    if isinstance(op, affine.ApplyOp):
+        return affine_value(op.map.data.results[0], operands, [])
+    if isinstance(op, LinearizeIndexOp):
+        half = len(operands) // 2
+        return sum(iv * stride for iv, stride in zip(operands[:half], operands[half:]))
+    if isinstance(op, DeriveSizeOp):
+        return derive_size_value(operands)
+    return None
+
+
+def derive_size_value(operands: Sequence[int]) -> int:
+    """``ktdf.tiling.derive_size``: min(innermost tile, max(total - start, 0))."""
+    levels = (len(operands) - 1) // 2
+    ivs, sizes, total = operands[:levels], operands[levels:2 * levels], operands[-1]
+    start = sum(iv * size for iv, size in zip(ivs, sizes))
+    return min(sizes[-1], max(total - start, 0))
+
+
+def affine_value(expr: AffineExpr, dims: Sequence[int], symbols: Sequence[int]) -> int:
+    """An affine expression evaluated on integers."""
+    if isinstance(expr, AffineConstantExpr):
+        return expr.value
+    if isinstance(expr, AffineDimExpr):
+        return dims[expr.position]
+    if isinstance(expr, AffineSymExpr):
+        return symbols[expr.position]
+    assert isinstance(expr, AffineBinaryOpExpr)
+    lhs, rhs = affine_value(expr.lhs, dims, symbols), affine_value(expr.rhs, dims, symbols)
+    return {
+        AffineBinaryOpKind.Add: lambda: lhs + rhs,
+        AffineBinaryOpKind.Mul: lambda: lhs * rhs,
+        AffineBinaryOpKind.Mod: lambda: lhs % rhs,
+        AffineBinaryOpKind.FloorDiv: lambda: lhs // rhs,
+        AffineBinaryOpKind.CeilDiv: lambda: -(-lhs // rhs),
+    }[expr.kind]()
+
+
+class Arith:
+    """Index arithmetic that folds constants and emits ``arith`` ops otherwise.
+
+    ``emit`` appends an op where the program is being built; ``constant`` gives the
+    SSA value of an integer constant.
+    """
+
+    def __init__(self, emit: Callable[[Operation], Operation], constant: Callable[[int], SSAValue]):
+        self.emit = emit
+        self.constant = constant
+
+    def ssa(self, value: Index) -> SSAValue:
+        return self.constant(value) if isinstance(value, int) else value
+
+    def _binary(self, op: type[Operation], lhs: Index, rhs: Index) -> Index:
+        if isinstance(lhs, int) and isinstance(rhs, int):
+            return _BINARY[op](lhs, rhs)
+        return self.emit(op(self.ssa(lhs), self.ssa(rhs))).results[0]
+
+    def add(self, lhs: Index, rhs: Index) -> Index:
+        if lhs == 0:
+            return rhs
+        if rhs == 0:
+            return lhs
+        return self._binary(arith.AddiOp, lhs, rhs)
+
+    def sub(self, lhs: Index, rhs: Index) -> Index:
+        return lhs if rhs == 0 else self._binary(arith.SubiOp, lhs, rhs)
+
+    def mul(self, lhs: Index, rhs: Index) -> Index:
+        if 0 in (lhs, rhs):
+            return 0
+        if lhs == 1:
+            return rhs
+        if rhs == 1:
+            return lhs
+        return self._binary(arith.MuliOp, lhs, rhs)
+
+    def div(self, lhs: Index, rhs: Index) -> Index:
+        return lhs if rhs == 1 else self._binary(arith.FloorDivSIOp, lhs, rhs)
+
+    def ceildiv(self, lhs: Index, rhs: Index) -> Index:
+        return lhs if rhs == 1 else self._binary(arith.CeilDivSIOp, lhs, rhs)
+
+    def rem(self, lhs: Index, rhs: Index) -> Index:
+        return 0 if rhs == 1 else self._binary(arith.RemSIOp, lhs, rhs)
+
+    def min(self, lhs: Index, rhs: Index) -> Index:
+        return self._binary(arith.MinSIOp, lhs, rhs)
+
+    def max(self, lhs: Index, rhs: Index) -> Index:
+        return self._binary(arith.MaxSIOp, lhs, rhs)
+
+    def compare(self, predicate: str, lhs: Index, rhs: Index) -> SSAValue:
+        return self.emit(arith.CmpiOp(self.ssa(lhs), self.ssa(rhs), predicate)).results[0]
+
+    def affine(self, expr: AffineExpr, dims: Sequence[Index], symbols: Sequence[Index]) -> Index:
+        """An affine expression over program values."""
+        if isinstance(expr, AffineConstantExpr):
+            return expr.value
+        if isinstance(expr, AffineDimExpr):
+            return dims[expr.position]
+        if isinstance(expr, AffineSymExpr):
+            return symbols[expr.position]
+        assert isinstance(expr, AffineBinaryOpExpr)
+        lhs, rhs = self.affine(expr.lhs, dims, symbols), self.affine(expr.rhs, dims, symbols)
+        return {
+            AffineBinaryOpKind.Add: self.add,
+            AffineBinaryOpKind.Mul: self.mul,
+            AffineBinaryOpKind.Mod: self.rem,
+            AffineBinaryOpKind.FloorDiv: self.div,
+            AffineBinaryOpKind.CeilDiv: self.ceildiv,
+        }[expr.kind](lhs, rhs)
+
+    def clone(self, op: Operation, operands: Sequence[Index]) -> Index:
+        """``op`` (one of the ops ``roots`` follows) applied to program values."""
+        if type(op) in _BINARY:
+            return self._binary(type(op), *operands)
+        if isinstance(op, arith.CmpiOp):
+            lhs, rhs = (self.ssa(operand) for operand in operands)
+            return self.emit(arith.CmpiOp(lhs, rhs, op.predicate.value.data)).results[0]
+        if isinstance(op, _CASTS):
+            source = operands[0]
+            if isinstance(source, int):
+                return source
+            return self.emit(type(op)(source, op.results[0].type)).results[0]
+        if isinstance(op, affine.ApplyOp):
+            affine_map = op.map.data
+            return self.affine(affine_map.results[0], operands[:affine_map.num_dims],
+                               operands[affine_map.num_dims:])
+        if isinstance(op, LinearizeIndexOp):
+            half = len(operands) // 2
+            total: Index = 0
+            for iv, stride in zip(operands[:half], operands[half:]):
+                total = self.add(total, self.mul(iv, stride))
+            return total
+        assert isinstance(op, DeriveSizeOp)
+        levels = (len(operands) - 1) // 2
+        start: Index = 0
+        for iv, size in zip(operands[:levels], operands[levels:2 * levels]):
+            start = self.add(start, self.mul(iv, size))
+        left = self.max(self.sub(operands[-1], start), 0)
+        return self.min(operands[2 * levels - 1], left)

@@ -1,0 +1,414 @@
+"""``tile-size-selection``: every tile size left open becomes a constant chosen by
+a cost model built from the device's bandwidths, latencies and capacities."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from itertools import pairwise
+
+from xdsl.context import Context
+from xdsl.dialects import arith, scf
+from xdsl.dialects.builtin import (
+    DenseArrayBase,
+    DictionaryAttr,
+    FixedBitwidthType,
+    IndexType,
+    IntegerAttr,
+    MemRefType,
+    ModuleOp,
+    ShapedType,
+    StringAttr,
+    i64,
+)
+from xdsl.dialects.func import FuncOp
+from xdsl.dialects.linalg.ops import GenericOp
+from xdsl.ir import Attribute, Operation, SSAValue
+from xdsl.passes import ModulePass
+from xdsl.rewriter import Rewriter
+
+from ktc.arch.expand import kind_name
+from ktc.arch.model import Device, Link, Node, device_of
+from ktc.dialects.diagnostics import KtcError, where
+from ktc.dialects.ktdf import (
+    DataTransferOp,
+    DeriveSizeOp,
+    FifoSlotType,
+    ParallelOp,
+    ReserveSizeOp,
+    StageOp,
+)
+from ktc.dialects.ktdf_arch import attr_text
+from ktc.passes.address_assignment import (
+    Buffer,
+    Sizes,
+    bound,
+    exact,
+    find_buffers,
+    high_water,
+    program_layouts,
+)
+
+
+MAX_CANDIDATES = 64
+"""Sizes tried per tile size: every allowed size up to the largest useful one when
+there are at most this many, else powers of two (times the divisibility)."""
+
+OPEN_LIMIT = 1 << 16
+"""The largest size tried for a tile size no constant loop bound limits."""
+
+ROUNDS = 4
+"""Rounds of choosing each tile size of a function in turn, the others fixed."""
+
+TILE_SIZES = "ktdf.tile_sizes"
+"""Function attribute recording the choice: sizes, who chose them, the estimated
+cycles and, per memory, the peak bytes and the capacity."""
+
+
+# ---------------------------------------------------------------------------------
+# The cost model
+# ---------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class _Work:
+    """An op a stage runs each time it runs: a transfer or a computation."""
+
+    op: Operation
+    engine: str
+    loops: tuple[Operation, ...]
+    """The loops around it in its function, outermost first."""
+
+    route: tuple[Link, ...] | None
+    """The links a transfer crosses; None for a computation."""
+
+    cycles: int
+    """A computation's cycles per run (a transfer's depend on the sizes)."""
+
+
+@dataclass
+class CostModel:
+    """Estimated cycles of one function (a program) on one core, for given sizes.
+
+    Every transfer costs the latency of its route plus its bytes at the route's
+    slowest link (``Device.path_cycles``); every computation its SIMD vectors times
+    the issue cost of its op class. An engine is busy for the sum of its work times
+    how often it runs (loop trip counts, a ``ktdf.parallel`` split over its
+    instances); the stages overlap, so the estimate is the busiest engine plus
+    the time to fill the pipelines, one run of every piece of work. Large tiles
+    amortize latencies but lengthen the fill; the capacity bounds them.
+    """
+
+    device: Device
+    func: FuncOp
+    work: list[_Work] = field(init=False)
+    buffers: list[Buffer] = field(init=False)
+
+    def __post_init__(self):
+        self.work = [
+            self._work(op, engine)
+            for op in self.func.walk()
+            if isinstance(op, DataTransferOp | GenericOp) and (engine := _engine(op)) is not None
+        ]
+        self.buffers = find_buffers(self.func, self.device)
+
+    def cycles(self, sizes: Sizes) -> int:
+        busy: dict[str, int] = {}
+        fill = 0
+        for item in self.work:
+            once = item.cycles
+            if item.route is not None:
+                once = self.device.path_cycles(item.route, _transfer_bytes(item.op, sizes))
+            busy[item.engine] = busy.get(item.engine, 0) + once * _runs(item.loops, sizes)
+            fill += once
+        return max(busy.values(), default=0) + fill
+
+    def peaks(self, sizes: Sizes) -> dict[str, int]:
+        """Per memory below device memory, the bytes its buffers span when laid out
+        as ``address-assignment`` lays them out."""
+        layouts = program_layouts(self.buffers, self.device, sizes)
+        return {kind: high_water(placed) for kind, placed in layouts.items()}
+
+    def fits(self, sizes: Sizes) -> bool:
+        peaks = self.peaks(sizes)
+        return all(used <= self.device.memory(kind).size for kind, used in peaks.items())
+
+    def _work(self, op: Operation, engine: str) -> _Work:
+        loops = _loops(op, self.func)
+        if isinstance(op, GenericOp):
+            return _Work(op, engine, loops, None, self._compute(op))
+        source, target = self._node(op.source, "source"), self._node(op.destination, "dest")
+        return _Work(op, engine, loops, self.device.path(source, target), 0)
+
+    def _node(self, value: SSAValue, side: str) -> Node:
+        value_type = value.type
+        if isinstance(value_type, FifoSlotType):
+            end = value_type.source if side == "source" else value_type.destination
+            name = kind_name(end)
+            if name in self.device.engine_kinds:
+                return self.device.node(name)
+            return self.device.node(self.device.memory_space(name).kind)
+        assert isinstance(value_type, MemRefType)
+        return self.device.node(self.device.memory_space(value_type.memory_space).kind)
+
+    def _compute(self, op: GenericOp) -> int:
+        shapes = [v.type for v in op.operands if isinstance(v.type, ShapedType)]
+        elements = max((math.prod(max(1, d) for d in t.get_shape()) for t in shapes), default=1)
+        element = shapes[0].get_element_type() if shapes else None
+        lanes = self.device.compute.lanes.get(attr_text(element), 1) if element else 1
+        costs = self.device.compute.issue_cycles
+        transcendental = any(
+            inner.dialect_name() in ("math", "spyreop") for inner in op.body.walk()
+        )
+        issue = costs.get("transcendental" if transcendental else "plain", 1)
+        return -(-elements // lanes) * issue
+
+
+def _transfer_bytes(op: DataTransferOp, sizes: Sizes) -> int:
+    """Bytes one run of a transfer moves, dynamic sizes at their bound."""
+    side = op.source_side
+    elements = 1
+    dynamic = iter(side.dynamic_sizes)
+    for size in side.sizes:
+        elements *= size if size >= 0 else (bound(next(dynamic), sizes) or 1)
+    return elements * _element_bytes(side.element_type())
+
+
+def _element_bytes(element: Attribute) -> int:
+    return element.size if isinstance(element, FixedBitwidthType) else 8
+
+
+def _engine(op: Operation) -> str | None:
+    """The first unit kind of the stage that runs ``op``."""
+    parent = op.parent_op()
+    while parent is not None and not isinstance(parent, StageOp):
+        parent = parent.parent_op()
+    if parent is None or parent.applicable_units is None:
+        return None
+    return kind_name(parent.applicable_units.data[0])
+
+
+def _loops(op: Operation, func: FuncOp) -> tuple[Operation, ...]:
+    loops = []
+    parent = op.parent_op()
+    while parent is not None and parent is not func:
+        if isinstance(parent, scf.ForOp | ParallelOp):
+            loops.insert(0, parent)
+        parent = parent.parent_op()
+    return tuple(loops)
+
+
+def _runs(loops: Sequence[Operation], sizes: Sizes) -> int:
+    """How often the body of the innermost of ``loops`` runs on one instance."""
+    runs = 1
+    for loop in loops:
+        if isinstance(loop, scf.ForOp):
+            runs *= _trips(loop.lb, loop.ub, loop.step, sizes)
+            continue
+        trips = math.prod(
+            _trips(lb, ub, step, sizes)
+            for lb, ub, step in zip(loop.lower_bounds, loop.upper_bounds, loop.steps)
+        )
+        runs *= -(-trips // loop.num_instances.value.data)
+    return runs
+
+
+def _trips(lb: SSAValue, ub: SSAValue, step: SSAValue, sizes: Sizes) -> int:
+    """A loop's trip count, at most; 1 when its upper bound is unknown."""
+    high = bound(ub, sizes)
+    if high is None:
+        return 1
+    low, stride = exact(lb, sizes) or 0, exact(step, sizes) or 1
+    return max(0, -(-(high - low) // stride))
+
+
+# ---------------------------------------------------------------------------------
+# Choosing
+# ---------------------------------------------------------------------------------
+
+
+def _allowed(op: ReserveSizeOp, size: int) -> bool:
+    return size >= op.min_value.value.data and size % op.divisibility.value.data == 0
+
+
+def _largest_useful(op: ReserveSizeOp) -> int:
+    """The largest constant extent the size tiles (a larger tile is one tile)."""
+    totals = [
+        exact(use.operation.lhs, {})
+        for use in op.result.uses
+        if isinstance(use.operation, arith.CeilDivUIOp) and use.index == 1
+    ]
+    known = [total for total in totals if total is not None]
+    return max(known) if known and len(known) == len(totals) else OPEN_LIMIT
+
+
+def candidates(op: ReserveSizeOp) -> list[int]:
+    """The sizes tried for ``op``, smallest first; at least the smallest allowed."""
+    step, low = op.divisibility.value.data, op.min_value.value.data
+    first = -(-low // step) * step
+    high = max(first, _largest_useful(op))
+    every = range(first, high + 1, step)
+    if len(every) <= MAX_CANDIDATES:
+        return list(every)
+    doubled = [step << k for k in range(high.bit_length()) if first <= step << k <= high]
+    return sorted({first, *doubled, high - high % step})
+
+
+def choose(model: CostModel, reserves: Sequence[ReserveSizeOp]) -> dict[ReserveSizeOp, int]:
+    """Sizes for ``reserves`` that fit, each in turn the one with the fewest
+    estimated cycles (the larger on a tie) while the others stay fixed; the
+    smallest allowed where nothing fits (``address-assignment`` then reports it)."""
+    sizes = {op: candidates(op)[0] for op in reserves}
+    for _ in range(ROUNDS):
+        changed = False
+        for op in reserves:
+            best = _best(model, sizes, op)
+            changed |= best != sizes[op]
+            sizes[op] = best
+        if not changed:
+            break
+    return sizes
+
+
+def _best(model: CostModel, sizes: dict[ReserveSizeOp, int], op: ReserveSizeOp) -> int:
+    scored = []
+    for size in candidates(op):
+        trial = sizes | {op: size}
+        if model.fits(trial):
+            scored.append((model.cycles(trial), -size))
+    return -min(scored)[1] if scored else sizes[op]
+
+
+# ---------------------------------------------------------------------------------
+# Rewriting
+# ---------------------------------------------------------------------------------
+
+
+def _replace(op: ReserveSizeOp, size: int, chosen_by: str) -> None:
+    constant = arith.ConstantOp(IntegerAttr(size, IndexType()))
+    constant.attributes["ktdf.tile_size"] = StringAttr(chosen_by)
+    Rewriter.replace_op(op, constant)
+    for use in list(constant.result.uses):
+        _fold(use.operation)
+
+
+def _fold(op: Operation) -> None:
+    """Replace a ``ceildivui`` of constants, or a ``derive_size`` whose every tile
+    is whole, by its constant value."""
+    if op.parent is None:
+        return
+    value = None
+    if isinstance(op, arith.CeilDivUIOp):
+        value = exact(op.result, {})
+    elif isinstance(op, DeriveSizeOp):
+        value = _whole_tile(op)
+    if value is not None:
+        Rewriter.replace_op(op, arith.ConstantOp(IntegerAttr(value, IndexType())))
+
+
+def _whole_tile(op: DeriveSizeOp) -> int | None:
+    """The size every tile has when each level's tile divides the level above
+    (the total first), or the total when one tile covers it."""
+    total = exact(op.total_size, {})
+    tiles = [exact(size, {}) for size in op.tile_sizes]
+    if total is None or None in tiles:
+        return None
+    if len(tiles) == 1 and tiles[0] >= total:
+        return total
+    extents = [total, *tiles]
+    if all(outer % inner == 0 for outer, inner in pairwise(extents)):
+        return tiles[-1]
+    return None
+
+
+def _record(func: FuncOp, model: CostModel, sizes: dict[ReserveSizeOp, int], chosen_by: str):
+    entries: dict[str, Attribute] = {
+        "chosen_by": StringAttr(chosen_by),
+        "sizes": DenseArrayBase.from_list(i64, list(sizes.values())),
+        "estimated_cycles": IntegerAttr(model.cycles(sizes), i64),
+    }
+    for kind, used in model.peaks(sizes).items():
+        entries[f"{kind}_peak_bytes"] = IntegerAttr(used, i64)
+        entries[f"{kind}_capacity"] = IntegerAttr(model.device.memory(kind).size, i64)
+    func.attributes[TILE_SIZES] = DictionaryAttr(entries)
+
+
+def _function(op: Operation) -> FuncOp:
+    parent = op.parent_op()
+    while parent is not None and not isinstance(parent, FuncOp):
+        parent = parent.parent_op()
+    if parent is None:
+        raise KtcError("'ktdf.tiling.reserve_size' outside a function sizes no loop", where(op))
+    return parent
+
+
+@dataclass(frozen=True)
+class TileSizeSelection(ModulePass):
+    """Chooses every tile size left open, from a cost model of the device.
+
+    Expects ScheduleIR in a module that declares its device, with
+    ``ktdf.tiling.reserve_size`` placeholders used as tile sizes (``arith.ceildivui``
+    loop bounds, ``derive_size``, ``linearize_index`` strides, dynamic sizes of
+    buffers and transfers).
+
+    Produces each placeholder replaced by an ``arith.constant`` marked
+    ``ktdf.tile_size = "cost model"`` (or ``"option"``): a multiple of its
+    ``divisibility``, at least its ``min_value``. The sizes of one function are
+    chosen together (``choose``) so that its buffers, laid out as
+    ``address-assignment`` does (a ``modulo(size : 2)`` pipeline's buffers twice),
+    fit every memory of the device, with the fewest estimated cycles
+    (``CostModel``). The function records the choice in ``ktdf.tile_sizes``: the
+    sizes in program order, who chose them, the estimated cycles, and per memory
+    the peak bytes and the capacity. ``ceildivui`` of constants and ``derive_size``
+    whose tiles are all whole become constants.
+
+    ``sizes`` overrides the model: one size per placeholder of the module, in
+    program order; each must satisfy its placeholder's constraints. Without
+    placeholders the module is left unchanged.
+    """
+
+    name = "tile-size-selection"
+
+    sizes: tuple[int, ...] = ()
+    """Tile sizes for every ``reserve_size`` of the module, in program order;
+    none to let the cost model choose."""
+
+    def __post_init__(self):
+        if any(size < 1 for size in self.sizes):
+            raise ValueError(f"sizes must be positive, got {list(self.sizes)}")
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        reserves = [r for r in op.walk() if isinstance(r, ReserveSizeOp)]
+        if not reserves:
+            return
+        device = device_of(op)
+        given = self._given(reserves)
+        chosen_by = "option" if given else "cost model"
+        functions: dict[FuncOp, list[ReserveSizeOp]] = {}
+        for reserve in reserves:
+            functions.setdefault(_function(reserve), []).append(reserve)
+        for func, own in functions.items():
+            model = CostModel(device, func)
+            sizes = {r: given[r] for r in own} if given else choose(model, own)
+            _record(func, model, sizes, chosen_by)
+            for reserve, size in sizes.items():
+                _replace(reserve, size, chosen_by)
+
+    def _given(self, reserves: Sequence[ReserveSizeOp]) -> dict[ReserveSizeOp, int]:
+        if not self.sizes:
+            return {}
+        if len(self.sizes) != len(reserves):
+            raise KtcError(
+                f"tile-size-selection was given {len(self.sizes)} sizes, but the module "
+                f"has {len(reserves)} 'ktdf.tiling.reserve_size' ops"
+            )
+        for reserve, size in zip(reserves, self.sizes):
+            if not _allowed(reserve, size):
+                raise KtcError(
+                    f"tile size {size} is not allowed here: it must be a multiple of "
+                    f"{reserve.divisibility.value.data} and at least "
+                    f"{reserve.min_value.value.data}",
+                    where(reserve),
+                )
+        return dict(zip(reserves, self.sizes))

@@ -1,0 +1,202 @@
+"""A package prepared on a device: ``prepare`` runs the prepare plan once, ``launch``
+runs the launch plan per call.
+
+``launch(*args)`` takes the kernel's arguments in order: a numpy array for each pointer
+(its dtype and shape checked against the signature, symbolic dimensions against the
+scalar arguments they name) and a Python number for each scalar. Each array is
+copied into freshly allocated device memory (128-byte aligned); the kernel sees the
+element index of its first element, as in KTIR. After the run every pointer's array
+is read back, and ``launch`` returns them by argument name. Every mistake in a call
+is a ``KtcError``; nothing here knows what kind of device it talks to.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+import numpy as np
+
+from ktc.codegen.binary import relocated
+from ktc.codegen.package import DTYPES, Package
+from ktc.codegen.plan import (
+    Allocate,
+    ComputeOnDevice,
+    ComputeOnHost,
+    DataTransfer,
+    Expr,
+    InitTransfer,
+    Loop,
+    Step,
+    render,
+)
+from ktc.codegen.signature import Argument
+from ktc.dialects.diagnostics import KtcError
+from ktc.runtime.device import Device, DeviceError
+from ktc.runtime.symbols import evaluate
+
+ALIGNMENT = 128
+"""Where pointer arguments' arrays start in device memory: one 128-byte stick."""
+
+
+def prepare(package: Package, device: Device) -> Executable:
+    """Check that ``package`` was compiled for ``device`` and run its prepare plan."""
+    if package.arch_hash != device.arch_hash:
+        raise KtcError(
+            f"the package was compiled for arch '{package.arch_name}' (sha256 "
+            f"{package.arch_hash[:12]}...), not for this device's '{device.arch_name}' "
+            f"(sha256 {device.arch_hash[:12]}...)"
+        )
+    allocations, handles = [], {}
+    with _device_errors():
+        for step in package.prepare:
+            if isinstance(step, Allocate):
+                allocations.append(device.allocate(step.memory, step.size, step.alignment))
+            elif isinstance(step, InitTransfer):
+                handles[step.dataflow] = device.load(package.dataflows[step.dataflow].binary)
+    return Executable(package, device, tuple(allocations), handles)
+
+
+class Executable:
+    """A prepared package: launch it as many times as needed."""
+
+    def __init__(self, package: Package, device: Device, allocations: tuple[int, ...],
+                 handles: dict[int, int]):
+        self.package = package
+        self.device = device
+        self.allocations = allocations
+        self.handles = handles
+        self.symbols: dict[int, dict[int, int]] = {}
+        """The symbol values each dataflow's last ComputeOnHost computed, by id."""
+
+    def launch(self, *args) -> dict[str, np.ndarray]:
+        """Run the kernel once on ``args``; every pointer argument's array afterwards."""
+        signature = self.package.signature
+        _check_count(signature.kernel, signature.arguments, args)
+        values = [_scalar(a, v) if not a.pointer else 0 for a, v in zip(signature.arguments, args)]
+        names = [a.name for a in signature.arguments]
+        arrays = {i: _array(a, v, values, names)
+                  for i, (a, v) in enumerate(zip(signature.arguments, args)) if a.pointer}
+        memory = self.package.device_memory
+        with _device_errors():
+            addresses = {i: self._place(memory, array) for i, array in arrays.items()}
+            for i, address in addresses.items():
+                values[i] = address // arrays[i].dtype.itemsize
+            self._run(self.package.launch, {"arg": values, "alloc": self.allocations, "loop": {}})
+            return {signature.arguments[i].name: self._fetch(memory, addresses[i], array)
+                    for i, array in arrays.items()}
+
+    def report(self):
+        """The device's figures of the last launch, for a device that keeps a report
+        (the simulator's: cycles, roofline bound, per-engine busy and stall cycles,
+        bytes per memory)."""
+        report = getattr(self.device, "report", None)
+        if report is None:
+            raise KtcError(f"the device for arch '{self.device.arch_name}' keeps no report")
+        with _device_errors():
+            return report()
+
+    def _place(self, memory: str, array: np.ndarray) -> int:
+        address = self.device.allocate(memory, max(array.nbytes, 1), ALIGNMENT)
+        self.device.write(memory, address, array.tobytes())
+        return address
+
+    def _fetch(self, memory: str, address: int, like: np.ndarray) -> np.ndarray:
+        data = self.device.read(memory, address, like.nbytes)
+        return np.frombuffer(data, dtype=like.dtype).reshape(like.shape).copy()
+
+    def _run(self, steps: tuple[Step, ...], leaves: dict) -> None:
+        for step in steps:
+            if isinstance(step, Loop):
+                self._loop(step, leaves)
+            elif isinstance(step, ComputeOnHost):
+                self._compute_on_host(step, leaves)
+            elif isinstance(step, DataTransfer):
+                self._data_transfer(step.dataflow)
+            elif isinstance(step, ComputeOnDevice):
+                self.device.execute(self.handles[step.dataflow])
+
+    def _loop(self, loop: Loop, leaves: dict) -> None:
+        lower, upper, step = (evaluate(e, leaves) for e in (loop.lower, loop.upper, loop.step))
+        if step <= 0:
+            raise KtcError(f"launch-plan loop {loop.var} has step {step}; it must be positive")
+        for value in range(lower, upper, step):
+            self._run(loop.body, {**leaves, "loop": {**leaves["loop"], loop.var: value}})
+
+    def _compute_on_host(self, step: ComputeOnHost, leaves: dict) -> None:
+        dataflow = self.package.dataflows[step.dataflow]
+        params = {"param": tuple(evaluate(arg, leaves) for arg in step.args)}
+        self.symbols[step.dataflow] = {s.id: evaluate(s.expr, params) for s in dataflow.symbols}
+
+    def _data_transfer(self, index: int) -> None:
+        binary, values = self.package.dataflows[index].binary, self.symbols[index]
+        for e, engine in enumerate(binary.engines):
+            if engine.relocations:
+                self.device.patch(self.handles[index], e, relocated(engine, values))
+
+
+@contextmanager
+def _device_errors() -> Iterator[None]:
+    """Report a ``DeviceError`` as a ``KtcError``."""
+    try:
+        yield
+    except DeviceError as err:
+        raise KtcError(f"device: {err}") from None
+
+
+# ---------------------------------------------------------------------------------------
+# Arguments
+
+
+def _check_count(kernel: str, arguments: tuple[Argument, ...], args: tuple) -> None:
+    if len(args) == len(arguments):
+        return
+    listing = ", ".join(f"%{a.name}" for a in arguments) or "none"
+    raise KtcError(f"@{kernel} takes {len(arguments)} arguments ({listing}), got {len(args)}")
+
+
+FLOAT_BITS = {"f16": "uint16", "f32": "uint32", "f64": "int64"}
+"""How a float argument reaches a symbol: its storage bits, as the code's ``li`` holds them."""
+
+
+def _scalar(argument: Argument, value) -> int:
+    """A scalar argument's value as the launch plan reads it (a float: its bits)."""
+    name, dtype = argument.dtype, np.dtype(DTYPES[argument.dtype])
+    if name in FLOAT_BITS:
+        if isinstance(value, bool) or not isinstance(value, int | float | np.integer | np.floating):
+            raise KtcError(f"argument %{argument.name} expects a number ({name}), got {value!r}")
+        return int(np.array(value, dtype).view(FLOAT_BITS[name]))
+    if name == "df16":
+        raise KtcError(f"argument %{argument.name}: df16 scalar arguments are not supported")
+    boolean = isinstance(value, bool | np.bool_)
+    if not (boolean and name == "i1" or isinstance(value, int | np.integer) and not boolean):
+        raise KtcError(f"argument %{argument.name} expects an integer ({name}), got {value!r}")
+    low, high = (0, 1) if name == "i1" else (np.iinfo(dtype).min, np.iinfo(dtype).max)
+    if not low <= int(value) <= high:
+        raise KtcError(f"argument %{argument.name} expects an {name}, but {value} does not fit")
+    return int(value)
+
+
+def _array(argument: Argument, value, scalars: list[int], names: list[str]) -> np.ndarray:
+    dtype = np.dtype(DTYPES[argument.dtype])
+    if not isinstance(value, np.ndarray):
+        raise KtcError(f"argument %{argument.name} is a pointer to {argument.dtype} elements; "
+                       f"pass a numpy array, not {type(value).__name__}")
+    if value.dtype != dtype:
+        raise KtcError(f"argument %{argument.name} points to {argument.dtype} elements: "
+                       f"expected an array of dtype {dtype}, got {value.dtype}")
+    if argument.shape is not None:
+        expected = tuple(evaluate(dim, {"arg": scalars}) for dim in argument.shape)
+        if value.shape != expected:
+            raise KtcError(f"argument %{argument.name}: expected an array of shape "
+                           f"{_spelled(argument.shape, expected, names)}, got {value.shape}")
+    return np.ascontiguousarray(value)
+
+
+def _spelled(shape: tuple[Expr, ...], values: tuple[int, ...], names: list[str]) -> str:
+    """``(1024, 64)``, or ``(%n = 1000, 64)`` where a dimension is symbolic."""
+    dims = [str(v) if len(d) == 1 and isinstance(d[0], int)
+            else f"{render(d, lambda kind, n: '%' + names[n])} = {v}"
+            for d, v in zip(shape, values)]
+    return f"({', '.join(dims)}{',' if len(dims) == 1 else ''})"
+

@@ -1,0 +1,149 @@
+"""compile -> package -> prepare -> launch on the cycle-level simulator gives the
+reference interpreter's outputs, for every example on spyre, toy and the third test
+chip, for generated kernels, and for two launches of one prepared package.
+
+Tolerances: outputs of kernels without a reduction must be bit-exact (the simulator and
+the interpreter round every elementwise operation with the same numerics); a reduction
+may add its terms in another order (lanes first, then across lanes), so each reduced
+value may differ by the roundings of a sum of its length. Those roundings scale with
+the partial sums, not with the result, which cancellation can make small: the
+interpreter's own left-to-right f16 sum of 256 terms of N(0, 1) is often 0.05 away from
+the exact sum at a result near 0.1. So the check is norm-wise: |got - want| <=
+t * |want| + t * max(1, max |want| of that output), t = 2^-6 for f16 and 1e-5 for f32.
+Every run's simulated time must also be at least the roofline bound (the simulator fails
+the run otherwise)."""
+
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+
+from conftest import CORPUS, ROOT
+from kernelgen import Spec, ktir, random_inputs, specs
+from ktc.driver import compile as compile_kernel
+from ktc.runtime.executable import prepare
+from ktc.sim.reference import Kernel
+from ktc.sim.reference import random_inputs as reference_inputs
+from ktc.sim.simulator import Simulator
+
+LINE4 = str(ROOT / "tests" / "lit" / "arch" / "Inputs" / "line4.mlir")
+DEVICES = {"spyre": "spyre", "toy": "toy", "line4": LINE4}
+EXAMPLES = {
+    "add": {},
+    "broadcast_add": {},
+    "silu_mul": {},
+    "row_sum": {},
+    "softmax": {},
+    "rmsnorm": {},
+    "layernorm": {"eps": 1e-5},
+}
+"""Each example with its scalar arguments."""
+REDUCING = {"row_sum", "softmax", "rmsnorm", "layernorm"}
+CORPUS_KERNELS = {
+    "ktir-cpu/triton-ktir/vector_add_ktir.mlir": {"BLOCK_SIZE": 128},
+    "ktir-cpu/triton-ktir/vector_add_dynamic_ktir.mlir": {"n_elements": 1024},
+}
+"""The in-scope corpus kernels (tests/e2e/test_schedule_pipeline.py) that simulate in
+seconds, with their scalar arguments as in tests/e2e/test_reference_corpus.py. Not
+here: softmax_fwd (4096x1024) and layernorm_fwd (1151x8192) take minutes to simulate;
+add-with-control-flow has its own test (constant addresses)."""
+
+
+def simulate(text: str, name: str, device: str, arrays: dict, scalars: dict):
+    """The kernel's outputs on the simulator and on the reference interpreter, and the
+    simulator's report."""
+    kernel = Kernel.from_text(text, name)
+    expected = kernel.execute({**{k: v.copy() for k, v in arrays.items()}, **scalars}).outputs
+    simulator = Simulator(device)
+    executable = prepare(compile_kernel(text, device, name), simulator)
+    args = [arrays[p.name].copy() if p.pointer else scalars[p.name] for p in kernel.parameters]
+    return executable.launch(*args), expected, simulator.report()
+
+
+def assert_matches(actual: dict, expected: dict, exact: bool) -> None:
+    assert actual.keys() == expected.keys()
+    for name, want in expected.items():
+        got = actual[name]
+        assert got.dtype == want.dtype and got.shape == want.shape, name
+        if exact:
+            differ = np.argwhere(got.view(f"u{got.itemsize}") != want.view(f"u{want.itemsize}"))
+            assert not len(differ), (
+                f"%{name} differs at {differ[:4].tolist()}: {got[tuple(differ[0])]} "
+                f"instead of {want[tuple(differ[0])]}"
+            )
+        else:
+            tolerance = 2.0**-6 if got.dtype == np.float16 else 1e-5
+            scale = max(1.0, float(np.abs(want.astype(np.float64)).max(initial=0.0)))
+            np.testing.assert_allclose(got.astype(np.float64), want.astype(np.float64),
+                                       rtol=tolerance, atol=tolerance * scale, err_msg=f"%{name}")
+
+
+@pytest.mark.parametrize("device", DEVICES)
+@pytest.mark.parametrize("example", EXAMPLES)
+def test_example_matches_reference(example: str, device: str):
+    text = (ROOT / "examples" / f"{example}.mlir").read_text()
+    scalars = EXAMPLES[example]
+    arrays = reference_inputs(Kernel.from_text(text, example), scalars, {}, seed=7)
+    actual, expected, report = simulate(text, example, DEVICES[device], arrays, scalars)
+    assert_matches(actual, expected, exact=example not in REDUCING)
+    assert report.bound_cycles <= report.cycles
+
+
+@pytest.mark.parametrize("device", DEVICES)
+@pytest.mark.parametrize("name", CORPUS_KERNELS)
+def test_corpus_kernel_matches_reference(name: str, device: str):
+    path = CORPUS / name
+    if not path.exists():
+        pytest.skip(f"KTIR corpus not found at {CORPUS}")
+    text, scalars = path.read_text(), CORPUS_KERNELS[name]
+    arrays = reference_inputs(Kernel.from_text(text, name), scalars, {}, seed=7)
+    actual, expected, report = simulate(text, name, DEVICES[device], arrays, scalars)
+    assert_matches(actual, expected, exact=True)
+    assert report.bound_cycles <= report.cycles
+
+
+@pytest.mark.parametrize("device", DEVICES)
+def test_constant_addresses(device: str):
+    """add-with-control-flow takes no arguments: A, B and C lie at element addresses
+    1024, 12288 and 18432 of device memory, written and read around the launch; its
+    one tile adds rows 0..2 and leaves the rest of C as it was."""
+    path = CORPUS / "ktir-cpu" / "rfc" / "add-with-control-flow.mlir"
+    if not path.exists():
+        pytest.skip(f"KTIR corpus not found at {CORPUS}")
+    rng = np.random.default_rng(5)
+    a, b = (rng.standard_normal((96, 64)).astype(np.float16) for _ in range(2))
+    c = np.zeros((96, 64), np.float16)
+    simulator = Simulator(DEVICES[device])
+    memory = simulator.device.device_memory
+    assert simulator.allocate(memory, 2 * (18432 + c.size), 128) == 0
+    for element, array in ((1024, a), (12288, b), (18432, c)):
+        simulator.write(memory, 2 * element, array.tobytes())
+    executable = prepare(compile_kernel(path.read_text(), DEVICES[device], str(path)), simulator)
+    executable.launch()
+    out = np.frombuffer(simulator.read(memory, 2 * 18432, c.nbytes), np.float16).reshape(c.shape)
+    expected = c.copy()
+    expected[:3] = a[:3] + b[:3]
+    np.testing.assert_array_equal(out, expected)
+    assert simulator.report().bound_cycles <= simulator.report().cycles
+
+
+def test_one_prepare_two_launches():
+    """The symbols are evaluated per launch: the second call's arrays sit at other
+    addresses and both results are right."""
+    text = (ROOT / "examples" / "add.mlir").read_text()
+    simulator = Simulator("spyre")
+    executable = prepare(compile_kernel(text, "spyre", "add"), simulator)
+    rng = np.random.default_rng(3)
+    for _ in range(2):
+        a, b = (rng.standard_normal((256, 128)).astype(np.float16) for _ in range(2))
+        out = executable.launch(a, b, np.zeros((256, 128), np.float16))
+        np.testing.assert_array_equal(out["c"], a + b)
+
+
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(spec=specs(max_nodes=3))
+@pytest.mark.parametrize("device", ["spyre", "toy"])
+def test_generated_kernel_matches_reference(device: str, spec: Spec):
+    arrays = random_inputs(spec, seed=11)
+    actual, expected, _ = simulate(ktir(spec), "generated", device, arrays, {})
+    assert_matches(actual, expected, exact=spec.reduction is None)

@@ -1,0 +1,55 @@
+// What the lowering refuses, each at the op that causes it: a scratchpad buffer
+// without an address (address-assignment has not run), and a generic body op that
+// has no SIMD instruction.
+
+// RUN: not ktc-opt %s --split-input-file --arch toy -p convert-ktdf-to-dfir 2>&1 | filecheck %s
+
+#set = affine_set<(d0) : (d0 >= 0, -d0 + 7 >= 0)>
+func.func @no_address(%arg: index) attributes {grid = [1]} {
+  %a = ktdp.construct_memory_view %arg, sizes: [8], strides: [1] {coordinate_set = #set, memory_space = #ktdp.memory_space<global>} : memref<8xf16, "DDR">
+  ktdf.pipeline {
+    %p:2 = ktdf.private -> (memref<8xf16, "L1">, !ktdf.token) {
+      // CHECK: negative-lowering.mlir:[[# @LINE + 1]]:{{[0-9]+}}: error: buffer has no 'ktdf.address' (run address-assignment first)
+      %x = memref.alloc() : memref<8xf16, "L1">
+      %t = ktdf.create_token
+      ktdf.private_yield %x, %t : memref<8xf16, "L1">, !ktdf.token
+    }
+    ktdf.stage depends_in(none) depends_out(%p#1) {
+      ktdf.data_transfer from %a[0] size [8] to %p#0[0] size [8] : memref<8xf16, "DDR">, memref<8xf16, "L1">
+    } {applicable_units = ["MNILU"]}
+  }
+  return
+}
+
+// -----
+
+#id = affine_map<(d0) -> (d0)>
+func.func @no_instruction() attributes {grid = [1]} {
+  ktdf.pipeline {
+    %p:4 = ktdf.private -> (!ktdf.fifo.slot<"L1LU" -> "SFU", 8xf16>, !ktdf.fifo.slot<"SFU" -> "L1SU", 8xf16>, !ktdf.token, memref<8xf16, "L1">) {
+      %f = ktdf.fifo.allocate() : !ktdf.fifo.slot<"L1LU" -> "SFU", 8xf16>
+      %g = ktdf.fifo.allocate() : !ktdf.fifo.slot<"SFU" -> "L1SU", 8xf16>
+      %t = ktdf.create_token
+      %x = memref.alloc() {ktdf.address = 0 : i64} : memref<8xf16, "L1">
+      ktdf.private_yield %f, %g, %t, %x : !ktdf.fifo.slot<"L1LU" -> "SFU", 8xf16>, !ktdf.fifo.slot<"SFU" -> "L1SU", 8xf16>, !ktdf.token, memref<8xf16, "L1">
+    }
+    ktdf.stage depends_in(none) depends_out(none) {
+      ktdf.data_transfer from %p#3[0] size [8] to %p#0 size [8] : memref<8xf16, "L1">, !ktdf.fifo.slot<"L1LU" -> "SFU", 8xf16>
+    } {applicable_units = ["L1LU"]}
+    ktdf.stage depends_in(none) depends_out(%p#2) {
+      %u = ktdf.read_from_fifo %p#0 : <"L1LU" -> "SFU", 8xf16> -> tensor<8xf16>
+      %e = tensor.empty() : tensor<8xf16>
+      %s = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel"]} ins(%u : tensor<8xf16>) outs(%e : tensor<8xf16>) {
+      ^bb0(%l: f16, %o: f16):
+        // CHECK: negative-lowering.mlir:[[# @LINE + 1]]:{{[0-9]+}}: error: 'math.log' has no SIMD instruction
+        %r = math.log %l : f16
+        linalg.yield %r : f16
+      } -> tensor<8xf16>
+      ktdf.write_to_fifo %s, %p#1 : tensor<8xf16>, <"SFU" -> "L1SU", 8xf16>
+    } {applicable_units = ["SFU"]}
+    ktdf.stage depends_in(none) depends_out(none) {
+      ktdf.data_transfer from %p#1 size [8] to %p#3[0] size [8] : !ktdf.fifo.slot<"SFU" -> "L1SU", 8xf16>, memref<8xf16, "L1">
+    } {applicable_units = ["L1SU"]}
+  }
+  return
+}

@@ -1,0 +1,101 @@
+"""The benchmark kernels compute what they say: each, at its small size, run on the
+reference interpreter with random inputs, matches a numpy formula written again here
+(in float64 from the rounded inputs); each at every size parses and verifies; and the
+generators place rows and blocks where the formula expects them."""
+
+import numpy as np
+import pytest
+
+from ktc.benchmarks.kernels import SIZES, add, case, layernorm, row_sum
+from ktc.dialects import context
+from ktc.dialects.source import parse_module, verify_module
+from ktc.sim import reference
+
+
+def _wide(args: dict, name: str) -> np.ndarray:
+    return np.asarray(args[name], np.float64)
+
+
+def _softmax(args: dict) -> np.ndarray:
+    x = _wide(args, "x")
+    e = np.exp(x - x.max(axis=1, keepdims=True))
+    return e / e.sum(axis=1, keepdims=True)
+
+
+def _silu_mul(args: dict) -> np.ndarray:
+    x = _wide(args, "x")
+    gate, up = np.split(x, 2, axis=1)
+    return gate / (1 + np.exp(-gate)) * up
+
+
+def _layernorm(args: dict) -> np.ndarray:
+    x, w, b = _wide(args, "x"), _wide(args, "w"), _wide(args, "b")
+    centered = x - x.mean(axis=1, keepdims=True)
+    variance = (centered * centered).mean(axis=1, keepdims=True)
+    return centered / np.sqrt(variance + float(np.float16(args["eps"]))) * w + b
+
+
+def _rmsnorm(args: dict) -> np.ndarray:
+    x, w = _wide(args, "x"), _wide(args, "w")
+    return x / np.sqrt((x * x).mean(axis=1, keepdims=True) + 1e-5) * w
+
+
+FORMULAS = {
+    "add": (lambda args: _wide(args, "a") + _wide(args, "b"), 1e-2),
+    "broadcast_add": (lambda args: _wide(args, "a") + _wide(args, "b")[None, :], 1e-2),
+    "silu_mul": (_silu_mul, 1e-2),
+    "softmax": (_softmax, 1e-2),
+    "layernorm": (_layernorm, 2e-2),
+    "rmsnorm": (_rmsnorm, 2e-2),
+    "row_sum": (lambda args: _wide(args, "x").sum(axis=1), 1e-4),
+}
+"""Per kernel: the expected output, and the absolute and relative tolerance."""
+
+
+def _check(kernel_case, expected, tolerance: float) -> None:
+    args = kernel_case.inputs(seed=3)
+    outputs = reference.run(kernel_case.text, args, filename=kernel_case.kernel)
+    got = np.asarray(outputs[kernel_case.output], np.float64)
+    np.testing.assert_allclose(got, expected(args), rtol=tolerance, atol=tolerance)
+
+
+def test_every_kernel_has_a_formula():
+    assert sorted(SIZES) == sorted(FORMULAS)
+
+
+@pytest.mark.parametrize("kernel", sorted(FORMULAS))
+def test_small_size_computes_its_formula(kernel: str):
+    _check(case(kernel, "small"), *FORMULAS[kernel])
+
+
+@pytest.mark.parametrize("kernel", sorted(SIZES))
+@pytest.mark.parametrize("size", ["small", "large"])
+def test_every_size_parses_and_verifies(kernel: str, size: str):
+    kernel_case = case(kernel, size)
+    verify_module(parse_module(kernel_case.text, kernel, context()))
+    assert kernel_case.elements > 0
+
+
+@pytest.mark.parametrize("ops", [2, 3, 4])
+def test_a_chain_of_ops_alternates_adding_and_subtracting_b(ops: int):
+    def expected(args):
+        return _wide(args, "a") + (ops % 2) * _wide(args, "b")
+
+    kernel_case = add(rows=64, cols=128, grid=8, ops=ops)
+    assert kernel_case.text.count("arith.addf") + kernel_case.text.count("arith.subf") == ops
+    _check(kernel_case, expected, 2e-2)
+
+
+def test_rows_that_do_not_divide_among_tiles_take_every_grid_th_row():
+    kernel_case = layernorm(rows=37, cols=64, grid=8)
+    assert "scf.for %r = %tile to %rows step %grid" in kernel_case.text
+    _check(kernel_case, *FORMULAS["layernorm"])
+
+
+def test_blocks_of_rows_step_through_each_tiles_rows():
+    _check(row_sum(rows=64, cols=32, grid=4, block=4), *FORMULAS["row_sum"])
+
+
+def test_blocks_that_do_not_divide_are_refused():
+    with pytest.raises(ValueError, match="do not split"):
+        row_sum(rows=60, cols=32, grid=4, block=4)

@@ -1,0 +1,122 @@
+"""The benchmark suite writes what the issue asks for: one JSON record per kernel and
+size with the named keys, a markdown table, an error record instead of a crash when a
+kernel does not compile, and the stalling engine named from the per-engine figures.
+Nothing here is timed."""
+
+import argparse
+import json
+
+import pytest
+
+from ktc.benchmarks import suite
+from ktc.benchmarks.kernels import case
+from ktc.dialects.diagnostics import KtcError
+
+KEYS = {"kernel", "size", "arch", "cycles", "bound_cycles", "binding_resource", "efficiency",
+        "unoptimized_cycles", "speedup", "compile_s", "sim_wall_s", "sim_cycles_per_s",
+        "reference_s"}
+
+
+META = {"date": "", "commit": "", "machine": "", "load": "", "arch": "spyre"}
+
+
+def _columns(table: str, start: str) -> int:
+    return next(line for line in table.splitlines() if line.startswith(start)).count("|")
+
+
+def _args(tmp_path, **overrides) -> argparse.Namespace:
+    parser = argparse.ArgumentParser()
+    suite.add_arguments(parser)
+    args = parser.parse_args(["--no-scaling", "--output", str(tmp_path)])
+    return argparse.Namespace(**(vars(args) | overrides))
+
+
+def test_one_kernel_writes_a_record_with_the_issues_keys_and_a_table(tmp_path):
+    assert suite.run(_args(tmp_path, kernels="add", sizes="small")) == 0
+    records = json.loads((tmp_path / "results.json").read_text())
+    assert [(r["kernel"], r["size"]) for r in records] == [("add", "small")]
+    record = records[0]
+    assert KEYS <= record.keys()
+    assert record["max_abs_error"] == 0
+    assert 0 < record["efficiency"] <= 1
+    assert record["speedup"] == pytest.approx(record["unoptimized_cycles"] / record["cycles"])
+    table = (tmp_path / "results.md").read_text()
+    assert _columns(table, "| add | small | 256x128 | ") == _columns(table, "| kernel |")
+    assert record["commit"] in table
+
+
+def test_a_kernel_that_does_not_compile_gets_an_error_record(monkeypatch):
+    def failing(*_args, **_kwargs):
+        raise KtcError("no engine can run this", "kernel.mlir:3:5")
+
+    monkeypatch.setattr(suite, "simulate", failing)
+    record = suite.measure("add", "small", "spyre")
+    assert record["error"] == "kernel.mlir:3:5: error: no engine can run this"
+    assert "cycles" not in record
+    table = suite.markdown(suite.Results(META, [record], [], [], [], 0))
+    assert _columns(table, "| add | small |") == _columns(table, "| kernel |")
+
+
+def test_the_stall_names_the_engine_waiting_the_largest_share():
+    engines = {
+        "DMA": {"instances": 2, "busy": 180, "starved": 10, "backpressured": 0},
+        "SFU": {"instances": 4, "busy": 100, "starved": 40, "backpressured": 240},
+    }
+    assert suite.stall(engines, 100) == (
+        "SFU back-pressured 60% (waits for room in its output FIFO), busy 25%")
+    assert suite.stall({}, 100) == ""
+
+
+def test_the_ideal_bound_moves_every_array_once():
+    # 4096x1024 f16 a, b and c: 3 * 8 MiB over spyre's 128 B per cycle.
+    assert suite.ideal_cycles(case("add", "large"), "spyre") == 3 * (8 << 20) // 128
+
+
+def test_unknown_kernels_are_refused_by_name(tmp_path):
+    with pytest.raises(KtcError, match="unknown choice.*matmul"):
+        suite.run(_args(tmp_path, kernels="add,matmul"))
+
+
+def test_the_targets_count_large_kernels_and_name_those_not_measured():
+    records = [
+        {"kernel": "add", "size": "large", "efficiency": 0.9, "speedup": 1.0,
+         "sim_cycles_per_s": 2500.0, "cycles": 5000, "sim_cpu_s": 0.5},
+        {"kernel": "softmax", "size": "large", "efficiency": 0.5, "speedup": 1.5},
+        {"kernel": "layernorm", "size": "large", "error": "no path"},
+        {"kernel": "rmsnorm", "size": "small", "efficiency": 0.1, "speedup": 0.5},
+    ]
+    examples = [{"example": "add.mlir", "compile_s": 0.5, "compile_cpu_s": 0.4},
+                {"example": "softmax.mlir", "compile_s": 2.5, "compile_cpu_s": 0.6}]
+    lines = suite.targets(suite.Results(META, records, [], [], examples, 0))
+    assert lines == [
+        "- Efficiency >= 0.85 on every large kernel: 1 of 3 (add); not measured (error): layernorm.",
+        ("- Full pipeline faster than the unoptimized schedule on every large kernel: 1 of 3 "
+         "(add 1.00x, softmax 1.50x)."),
+        ("- At least 1,000,000 simulated cycles per wall second on the large add: 2,500 "
+         "(per CPU second 10,000)."),
+        ("- Every example compiles in under 2 s: 1 of 2 (slowest softmax.mlir, 2.50 s); "
+         "in under 2 CPU seconds: 2."),
+    ]
+
+
+def test_the_sweeps_largest_point_is_the_large_add_so_it_is_simulated_once(monkeypatch):
+    calls = []
+
+    def recording(*args, **kwargs):
+        calls.append((args, kwargs))
+        raise KtcError("not simulated here")
+
+    monkeypatch.setattr(suite, "simulate", recording)
+    suite.measure("add", "large", "spyre")
+    rows = suite.simulator_scaling("spyre")
+    assert rows[-1] == {"elements": 1 << 22, "error": "error: not simulated here"}
+    assert calls[-1] == calls[0]
+
+
+def test_a_bug_in_ktc_is_recorded_as_an_internal_error(monkeypatch):
+    def buggy(*_args, **_kwargs):
+        raise NameError("name '_Missing' is not defined")
+
+    monkeypatch.setattr(suite, "simulate", buggy)
+    record = suite.measure("silu_mul", "large", "spyre")
+    assert record["error"] == "internal error (NameError: name '_Missing' is not defined)"
