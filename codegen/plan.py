@@ -3,7 +3,9 @@
 An **expression** is a postfix tuple of tokens: an ``int`` pushes a constant, a ``str``
 applies an operator (``"add"``, ``"divsi"``, ``"cmp.slt"``, ``"select"``, ...), a pair
 ``(kind, n)`` pushes a leaf or applies a width operator (``("wrap", 32)`` keeps the low
-32 bits as a signed value, ``("zext", 32)`` as an unsigned one). A leaf is
+32 bits as a signed value, ``("zext", 32)`` as an unsigned one; ``("sitofp", 16)`` and
+``("uitofp", 16)`` round a signed or unsigned integer to the nearest IEEE float of 16,
+32 or 64 bits and push its bits, as a float kernel argument travels). A leaf is
 ``("arg", i)`` kernel argument i (a pointer's value is the element index of its array,
 as in KTIR), ``("loop", k)`` the variable of launch-plan loop k, ``("param", i)``
 parameter i of a dataflow (in its symbol table), or ``("alloc", k)`` the address the
@@ -28,6 +30,9 @@ LEAVES = ("arg", "loop", "param", "alloc")
 """Leaf kinds, each numbered from 0."""
 WIDTH_OPS = ("wrap", "zext")
 """Operators that take one value and a bit width."""
+FLOAT_OPS = ("sitofp", "uitofp")
+"""Operators that take one integer and the width of the IEEE float they make."""
+FLOAT_WIDTHS = (16, 32, 64)
 PREDICATES = ("eq", "ne", "slt", "sle", "sgt", "sge", "ult", "ule", "ugt", "uge")
 """``arith.cmpi`` predicates in the order of their numbers."""
 BINARY = (
@@ -79,6 +84,8 @@ def _arity(token, scope: Mapping[str, Container[int]]) -> tuple[int, str | None]
     kind, n = token
     if kind in WIDTH_OPS:
         return 1, None if 1 <= n <= 64 else f"bad width {n}"
+    if kind in FLOAT_OPS:
+        return 1, None if n in FLOAT_WIDTHS else f"bad float width {n}"
     if kind not in LEAVES:
         return 0, f"unknown leaf {kind!r}"
     return 0, None if n in scope.get(kind, ()) else f"no {kind} {n}"

@@ -14,7 +14,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from xdsl.dialects.builtin import IndexType, IntegerAttr, IntegerType, ModuleOp
+from xdsl.dialects.builtin import (
+    Float16Type,
+    Float32Type,
+    Float64Type,
+    IndexType,
+    IntegerAttr,
+    IntegerType,
+    ModuleOp,
+)
 from xdsl.dialects.func import CallOp, FuncOp
 from xdsl.dialects.scf import ForOp
 from xdsl.ir import Block, BlockArgument, Operation, SSAValue
@@ -103,10 +111,12 @@ class HostValues:
             return (*operands[0], *operands[1], *operands[2], "select")
         if name in CASTS:
             return (*operands[0], *_cast(name, op.operands[0].type, op.results[0].type))
+        if name in ("arith.sitofp", "arith.uitofp"):
+            return (*operands[0], (name.removeprefix("arith."), _float_bits(op)))
         if name == "affine.apply":
             return _affine(op.map.data.results[0], operands, op.map.data.num_dims)
-        raise KtcError(f"host code cannot compute '{name}' (only integer arith and "
-                       "affine.apply reach the symbols)", where(op))
+        raise KtcError(f"host code cannot compute '{name}' (only integer arith, int-to-float "
+                       "conversions and affine.apply reach the symbols)", where(op))
 
 
 def _describe(value: BlockArgument) -> str:
@@ -119,6 +129,14 @@ def _bits(type_) -> int:
     if isinstance(type_, IntegerType):
         return type_.width.data
     raise KtcError(f"host code computes on {type_}, not an integer")
+
+
+def _float_bits(op: Operation) -> int:
+    """The width of the IEEE float an int-to-float conversion makes."""
+    target = op.results[0].type
+    if not isinstance(target, Float16Type | Float32Type | Float64Type):
+        raise KtcError(f"host code converts to {target}; symbols hold f16, f32 or f64", where(op))
+    return target.bitwidth
 
 
 def _cast(name: str, source, target) -> Expr:

@@ -6,9 +6,12 @@ tools print it and exit 1 without a traceback.
 """
 
 from dataclasses import dataclass
+from typing import TypeVar
 
 from xdsl.dialects.builtin import FileLineColLoc, IntAttr, StringAttr
 from xdsl.ir import Operation
+
+OpT = TypeVar("OpT", bound=Operation)
 
 
 @dataclass
@@ -39,6 +42,13 @@ def source_location(op: Operation) -> str:
     if isinstance(loc, FileLineColLoc):
         return f"{loc.filename.data}:{loc.line.data}:{loc.column.data}"
     return ""
+
+
+def located(op: OpT, origin: Operation) -> OpT:
+    """``op`` with ``origin``'s source location: a rewrite gives each op it creates the
+    location of the op it stands for, so diagnostics and binaries can name the source."""
+    op.location = origin.location
+    return op
 
 
 def line_of(op: Operation) -> int | None:

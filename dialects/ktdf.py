@@ -91,6 +91,7 @@ from xdsl.traits import (
 from xdsl.utils.exceptions import VerifyException
 from xdsl.utils.str_enum import StrEnum
 
+from ktc.dialects.diagnostics import located
 from ktc.dialects.syntax import (
     AngleBracketEnum,
     parse_attr_dict,
@@ -941,10 +942,10 @@ class StaticTransferSizes(RewritePattern):
             return
         access = [None if side.access is None else (side.access.data, list(side.indices))
                   for side in sides]
-        rewriter.replace(op, DataTransferOp(
+        rewriter.replace(op, located(DataTransferOp(
             op.source, sizes[0], op.destination, sizes[1], access[0], access[1],
             dict(op.attributes),
-        ))
+        ), op))
 
 
 def _folded_sizes(side: _Side) -> list[int | SSAValue]:

@@ -4,6 +4,7 @@ its loops runs once, in a sibling pipeline before them."""
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from ktc.dialects.diagnostics import located
 from ktc.dialects.ktdf import (
     DYNAMIC_INDEX,
     DataTransferOp,
@@ -221,7 +222,7 @@ class _Hoist:
             indices[position] = index.result
         dest_access = None if reader.dest_map is None else (reader.dest_map.data,
                                                             list(reader.dest_indices))
-        Rewriter.replace_op(reader, DataTransferOp(
+        Rewriter.replace_op(reader, located(DataTransferOp(
             buffer,
             _sizes(reader.static_source_sizes.get_values(), reader.source_sizes, {}),
             reader.destination,
@@ -229,7 +230,7 @@ class _Hoist:
             folded(access.data, indices),
             dest_access,
             dict(reader.attributes),
-        ))
+        ), reader))
 
 
 def _stage(op: Operation) -> StageOp:
@@ -499,7 +500,7 @@ def _retarget(transfer: DataTransferOp, buffer: SSAValue, mapping: dict[SSAValue
         expr = access.data.results[dim]
         assert isinstance(expr, AffineDimExpr)
         new[expr.position] = index
-    return DataTransferOp(
+    return located(DataTransferOp(
         mapping.get(transfer.source, transfer.source),
         _sizes(transfer.static_source_sizes.get_values(), transfer.source_sizes, mapping),
         buffer,
@@ -507,7 +508,7 @@ def _retarget(transfer: DataTransferOp, buffer: SSAValue, mapping: dict[SSAValue
         (transfer.source_map.data, [mapping.get(v, v) for v in transfer.source_indices]),
         folded(access.data, new),
         dict(transfer.attributes),
-    )
+    ), transfer)
 
 
 def _drop_private_result(result: SSAValue) -> None:

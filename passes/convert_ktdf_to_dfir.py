@@ -36,6 +36,7 @@ from xdsl.dialects.builtin import (
     NoneAttr,
     StridedLayoutAttr,
     StringAttr,
+    UnknownLoc,
     VectorType,
     i64,
 )
@@ -345,12 +346,29 @@ class Program:
         self.active = False
         self.in_parallel = False
         self.arith = Arith(self.emit, dataflow.constant)
+        self.origin: Attribute = UnknownLoc()
+        """The source location emitted ops take (see ``lowering``)."""
 
     # Emission ----------------------------------------------------------------
 
     def emit(self, op: Operation) -> Operation:
+        if isinstance(op.location, UnknownLoc):
+            op.location = self.origin
         self.cursor.add_op(op)
         return op
+
+    @contextmanager
+    def lowering(self, op: Operation) -> Iterator[None]:
+        """Ops emitted meanwhile take the source location of ``op`` or, when it has
+        none (a stage, a loop made by tiling), of the first op inside it that has one,
+        else the enclosing op's; so each instruction can name what it came from."""
+        saved = self.origin
+        self.origin = next((inner.location for inner in op.walk()
+                            if not isinstance(inner.location, UnknownLoc)), saved)
+        try:
+            yield
+        finally:
+            self.origin = saved
 
     @contextmanager
     def inside(self, block: Block) -> Iterator[None]:
@@ -484,9 +502,10 @@ class Walker:
 
     def block(self, block: Block) -> None:
         for op in block.ops:
-            self.signals(op, before=True)
-            self.op(op)
-            self.signals(op, before=False)
+            with self.p.lowering(op):
+                self.signals(op, before=True)
+                self.op(op)
+                self.signals(op, before=False)
 
     # Control flow ---------------------------------------------------------------
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ktc.arch.model import Device, device_of
+from ktc.dialects.diagnostics import located
 from ktc.dialects.ktdf import (
     LoopType,
     LoopTypeAttr,
@@ -133,9 +134,9 @@ def _buffer_type(data: TensorType, space: Attribute) -> MemRefType:
 
 def _in_place(generic: GenericOp, buffer: SSAValue) -> None:
     """``generic`` writing ``buffer`` instead of producing a tensor."""
-    replacement = GenericOp(
+    replacement = located(GenericOp(
         generic.inputs, [buffer], generic.body.clone(), generic.indexing_maps, generic.iterator_types
-    )
+    ), generic)
     Rewriter.insert_op(replacement, InsertPoint.before(generic))
     seeds = [value.owner for value in generic.outputs]
     Rewriter.erase_op(generic, safe_erase=False)
@@ -146,4 +147,5 @@ def _in_place(generic: GenericOp, buffer: SSAValue) -> None:
 
 def _read_buffer(read: ReadFromFifoOp, space: Attribute) -> None:
     """``read`` giving a memref in ``space`` instead of a tensor."""
-    Rewriter.replace_op(read, ReadFromFifoOp(read.fifo_slot, _buffer_type(read.result.type, space)))
+    Rewriter.replace_op(read, located(ReadFromFifoOp(read.fifo_slot,
+                                                     _buffer_type(read.result.type, space)), read))

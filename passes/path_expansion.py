@@ -32,7 +32,7 @@ from xdsl.rewriter import Rewriter
 
 from ktc.arch.expand import kind_name
 from ktc.arch.model import ENGINE, MEMORY, Device, Node, device_of
-from ktc.dialects.diagnostics import KtcError, where
+from ktc.dialects.diagnostics import KtcError, located, where
 from ktc.dialects.ktdf import (
     CreateTokenOp,
     DataTransferOp,
@@ -127,6 +127,8 @@ class _Hop:
     offset: int
     """Where its stage goes: 0 the original transfer's stage, -1 the one before it, ..."""
     attributes: dict[str, Attribute]
+    origin: DataTransferOp
+    """The transfer it is a hop of (its source location is the hop's)."""
 
 
 @dataclass(frozen=True)
@@ -355,6 +357,7 @@ def _transfer_hops(
             unit, ends[index], ends[index + 1],
             index - last if anchored_at_end else index,
             dict(transfer.attributes) if index == (last if anchored_at_end else 0) else {},
+            transfer,
         )
         for index, unit in enumerate(units)
     ]
@@ -606,7 +609,7 @@ def _new_private(
 
 
 def _transfer(hop: _Hop, value: Callable[[SSAValue | _Staging], SSAValue]) -> DataTransferOp:
-    return DataTransferOp(
+    return located(DataTransferOp(
         value(hop.source.value), hop.source.sizes, value(hop.dest.value), hop.dest.sizes,
         hop.source.access, hop.dest.access, attributes=dict(hop.attributes),
-    )
+    ), hop.origin)

@@ -21,7 +21,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ktc.arch.model import Device, device_of
-from ktc.dialects.diagnostics import KtcError, where
+from ktc.dialects.diagnostics import KtcError, located, where
 from ktc.dialects.ktdf import (
     DataTransferOp,
     FifoAllocateOp,
@@ -409,10 +409,10 @@ def _resized(transfer: DataTransferOp, length: int, chunk: SSAValue | None = Non
             access = (AffineMap(old.num_dims + 1, 0, (*old.results[:-1], shifted)), [*indices, chunk])
         sides.append((side.value, sizes, access))
     (source, source_sizes, source_access), (dest, dest_sizes, dest_access) = sides
-    new = DataTransferOp(
+    new = located(DataTransferOp(
         source, source_sizes, dest, dest_sizes, source_access, dest_access,
         attributes=dict(transfer.attributes),
-    )
+    ), transfer)
     Rewriter.replace_op(transfer, new)
     return new
 
@@ -468,16 +468,17 @@ def _combine(reduction: GenericOp, write: WriteToFifoOp, feed: DataTransferOp, d
                                 out_slot.element_type)
     [partial] = add_resources(inner, [FifoAllocateOp([partial_slot])])
     source = drain.dest_side
-    reload = DataTransferOp(
+    reload = located(DataTransferOp(
         drain.destination, _sizes(source), partial, _sizes(drain.source_side),
         (source.access.data, list(source.indices)), None,
-    )
+    ), drain)
     Rewriter.insert_op(reload, InsertPoint.after(feed))
     result = reduction.results[0]
     read = ReadFromFifoOp(partial, result.type)
     empty = tensor.EmptyOp([], result.type)
     combined = _elementwise(combiner(reduction), [read.result, result], empty.tensor)
-    Rewriter.insert_op([read, empty, combined], InsertPoint.before(write))
+    Rewriter.insert_op([located(op, reduction) for op in (read, empty, combined)],
+                       InsertPoint.before(write))
     write.operands[0] = combined.results[0]
 
 

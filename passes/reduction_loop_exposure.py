@@ -15,6 +15,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from ktc.arch.model import device_of
+from ktc.dialects.diagnostics import located
 from ktc.dialects.ktdf import (
     DataTransferOp,
     FifoAllocateOp,
@@ -268,10 +269,10 @@ def _expose(plan: _Plan) -> None:
     block = plan.stage.body.block
     bounds = _bounds(block, plan.extent // plan.width)
     for walker in plan.walkers:
-        loop = _walk(walker, plan, bounds)
+        loop = located(_walk(walker, plan, bounds), walker)
         Rewriter.insert_op(loop, InsertPoint.before(walker))
         if reduces_innermost(walker):
-            finish = _horizontal(walker, loop.results[0])
+            finish = located(_horizontal(walker, loop.results[0]), walker)
             Rewriter.insert_op(finish, InsertPoint.before(walker))
             walker.results[0].replace_all_uses_with(finish.results[0])
         else:
@@ -308,7 +309,8 @@ def _walk(walker: GenericOp, plan: _Plan, bounds) -> ForOp:
     reads: dict[SSAValue, SSAValue] = {}
     for value in walker.inputs:
         if value in plan.sliced and value not in reads:
-            read = ReadFromFifoOp(value.owner.fifo_slot, _sliced_type(value.type, width))
+            read = located(ReadFromFifoOp(value.owner.fifo_slot, _sliced_type(value.type, width)),
+                           value.owner)
             body.add_op(read)
             reads[value] = read.result
     inputs = [reads.get(value, value) for value in walker.inputs]
@@ -325,13 +327,15 @@ def _walk(walker: GenericOp, plan: _Plan, bounds) -> ForOp:
         outputs = [e.tensor for e in empties]
     parallel = [IteratorTypeAttr(IteratorType.PARALLEL)] * loops
     iterators = parallel if reduction else walker.iterator_types
-    step = GenericOp(inputs, outputs, walker.body.clone(), maps, iterators, [o.type for o in outputs])
+    step = located(GenericOp(inputs, outputs, walker.body.clone(), maps, iterators,
+                             [o.type for o in outputs]), walker)
     body.add_op(step)
     if reduction:
         body.add_op(scf.YieldOp(step.results[0]))
     else:
         for result, new in zip(walker.results, step.results):
-            body.add_ops([WriteToFifoOp(new, use.operation.fifo_slot) for use in result.uses])
+            body.add_ops([located(WriteToFifoOp(new, use.operation.fifo_slot), use.operation)
+                          for use in result.uses])
         body.add_op(scf.YieldOp())
     seeds: list[SSAValue] = []
     if reduction:
@@ -363,7 +367,7 @@ def _identity_fill(reduction: GenericOp, width: int) -> list[Operation]:
         [], [empty.tensor], Region(body), [AffineMapAttr(AffineMap.identity(rank))],
         [IteratorTypeAttr(IteratorType.PARALLEL)] * rank, [partial],
     )
-    return [constant, empty, fill]
+    return [located(op, reduction) for op in (constant, empty, fill)]
 
 
 def _horizontal(reduction: GenericOp, partial: SSAValue) -> GenericOp:
@@ -486,10 +490,10 @@ def _moved(transfer: DataTransferOp, slot: SSAValue, vector: SSAValue | None, pl
             access = _shifted(access, vector, plan.width)
         sides.append((side.value, sizes, access))
     (source, source_sizes, source_access), (dest, dest_sizes, dest_access) = sides
-    return DataTransferOp(
+    return located(DataTransferOp(
         source, source_sizes, dest, dest_sizes, source_access, dest_access,
         attributes=dict(transfer.attributes),
-    )
+    ), transfer)
 
 
 def _sizes(side) -> list[int | SSAValue]:

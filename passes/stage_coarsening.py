@@ -4,6 +4,7 @@ the outer pipeline works a tile at a time, the inner one a vector at a time."""
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
+from ktc.dialects.diagnostics import located
 from ktc.dialects.ktdf import (
     DYNAMIC_INDEX,
     DataTransferOp,
@@ -550,8 +551,8 @@ class _Coarsening:
                 sizes = [1] * len(ivs) + sizes
             sides.append((sizes, access))
         (source_sizes, source_access), (dest_sizes, dest_access) = sides
-        return DataTransferOp(
+        return located(DataTransferOp(
             op.source, source_sizes, op.destination, dest_sizes,
             source_access, dest_access, dict(op.attributes),
-        )
+        ), op)
 

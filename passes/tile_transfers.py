@@ -8,6 +8,7 @@ tile per transfer; ``broadcast-promotion`` so that a hoisted operand moves whole
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
+from ktc.dialects.diagnostics import located
 from ktc.dialects.ktdf import (
     DYNAMIC_INDEX,
     DataTransferOp,
@@ -311,8 +312,8 @@ def _build(transfer: DataTransferOp, loops: list[scf.ForOp], taken: Sequence[int
         _whole_side(side, stepping, trips, mapping, ops)
         for side, stepping in zip(sides, steppings)
     ]
-    ops.append(DataTransferOp(source, source_sizes, dest, dest_sizes, source_access,
-                              dest_access, dict(transfer.attributes)))
+    ops.append(located(DataTransferOp(source, source_sizes, dest, dest_sizes, source_access,
+                                      dest_access, dict(transfer.attributes)), transfer))
     if shell is None:
         return ops
     Rewriter.insert_op(ops, InsertPoint.before(body.last_op))

@@ -10,7 +10,9 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 
-from ktc.codegen.plan import LEAVES, Expr
+import numpy as np
+
+from ktc.codegen.plan import FLOAT_OPS, LEAVES, Expr
 from ktc.dialects.diagnostics import KtcError
 
 MASK = (1 << 64) - 1
@@ -34,6 +36,13 @@ def _div(a: int, b: int) -> int:
 
 def _ceildiv(a: int, b: int) -> int:
     return -((-a) // b)
+
+
+def _float_bits(value: int, bits: int) -> int:
+    """The bits of the IEEE float of ``bits`` bits nearest to ``value`` (numpy rounds
+    to nearest even, and overflows to infinity as the conversion does)."""
+    with np.errstate(over="ignore"):
+        return int(np.array(value, np.float64).astype(f"f{bits // 8}").view(f"u{bits // 8}"))
 
 
 DIVIDING = {"divsi", "divui", "remsi", "remui", "ceildivsi", "ceildivui", "floordivsi", "floormod"}
@@ -81,6 +90,9 @@ def evaluate(expr: Expr, leaves: Mapping[str, tuple[int, ...]]) -> int:
             stack.append(wrap(token))
         elif isinstance(token, tuple) and token[0] in LEAVES:
             stack.append(wrap(leaves[token[0]][token[1]]))
+        elif isinstance(token, tuple) and token[0] in FLOAT_OPS:
+            value = stack.pop()
+            stack.append(_float_bits(value if token[0] == "sitofp" else _u(value), token[1]))
         elif isinstance(token, tuple):
             value = stack.pop()
             bits = token[1]

@@ -1,6 +1,5 @@
 """Every example and every in-scope corpus kernel compiles to a package on spyre and toy,
-and the package survives encode -> decode -> encode byte for byte. Skipped, naming the
-missing passes, while the ktir-to-dfir pipeline is incomplete."""
+and the package survives encode -> decode -> encode byte for byte."""
 
 from pathlib import Path
 
@@ -8,26 +7,14 @@ import pytest
 
 from conftest import CORPUS
 from ktc.codegen.package import decode, encode
-from ktc.dialects.diagnostics import KtcError
 from ktc.driver import compile
 from test_schedule_pipeline import CORPUS_IN_SCOPE, EXAMPLES
 
 DEVICES = ["spyre", "toy"]
-PER_INSTANCE_SYMBOLS = {
-    "ktir-cpu/triton-ktir/softmax_fwd_ktir.mlir",
-    "ktir-cpu/triton-ktir/layernorm_fwd_ktir.mlir",
-}
-"""Kernels whose lowering defines symbols from ktdp.get_compute_tile_id in host code: a
-per-instance value, which an SPMD binary receives through uniforms, not symbols."""
 
 
 def compiled(path: Path, device: str):
-    try:
-        return compile(path.read_text(), device, str(path))
-    except KtcError as err:
-        if "pipeline cannot be built" in err.message:
-            pytest.skip(err.message)
-        raise
+    return compile(path.read_text(), device, str(path))
 
 
 def check_package(path: Path, device: str) -> None:
@@ -44,12 +31,7 @@ def test_example_packages(example: Path, device: str):
 
 
 @pytest.mark.parametrize("device", DEVICES)
-@pytest.mark.parametrize("name", [
-    pytest.param(name, marks=pytest.mark.xfail(
-        reason="convert-ktdf-to-dfir defines a symbol from the tile id (per instance)"))
-    if name in PER_INSTANCE_SYMBOLS else name
-    for name in CORPUS_IN_SCOPE
-])
+@pytest.mark.parametrize("name", CORPUS_IN_SCOPE)
 def test_corpus_kernel_packages(name: str, device: str):
     path = CORPUS / name
     if not path.exists():

@@ -13,7 +13,6 @@ t * |want| + t * max(1, max |want| of that output), t = 2^-6 for f16 and 1e-5 fo
 Every run's simulated time must also be at least the roofline bound (the simulator fails
 the run otherwise)."""
 
-
 import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings

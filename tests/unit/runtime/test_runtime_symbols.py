@@ -37,6 +37,11 @@ def test_every_operator_has_an_evaluation():
     ((2**32 + 5, ("wrap", 32)), 5),
     ((2**31, ("wrap", 32)), -(2**31)),
     ((-1, ("zext", 32)), 2**32 - 1),
+    ((8192, ("sitofp", 16)), 0x7000),  # 2^13 in f16
+    ((2049, ("sitofp", 16)), 0x6800),  # between two f16s: to even, 2048
+    ((-3, ("sitofp", 32)), 0xC0400000),
+    ((-1, ("uitofp", 16)), 0x7C00),  # 2^64 - 1 overflows f16: infinity
+    ((70000, ("sitofp", 16)), 0x7C00),
 ])
 def test_values(expr, value):
     assert check(expr, {}) is None
