@@ -5,20 +5,20 @@
     engine "lsu" on lsu[0.0], lsu[1.0]
       uniform 0 = [3, 4]
       uniform 1 = [7, 8]
-         0  li s0, 0                                    // k.mlir:4:5
-         1  li s1, 1                                    // k.mlir:5:5
-         2  li s2, 4                                    // k.mlir:6:5
-         3  li s3, @x                                   // k.mlir:12:5
-         4  uni s4, 0                                   // k.mlir:21:7
-         5  uni s5, 1                                   // k.mlir:22:7
-         6  view d0, s4, s3, f16, [4, 64], [64, 1]      // k.mlir:23:7
-         7  loop s6, s0, s2, s1, #13                    // k.mlir:24:7
-         8    vld v0, d0, 64, [s6, s0]                  // k.mlir:25:9
-         9    send v0, s5, 3                            // k.mlir:26:9
-        10    recv v0, s5, 4, f16, 64                   // k.mlir:27:9
-        11    vst v0, d0, [s6, s0]                      // k.mlir:28:9
-        12  endloop s6, s2, s1, #8                      // k.mlir:24:7
-        13  halt                                        // k.mlir:20:5
+         0  li s0, 0                                      // k.mlir:4:5
+         1  li s1, 1                                      // k.mlir:5:5
+         2  li s2, 4                                      // k.mlir:6:5
+         3  li s3, @x                                     // k.mlir:12:5
+         4  uni s4, 0                                     // k.mlir:21:7
+         5  uni s5, 1                                     // k.mlir:22:7
+         6  view d0, s4, s3, f16, [4, 64], [64, 1]        // k.mlir:23:7
+         7  loop s6, s0, s2, s1, #13                      // k.mlir:24:7
+         8    vld v0, d0, 64, [s6, s0]                    // k.mlir:25:9
+         9    send v0, s5, 3                              // k.mlir:26:9
+        10    recv v0, s5, 4, f16, 64                     // k.mlir:27:9
+        11    vst v0, d0, [s6, s0]                        // k.mlir:28:9
+        12  endloop s6, s2, s1, #8                        // k.mlir:24:7
+        13  halt                                          // k.mlir:20:5
 
 A line is ``pc  mnemonic operands``: registers with their file (``s3``, ``v0``, ``d1``),
 element types by name, immediates in decimal (vector constants' element bits in hex),

@@ -8,9 +8,10 @@ peeled off, so every pipeline stays straight-line for ``reduction-loop-exposure`
 the lowering, and the threshold is a share of the device's scratchpad.
 
 A grid that splits the reduced dimension over cores (tiles that reduce different parts
-of the same rows into the same result) is diagnosed: combining partials across cores
-is not scheduled (the KTIR way to ask for it, ``ktdp.inter_tile_reduce``, is rejected
-by ``ktir-legality-check`` today).
+of the same rows into the same result) is diagnosed. Such tiles' stores race: KTIR
+keeps the last tile's partial (the reference interpreter runs tiles in id order), so
+combining them would change the kernel's meaning. The KTIR way to ask for combined
+partials is ``ktdp.inter_tile_reduce``, which ``ktir-legality-check`` rejects today.
 """
 
 from __future__ import annotations
@@ -330,9 +331,10 @@ def _refuse_split_over_cores(plan: _Plan) -> None:
             raise KtcError(
                 f"tiles {list(other[0])} and {list(tile)} of grid {list(grid)} reduce different "
                 f"parts of the same rows into the same results (device-memory offset {target}): "
-                "the grid splits the reduced dimension over cores, and combining partial results "
-                "across cores (scratchpad to scratchpad over the ring) is not scheduled; give "
-                "each tile whole rows", where(plan.reduction),
+                "the grid splits the reduced dimension over cores; their stores race (KTIR keeps "
+                "the last tile's partial), and combining partials across cores is asked with "
+                "ktdp.inter_tile_reduce, which is not scheduled yet; give each tile whole rows",
+                where(plan.reduction),
             )
 
 

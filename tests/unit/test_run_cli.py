@@ -60,8 +60,10 @@ def test_bit_exact_rule_tells_signed_zeros_apart_and_nans_alike():
 def test_reduction_rule_allows_a_few_ulps_but_not_more():
     want = _f16(1, 100, 1000)
     assert compare({"y": _next_up(want)}, {"y": want}, {"y": "f16"}, reducing=True) is None
-    far = want.copy()
-    far[1] = 100 * (1 + 2.0**-4)
+    near, far = want.copy(), want.copy()
+    near[1] = 100 + 15  # within 2^-6 of 100 plus 2^-6 of the largest magnitude, 1000
+    assert compare({"y": near}, {"y": want}, {"y": "f16"}, reducing=True) is None
+    far[1] = 100 + 20
     mismatch = compare({"y": far}, {"y": want}, {"y": "f16"}, reducing=True)
     assert (mismatch.index, mismatch.count) == ((1,), 1)
 

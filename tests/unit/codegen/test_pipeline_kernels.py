@@ -1,7 +1,10 @@
 """Every example and in-scope corpus kernel, lowered by ``ktir-to-dfir`` on spyre, toy
 and line4, assembles: each engine's code round-trips through the decoder, every symbol a
-program uses is a relocation, and the disassembly names every symbol."""
+program uses is a relocation, the disassembly names every symbol, and every
+instruction that moves, computes or signals names the line of the KTIR kernel it came
+from (the passes keep source locations through to the binary)."""
 
+import re
 from pathlib import Path
 
 import pytest
@@ -28,6 +31,9 @@ CORPUS_IN_SCOPE = [
     "ktir-cpu/triton-ktir/layernorm_fwd_ktir.mlir",
     "ktir-cpu/rfc/add-with-control-flow.mlir",
 ]
+LOCATED = (isa.Dma, isa.Vld, isa.Vst, isa.Send, isa.Recv, isa.Vop, isa.Vreduce, isa.Vsplat,
+           isa.Vbcast, isa.Vcvt, isa.Ssend, isa.Srecv)
+"""Instructions that always stand for an op of the kernel."""
 
 
 def lower(path: Path, device: str):
@@ -44,7 +50,7 @@ def lower(path: Path, device: str):
     return module
 
 
-def check_assembles(module) -> None:
+def check_assembles(module, path: Path) -> None:
     dataflows = [op for op in module.walk() if isinstance(op, dfir.DataflowOp)]
     assert dataflows, "the lowering produced no dfir.dataflow"
     for index, dataflow in enumerate(dataflows):
@@ -57,6 +63,10 @@ def check_assembles(module) -> None:
             used = {op.id.value.data for op in outside_ops(program)
                     if isinstance(op, dfir.SymbolOp)}
             assert {relocation.symbol for relocation in engine.relocations} == used
+            source = re.compile(rf"{re.escape(str(path))}:\d+:\d+")
+            assert all(source.fullmatch(location) for location, instruction
+                       in zip(engine.locations, isa.decode(engine.code), strict=True)
+                       if isinstance(instruction, LOCATED))
             names |= {symbol: f"sym{symbol}" for symbol in used}
         text = disassemble_dataflow(binary, names)
         assert all(f"@sym{symbol}" in text for symbol in names)
@@ -65,7 +75,7 @@ def check_assembles(module) -> None:
 @pytest.mark.parametrize("device", DEVICES, ids=["spyre", "toy", "line4"])
 @pytest.mark.parametrize("example", EXAMPLES, ids=[p.stem for p in EXAMPLES])
 def test_example_assembles(example: Path, device: str):
-    check_assembles(lower(example, device))
+    check_assembles(lower(example, device), example)
 
 
 @pytest.mark.parametrize("device", DEVICES, ids=["spyre", "toy", "line4"])
@@ -74,4 +84,4 @@ def test_corpus_kernel_assembles(name: str, device: str):
     path = CORPUS / name
     if not path.exists():
         pytest.skip(f"KTIR corpus not found at {CORPUS}")
-    check_assembles(lower(path, device))
+    check_assembles(lower(path, device), path)
