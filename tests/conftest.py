@@ -1,4 +1,6 @@
-"""Shared pytest fixtures: where the KTIR corpus and real MLIR are, if present."""
+"""Shared pytest fixtures and helpers: where the KTIR corpus and real MLIR are, if
+present; the devices, examples and corpus kernels the pipeline tests run over; running a
+named pipeline (or its first passes) on a kernel file."""
 
 import importlib.util
 import os
@@ -9,6 +11,19 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 CORPUS = ROOT.parent / "shared" / "ktir-corpus"
 REFERENCE = ROOT.parent / "shared" / "reference"
+LINE4 = ROOT / "tests" / "lit" / "arch" / "Inputs" / "line4.mlir"
+DEVICES = [pytest.param("spyre", id="spyre"), pytest.param("toy", id="toy"),
+           pytest.param(str(LINE4), id="line4")]
+"""The three devices every pipeline test runs on: the two shipped and a third test chip."""
+EXAMPLES = [pytest.param(path, id=path.stem) for path in sorted((ROOT / "examples").glob("*.mlir"))]
+CORPUS_IN_SCOPE = [
+    "ktir-cpu/triton-ktir/vector_add_ktir.mlir",
+    "ktir-cpu/triton-ktir/vector_add_dynamic_ktir.mlir",
+    "ktir-cpu/triton-ktir/softmax_fwd_ktir.mlir",
+    "ktir-cpu/triton-ktir/layernorm_fwd_ktir.mlir",
+    "ktir-cpu/rfc/add-with-control-flow.mlir",
+]
+"""The corpus kernels the compiler takes in (the others use KTIR it rejects on purpose)."""
 
 
 def corpus_files(pattern: str = "**/*.mlir") -> list[Path]:
@@ -20,6 +35,43 @@ def require_corpus() -> Path:
     if not CORPUS.is_dir():
         pytest.skip(f"KTIR corpus not found at {CORPUS} (it lives beside the project, in shared/)")
     return CORPUS
+
+
+def corpus_kernel(name: str) -> Path:
+    """A corpus kernel's path; the test is skipped, saying where it looked, without it."""
+    path = CORPUS / name
+    if not path.exists():
+        pytest.skip(f"KTIR corpus kernel not found at {path}")
+    return path
+
+
+def pipeline_through(last: str, name: str = "ktir-to-dfir") -> str:
+    """The passes of a named pipeline up to and including ``last``."""
+    from ktc.passes.pipeline import expand
+
+    passes = expand(name).split(",")
+    return ",".join(passes[: passes.index(last) + 1])
+
+
+def run_pipeline(path: Path, device: str, spec: str):
+    """``path`` parsed, verified, given ``device`` and run through ``spec`` (pass names
+    or named pipelines); the result verified."""
+    from xdsl.passes import PassPipeline
+    from xdsl.transforms import get_all_passes
+
+    from ktc.arch import attach_device
+    from ktc.dialects import context
+    from ktc.dialects.source import parse_module, verify_module
+    from ktc.passes import pass_factories
+    from ktc.passes.pipeline import expand
+
+    ctx = context()
+    module = parse_module(path.read_text(), str(path), ctx)
+    verify_module(module)
+    attach_device(module, device)
+    PassPipeline.parse_spec(get_all_passes() | pass_factories(), expand(spec)).apply(ctx, module)
+    verify_module(module)
+    return module
 
 
 def mlir_opt_path() -> str | None:

@@ -5,10 +5,9 @@ from pathlib import Path
 
 import pytest
 
-from conftest import CORPUS
+from conftest import CORPUS_IN_SCOPE, EXAMPLES, corpus_kernel
 from ktc.codegen.package import decode, encode
 from ktc.driver import compile
-from test_schedule_pipeline import CORPUS_IN_SCOPE, EXAMPLES
 
 DEVICES = ["spyre", "toy"]
 
@@ -25,15 +24,12 @@ def check_package(path: Path, device: str) -> None:
 
 
 @pytest.mark.parametrize("device", DEVICES)
-@pytest.mark.parametrize("example", EXAMPLES, ids=[p.stem for p in EXAMPLES])
-def test_example_packages(example: Path, device: str):
+@pytest.mark.parametrize("example", EXAMPLES)
+def test_example_packages(example, device: str):
     check_package(example, device)
 
 
 @pytest.mark.parametrize("device", DEVICES)
 @pytest.mark.parametrize("name", CORPUS_IN_SCOPE)
 def test_corpus_kernel_packages(name: str, device: str):
-    path = CORPUS / name
-    if not path.exists():
-        pytest.skip(f"KTIR corpus kernel not found at {path}")
-    check_package(path, device)
+    check_package(corpus_kernel(name), device)

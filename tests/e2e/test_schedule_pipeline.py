@@ -3,40 +3,10 @@ on spyre, toy and the third test chip, ending in a schedule ``verify-schedule``
 accepts (the last pass of the pipeline), with the program split, the three-stage
 pipeline and the expanded path each visible in the result."""
 
-from pathlib import Path
-
 import pytest
-from xdsl.passes import PassPipeline
-from xdsl.transforms import get_all_passes
 
-from conftest import CORPUS, ROOT
-from ktc.arch import attach_device
-from ktc.dialects import context
+from conftest import CORPUS_IN_SCOPE, DEVICES, EXAMPLES, corpus_kernel, run_pipeline
 from ktc.dialects.ktdf import PipelineOp, StageOp
-from ktc.dialects.source import parse_module, verify_module
-from ktc.passes import pass_factories
-from ktc.passes.pipeline import expand
-
-DEVICES = ["spyre", "toy", str(ROOT / "tests" / "lit" / "arch" / "Inputs" / "line4.mlir")]
-EXAMPLES = sorted((ROOT / "examples").glob("*.mlir"))
-CORPUS_IN_SCOPE = [
-    "ktir-cpu/triton-ktir/vector_add_ktir.mlir",
-    "ktir-cpu/triton-ktir/vector_add_dynamic_ktir.mlir",
-    "ktir-cpu/triton-ktir/softmax_fwd_ktir.mlir",
-    "ktir-cpu/triton-ktir/layernorm_fwd_ktir.mlir",
-    "ktir-cpu/rfc/add-with-control-flow.mlir",
-]
-
-
-def schedule(path: Path, device: str):
-    ctx = context()
-    module = parse_module(path.read_text(), str(path), ctx)
-    verify_module(module)
-    attach_device(module, device)
-    passes = get_all_passes() | pass_factories()
-    PassPipeline.parse_spec(passes, expand("ktir-to-schedule")).apply(ctx, module)
-    verify_module(module)
-    return module
 
 
 def check_schedule(module) -> None:
@@ -49,16 +19,13 @@ def check_schedule(module) -> None:
         assert len(stages) >= 2 and all(stage.applicable_units is not None for stage in stages)
 
 
-@pytest.mark.parametrize("device", DEVICES, ids=["spyre", "toy", "line4"])
-@pytest.mark.parametrize("example", EXAMPLES, ids=[p.stem for p in EXAMPLES])
-def test_example_schedules(example: Path, device: str):
-    check_schedule(schedule(example, device))
+@pytest.mark.parametrize("device", DEVICES)
+@pytest.mark.parametrize("example", EXAMPLES)
+def test_example_schedules(example, device: str):
+    check_schedule(run_pipeline(example, device, "ktir-to-schedule"))
 
 
-@pytest.mark.parametrize("device", DEVICES, ids=["spyre", "toy", "line4"])
+@pytest.mark.parametrize("device", DEVICES)
 @pytest.mark.parametrize("name", CORPUS_IN_SCOPE)
 def test_corpus_kernel_schedules(name: str, device: str):
-    path = CORPUS / name
-    if not path.exists():
-        pytest.skip(f"KTIR corpus not found at {CORPUS}")
-    check_schedule(schedule(path, device))
+    check_schedule(run_pipeline(corpus_kernel(name), device, "ktir-to-schedule"))

@@ -4,56 +4,19 @@ scheduling passes before them: no tile size is left open, every buffer in a
 device memory has an aligned address and fits beside the buffers it lives with,
 and every grid is one-dimensional."""
 
-from pathlib import Path
-
 import pytest
 from xdsl.dialects import memref
 from xdsl.dialects.builtin import ArrayAttr
 from xdsl.dialects.func import FuncOp
-from xdsl.passes import PassPipeline
-from xdsl.transforms import get_all_passes
 
-from conftest import CORPUS
-from ktc.arch import attach_device
+from conftest import CORPUS_IN_SCOPE, DEVICES, EXAMPLES, corpus_kernel, pipeline_through, run_pipeline
 from ktc.arch.model import device_of
-from ktc.dialects import context
 from ktc.dialects.ktdf import ReserveSizeOp
 from ktc.dialects.ktdp import GetComputeTileIdOp
-from ktc.dialects.source import parse_module, verify_module
-from ktc.passes import PASSES, pass_factories
 from ktc.passes.address_assignment import ADDRESS, alignment, buffers
-from ktc.passes.pipeline import expand
-from test_schedule_pipeline import CORPUS_IN_SCOPE, DEVICES, EXAMPLES
 
-BEFORE = [
-    "stage-coarsening",
-    "reduction-dim-chunking",
-    "reduction-loop-exposure",
-    "map-reduction-partials",
-    "broadcast-promotion",
-    "double-buffering",
-    "parallelize-loops-across-instances",
-]
-"""The passes between ktir-to-schedule and tile-size-selection (those that exist)."""
-
-SPEC = ",".join([
-    "ktir-to-schedule",
-    *(name for name in BEFORE if name in PASSES),
-    "tile-size-selection",
-    "canonicalize",
-    "address-assignment",
-    "normalize-grid-to-1d",
-])
-
-
-def compile_to_addresses(path: Path, device: str):
-    ctx = context()
-    module = parse_module(path.read_text(), str(path), ctx)
-    verify_module(module)
-    attach_device(module, device)
-    PassPipeline.parse_spec(get_all_passes() | pass_factories(), expand(SPEC)).apply(ctx, module)
-    verify_module(module)
-    return module
+SPEC = pipeline_through("normalize-grid-to-1d")
+"""ktir-to-dfir up to the lowering."""
 
 
 def check(module) -> None:
@@ -81,16 +44,13 @@ def check(module) -> None:
     assert allocs, "the schedule has no buffers"
 
 
-@pytest.mark.parametrize("device", DEVICES, ids=["spyre", "toy", "line4"])
-@pytest.mark.parametrize("example", EXAMPLES, ids=[p.stem for p in EXAMPLES])
-def test_example(example: Path, device: str):
-    check(compile_to_addresses(example, device))
+@pytest.mark.parametrize("device", DEVICES)
+@pytest.mark.parametrize("example", EXAMPLES)
+def test_example(example, device: str):
+    check(run_pipeline(example, device, SPEC))
 
 
-@pytest.mark.parametrize("device", DEVICES, ids=["spyre", "toy", "line4"])
+@pytest.mark.parametrize("device", DEVICES)
 @pytest.mark.parametrize("name", CORPUS_IN_SCOPE)
 def test_corpus_kernel(name: str, device: str):
-    path = CORPUS / name
-    if not path.exists():
-        pytest.skip(f"KTIR corpus not found at {CORPUS}")
-    check(compile_to_addresses(path, device))
+    check(run_pipeline(corpus_kernel(name), device, SPEC))
