@@ -274,8 +274,16 @@ def _binary(binary: DataflowBinary) -> dict:
         "engines": [{"kind": e.kind, "instances": list(e.instances),
                      "relocations": [[r.offset, r.symbol] for r in e.relocations],
                      "uniforms": [list(u) for u in e.uniforms],
-                     "locations": list(e.locations)} for e in binary.engines],
+                     "locations": _locations(e.locations)} for e in binary.engines],
     }
+
+
+def _locations(locations: tuple[str, ...]) -> dict:
+    """Each distinct location once (in order of first use), and per instruction the
+    position of its own."""
+    table = list(dict.fromkeys(locations))
+    position = {location: index for index, location in enumerate(table)}
+    return {"table": table, "index": [position[location] for location in locations]}
 
 
 def _symbol(symbol: Symbol) -> dict:
@@ -399,10 +407,18 @@ def _engine(obj, path: str, code: bytes) -> EngineBinary:
             raise _Bad(f"{path}.relocations: a relocation is [offset, symbol]")
         relocations.append(Relocation(*numbers))
     uniforms = tuple(_ints(u, f"{path}.uniforms") for u in _get(obj, "uniforms", list, path))
-    locations = tuple(_str(loc, f"{path}.locations")
-                      for loc in _get(obj, "locations", list, path))
+    locations = _located(_get(obj, "locations", dict, path), f"{path}.locations")
     return EngineBinary(_get(obj, "kind", str, path), _ints(obj["instances"], path), code,
                         tuple(relocations), uniforms, locations)
+
+
+def _located(obj: dict, path: str) -> tuple[str, ...]:
+    _keys(obj, {"table", "index"}, path)
+    table = [_str(loc, f"{path}.table") for loc in _get(obj, "table", list, path)]
+    index = _ints(obj["index"], f"{path}.index")
+    if not all(0 <= i < len(table) for i in index):
+        raise _Bad(f"{path}.index: a position outside the table of {len(table)}")
+    return tuple(table[i] for i in index)
 
 
 STEPS: dict[str, tuple[type, set[str]]] = {

@@ -360,11 +360,14 @@ class Program:
     @contextmanager
     def lowering(self, op: Operation) -> Iterator[None]:
         """Ops emitted meanwhile take the source location of ``op`` or, when it has
-        none (a stage, a loop made by tiling), of the first op inside it that has one,
-        else the enclosing op's; so each instruction can name what it came from."""
+        none (a stage, a loop made by tiling), of the first op inside it that has one
+        (one with effects, such as a transfer, first), else the enclosing op's; so each
+        instruction can name what it came from."""
         saved = self.origin
-        self.origin = next((inner.location for inner in op.walk()
-                            if not isinstance(inner.location, UnknownLoc)), saved)
+        located = [inner for inner in op.walk() if not isinstance(inner.location, UnknownLoc)]
+        effects = [inner for inner in located if not is_side_effect_free(inner)]
+        if located:
+            self.origin = op.location if located[0] is op else (effects or located)[0].location
         try:
             yield
         finally:

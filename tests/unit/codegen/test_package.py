@@ -153,13 +153,18 @@ def test_inconsistent_dataflows(package):
     rejected(repacked(package, missing_locations), r"engines\[0\]: expected the fields")
 
     def short_locations(docs):
-        docs["dataflows"][0]["engines"][0]["locations"].pop()
+        docs["dataflows"][0]["engines"][0]["locations"]["index"].pop()
     rejected(repacked(package, short_locations), r"engine 0: \d+ source locations for \d+ "
                                                  "instructions")
 
     def numeric_location(docs):
-        docs["dataflows"][0]["engines"][0]["locations"][0] = 7
-    rejected(repacked(package, numeric_location), r"locations: expected a string, got int")
+        docs["dataflows"][0]["engines"][0]["locations"]["table"][0] = 7
+    rejected(repacked(package, numeric_location), r"locations.table: expected a string, got int")
+
+    def unknown_location(docs):
+        docs["dataflows"][0]["engines"][0]["locations"]["index"][0] = 999
+    rejected(repacked(package, unknown_location), r"locations.index: a position outside the "
+                                                  r"table of \d+")
 
     def short_uniform(docs):
         docs["dataflows"][0]["engines"][0]["uniforms"][0] = [1]
