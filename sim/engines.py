@@ -30,13 +30,14 @@ from dataclasses import dataclass, replace
 import numpy as np
 from ktc.arch.model import MEMORY, Node
 from ktc.codegen import isa
+from ktc.codegen.integer import BINARY as ALU
+from ktc.codegen.integer import DIVIDING, wrap
 from ktc.dialects.diagnostics import KtcError
 from ktc.sim import numerics
 from ktc.sim.fifo import Fifo, Message, Signals
 from ktc.sim.machine import Leg, Machine, SimError
 from ktc.sim.memory import Memory, OutOfBounds, View
 
-MASK = (1 << 64) - 1
 
 STEPS_WITHOUT_TIME = 10_000_000
 """Instructions an engine may run without a cycle passing before it is taken for an
@@ -107,69 +108,6 @@ def from_bits(dtype: str, bits) -> np.ndarray:
 # ---------------------------------------------------------------------------------
 # Scalar semantics
 # ---------------------------------------------------------------------------------
-
-
-def wrap(x: int) -> int:
-    """``x`` as a signed 64-bit integer."""
-    x &= MASK
-    return x - (1 << 64) if x >> 63 else x
-
-
-def _unsigned(x: int) -> int:
-    return x & MASK
-
-
-def _divide(a: int, b: int, rounding: Callable[[int, int], int]) -> int:
-    if b == 0:
-        raise Fault("division by zero")
-    return rounding(a, b)
-
-
-def _trunc(a: int, b: int) -> int:
-    q = abs(a) // abs(b)
-    return q if (a < 0) == (b < 0) else -q
-
-
-def _shift(a: int, b: int, signed_fill: bool) -> int:
-    """``a >> b`` for a shift that may be 64 or more."""
-    b = _unsigned(b)
-    if b >= 64:
-        return -1 if signed_fill and a < 0 else 0
-    return a >> b
-
-
-ALU: dict[str, Callable[[int, int], int]] = {
-    "add": lambda a, b: a + b,
-    "sub": lambda a, b: a - b,
-    "mul": lambda a, b: a * b,
-    "divsi": lambda a, b: _divide(a, b, _trunc),
-    "divui": lambda a, b: _divide(_unsigned(a), _unsigned(b), lambda x, y: x // y),
-    "remsi": lambda a, b: _divide(a, b, lambda x, y: x - y * _trunc(x, y)),
-    "remui": lambda a, b: _divide(_unsigned(a), _unsigned(b), lambda x, y: x % y),
-    "ceildivsi": lambda a, b: _divide(a, b, lambda x, y: -(-x // y)),
-    "ceildivui": lambda a, b: _divide(_unsigned(a), _unsigned(b), lambda x, y: -(-x // y)),
-    "floordivsi": lambda a, b: _divide(a, b, lambda x, y: x // y),
-    "minsi": min,
-    "maxsi": max,
-    "minui": lambda a, b: min(_unsigned(a), _unsigned(b)),
-    "maxui": lambda a, b: max(_unsigned(a), _unsigned(b)),
-    "and": lambda a, b: a & b,
-    "or": lambda a, b: a | b,
-    "xor": lambda a, b: a ^ b,
-    "shl": lambda a, b: 0 if _unsigned(b) >= 64 else a << b,
-    "shrsi": lambda a, b: _shift(a, b, True),
-    "shrui": lambda a, b: _shift(_unsigned(a), b, False),
-    "cmp.eq": lambda a, b: int(a == b),
-    "cmp.ne": lambda a, b: int(a != b),
-    "cmp.slt": lambda a, b: int(a < b),
-    "cmp.sle": lambda a, b: int(a <= b),
-    "cmp.sgt": lambda a, b: int(a > b),
-    "cmp.sge": lambda a, b: int(a >= b),
-    "cmp.ult": lambda a, b: int(_unsigned(a) < _unsigned(b)),
-    "cmp.ule": lambda a, b: int(_unsigned(a) <= _unsigned(b)),
-    "cmp.ugt": lambda a, b: int(_unsigned(a) > _unsigned(b)),
-    "cmp.uge": lambda a, b: int(_unsigned(a) >= _unsigned(b)),
-}
 
 
 def render(instruction: isa.Instruction) -> str:
@@ -402,6 +340,8 @@ def _mov(e: Engine, i: isa.Mov):
 
 
 def _alu(e: Engine, i: isa.Alu):
+    if i.op in DIVIDING and e.s[i.b] == 0:
+        raise Fault("division by zero")
     e.s[i.dst] = wrap(ALU[i.op](e.s[i.a], e.s[i.b]))
     e.pc += 1
 
