@@ -1411,6 +1411,37 @@ class SignalOp(IRDLOperation):
             raise VerifyException("requires at least one unit")
 
 
+@irdl_op_definition
+class TileTableOp(IRDLOperation):
+    """One index per compute tile: entry ``t`` of ``values`` on the tile whose linear
+    id (x fastest) is ``tile``. Per-tile facts of a static grid that no affine
+    expression of the tile id gives (the slot of a producer in its group's receive
+    buffer, the tile it sends its partial to); the lowering makes them per-core
+    constants, so the grid must run in one wave."""
+
+    name = "ktdf.tile_table"
+
+    tile = operand_def(IndexType)
+    """The linear tile id."""
+    values = prop_def(DenseArrayBase.constr(i64))
+    """One entry per tile of the grid."""
+    result = result_def(IndexType)
+
+    assembly_format = "$tile attr-dict `:` type($result)"
+    irdl_options = (ParsePropInAttrDict(),)
+    traits = traits_def(Pure())
+
+    def __init__(self, tile: SSAValue | Operation, values: Sequence[int]):
+        super().__init__(
+            operands=[tile], result_types=[IndexType()],
+            properties={"values": DenseArrayBase.from_list(i64, list(values))},
+        )
+
+    def verify_(self) -> None:
+        if not self.values.get_values():
+            raise VerifyException("requires at least one value")
+
+
 KTDF = Dialect(
     "ktdf",
     [
@@ -1432,6 +1463,7 @@ KTDF = Dialect(
         LinearizeIndexOp,
         ExecuteOnOp,
         SignalOp,
+        TileTableOp,
     ],
     [TokenType, FifoSlotType, LoopTypeAttr],
 )

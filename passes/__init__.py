@@ -12,6 +12,7 @@ from xdsl.passes import ModulePass
 PASSES: dict[str, tuple[str, str]] = {
     "ktir-legality-check": ("ktir_legality_check", "KtirLegalityCheck"),
     "compute-group-extraction": ("compute_group_extraction", "ComputeGroupExtraction"),
+    "inter-tile-reduce-lowering": ("inter_tile_reduce_lowering", "InterTileReduceLowering"),
     "construct-three-stage-pipeline": ("construct_three_stage_pipeline", "ConstructThreeStagePipeline"),
     "apply-arch-patterns": ("apply_arch_patterns", "ApplyArchPatterns"),
     "path-expansion": ("path_expansion", "PathExpansion"),

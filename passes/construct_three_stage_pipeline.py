@@ -55,12 +55,15 @@ class ConstructThreeStagePipeline(ModulePass):
     ``ktdp.load``, compute on tensors (elementwise ``arith``/``math``, named linalg
     ops, ``linalg.broadcast``/``reduce``/``generic``, ``tensor.splat``, splat
     constants) and store with ``ktdp.store``, in straight-line code or in
-    ``scf.for`` loops (with or without ``iter_args``). A function that stores
-    nothing is left alone.
+    ``scf.for`` loops (with or without ``iter_args``) and ``scf.if`` without
+    results; scratchpad buffers (``memref.alloc``) may be read and written through
+    access tiles. A function that stores nothing is left alone.
 
     Produces, in each program:
 
-    - phases: the straight-line runs of ops between the loops that hold compute. A
+    - phases: the straight-line runs of ops between the loops that hold compute
+      (an ``scf.if`` without results holding compute, and a pipeline already built,
+      such as ``inter-tile-reduce-lowering``'s copy between cores, end a phase too). A
       tensor one phase makes and another uses is stored to a buffer of its shape in
       the scratchpad (``memref.alloc`` at the program's start) and loaded where it
       is used; a splat or a constant is made again instead. An ``iter_args`` loop
@@ -193,7 +196,10 @@ def _bytes(size: int | None) -> str:
 
 
 def _holds_compute(op: Operation) -> bool:
-    """Whether ``op`` (not a linalg op) has regions holding loads, stores or tensors."""
+    """Whether ``op`` (not a linalg op) has regions holding loads, stores or tensors,
+    or is a pipeline already built (``inter-tile-reduce-lowering``'s ring copy)."""
+    if isinstance(op, ktdf.PipelineOp):
+        return True
     if not op.regions or op.dialect_name() == "linalg":
         return False
     return any(
@@ -203,25 +209,37 @@ def _holds_compute(op: Operation) -> bool:
     )
 
 
-def _loops(block: Block) -> list[scf.ForOp]:
-    """The ops of ``block`` that hold compute: ``scf.for`` loops only."""
+def _loops(block: Block) -> list[Operation]:
+    """The ops of ``block`` that hold compute, each the end of a phase: ``scf.for``
+    loops, ``scf.if`` without results, and pipelines already built."""
     loops = []
     for op in block.ops:
         if not _holds_compute(op):
             continue
-        if not isinstance(op, scf.ForOp):
+        if isinstance(op, scf.IfOp) and op.results or not isinstance(
+            op, scf.ForOp | scf.IfOp | ktdf.PipelineOp
+        ):
             raise KtcError(
                 f"'{op.name}' holds loads, stores or tensor compute; a program holds them "
-                "in straight-line code and 'scf.for' loops only",
+                "in straight-line code, 'scf.for' loops and 'scf.if' without results only",
                 where(op),
             )
         loops.append(op)
     return loops
 
 
+def _bodies(op: Operation) -> list[Block]:
+    """The blocks of a loop or branch holding compute (none for a built pipeline)."""
+    if isinstance(op, ktdf.PipelineOp):
+        return []
+    return [block for region in op.regions for block in region.blocks]
+
+
 def _compute_blocks(block: Block) -> list[Block]:
-    """``block`` and the bodies of the loops in it that hold compute, nested ones too."""
-    return [block, *(inner for loop in _loops(block) for inner in _compute_blocks(loop.body.block))]
+    """``block`` and the bodies of the loops and branches in it that hold compute,
+    nested ones too."""
+    return [block, *(inner for loop in _loops(block) for body in _bodies(loop)
+                     for inner in _compute_blocks(body))]
 
 
 def _phase_end(op: Operation) -> Operation:
@@ -261,7 +279,7 @@ class _Buffers:
             result_types=[ktdp.AccessTileType(shape)],
             properties={
                 "base_map": AffineMapAttr(AffineMap(0, 0, (AffineExpr.constant(0),) * len(shape))),
-                "access_tile_set": AffineSetAttr(_box(shape)),
+                "access_tile_set": AffineSetAttr(box(shape)),
                 "access_tile_order": AffineMapAttr(AffineMap.identity(len(shape))),
             },
         )
@@ -269,7 +287,7 @@ class _Buffers:
         return tile.result
 
 
-def _box(shape: Sequence[int]) -> AffineSet:
+def box(shape: Sequence[int]) -> AffineSet:
     """``0 <= d_j <= shape[j] - 1`` for every dimension ``j``."""
     constraints = []
     for j, extent in enumerate(shape):
@@ -285,14 +303,15 @@ def _materialize(block: Block, buffers: _Buffers) -> None:
     """Give each loop of ``block`` its accumulators in buffers, hand tensors over
     between phases, then do the same in the loops' bodies."""
     for loop in _loops(block):
-        if loop.iter_args:
+        if isinstance(loop, scf.ForOp) and loop.iter_args:
             _accumulate_in_buffers(loop, buffers)
     for op in reversed(list(block.ops)):
         for value in op.results:
             if isinstance(value.type, TensorType) or isinstance(op, tensor.ExtractOp):
                 _hand_over(block, value, buffers)
     for loop in _loops(block):
-        _materialize(loop.body.block, buffers)
+        for body in _bodies(loop):
+            _materialize(body, buffers)
 
 
 def _accumulate_in_buffers(loop: scf.ForOp, buffers: _Buffers) -> None:
@@ -778,11 +797,15 @@ class _Views:
 
     @staticmethod
     def _strided(tile: ktdp.ConstructAccessTileOp, memory: str) -> SSAValue:
-        """``memref.reinterpret_cast`` of the view to the access tile, at its offset; a
-        scratchpad buffer is its own view."""
+        """``memref.reinterpret_cast`` of the view (or of a scratchpad buffer, row-major)
+        to the access tile, at its offset; a whole scratchpad buffer is its own view."""
         view = tile.base.owner
+        shape = tile.result.type.get_shape()
         if isinstance(view, memref.AllocOp):
-            return tile.base
+            if tuple(shape) == tuple(tile.base.type.get_shape()):
+                return tile.base
+            strides = _row_major_strides(tile.base.type.get_shape())
+            return _reinterpret(tile, tile.base, strides, memory)
         order = tile.access_tile_order.data
         if order != AffineMap.identity(order.num_dims):
             raise KtcError(
@@ -795,29 +818,36 @@ class _Views:
                 "the memory view has dynamic strides; the pipeline needs them constant",
                 where(view),
             )
-        strides = view.static_strides.get_values()
-        base = tile.base_map.data
-        start = sum(
-            (stride * expr for stride, expr in zip(strides, base.results)), AffineExpr.constant(0)
-        )
-        offset = ApplyOp(
-            list(tile.indices), AffineMapAttr(AffineMap(base.num_dims, base.num_symbols, (start,)))
-        )
-        shape = tile.result.type.get_shape()
-        strided_type = MemRefType(
-            view.result.type.get_element_type(),
-            shape,
-            StridedLayoutAttr(strides, None),
-            StringAttr(memory),
-        )
-        cast = memref.ReinterpretCastOp.from_dynamic(
-            view.result, [offset.result], shape, strides, strided_type
-        )
-        if tile.result.name_hint:
-            offset.result.name_hint = f"{tile.result.name_hint}_offset"
-            cast.result.name_hint = tile.result.name_hint
-        Rewriter.insert_op([offset, cast], InsertPoint.before(tile))
-        return cast.result
+        return _reinterpret(tile, view.result, view.static_strides.get_values(), memory)
+
+
+def _row_major_strides(shape: Sequence[int]) -> list[int]:
+    return [math.prod(shape[j + 1 :]) for j in range(len(shape))]
+
+
+def _reinterpret(
+    tile: ktdp.ConstructAccessTileOp, base: SSAValue, strides: Sequence[int], memory: str
+) -> SSAValue:
+    """``memref.reinterpret_cast`` of ``base`` (with ``strides``) to ``tile`` at its
+    offset, inserted before ``tile``."""
+    base_map = tile.base_map.data
+    start = sum(
+        (stride * expr for stride, expr in zip(strides, base_map.results)), AffineExpr.constant(0)
+    )
+    offset = ApplyOp(
+        list(tile.indices),
+        AffineMapAttr(AffineMap(base_map.num_dims, base_map.num_symbols, (start,))),
+    )
+    shape = tile.result.type.get_shape()
+    strided_type = MemRefType(
+        base.type.get_element_type(), shape, StridedLayoutAttr(strides, None), StringAttr(memory)
+    )
+    cast = memref.ReinterpretCastOp.from_dynamic(base, [offset.result], shape, strides, strided_type)
+    if tile.result.name_hint:
+        offset.result.name_hint = f"{tile.result.name_hint}_offset"
+        cast.result.name_hint = tile.result.name_hint
+    Rewriter.insert_op([offset, cast], InsertPoint.before(tile))
+    return cast.result
 
 
 # ---------------------------------------------------------------------------------

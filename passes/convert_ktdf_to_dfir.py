@@ -15,7 +15,9 @@ The parts, each a small function of the schedule:
 - ``Dataflow`` (declarations) and ``Program`` (one per kind, with its materializer of
   index values: constants, per-core uniform maps, host symbols, program arithmetic);
 - the lowering of transfers, FIFO ops, compute (``convert_ktdf_to_dfir_compute``),
-  loops, ``ktdf.parallel`` and signals.
+  loops, ``ktdf.parallel`` and signals; a copy between cores (``ktdf.to_tiles``) is a
+  DMA into the other core's scratchpad unit on the cores that copy, signalled to
+  the reader on that core, which waits for each core copying to it.
 """
 
 from __future__ import annotations
@@ -104,6 +106,7 @@ from ktc.passes.convert_ktdf_to_dfir_values import (
     is_scalar,
     roots,
 )
+from ktc.passes.inter_tile_reduce_lowering import TO_TILES
 
 _SKIPPED = (PrivateOp, FifoAllocateOp, CreateTokenOp, memref.AllocOp, memref.DeallocOp,
             tensor.EmptyOp, ReturnOp, scf.YieldOp, ParallelYieldOp)
@@ -421,6 +424,14 @@ class Program:
                                       target if per_subcore(device, kind) else None))
         return self.per_instance(units, UnitType(kind))
 
+    def remote(self, kind: str, sub: int | None, cores: Sequence[int]) -> SSAValue:
+        """Per instance, the unit of ``kind`` on core ``cores[i]`` (sub-core ``sub``, or
+        0 for a per-sub-core kind)."""
+        device = self.df.device
+        units = [self.df.unit(kind, core, (sub or 0) if per_subcore(device, kind) else None)
+                 for core in cores]
+        return self.per_instance(units, UnitType(kind))
+
     def my_subcore(self) -> Index:
         return self.per_instance([sub or 0 for _, sub in self.instances], IndexType())
 
@@ -702,10 +713,27 @@ class Walker:
             self.store_from_fifo(op, self.receive(source.value))
         elif isinstance(dest.value.type, FifoSlotType):
             self.send(dest.value, self.load_into_fifo(op))
+        elif TO_TILES in op.attributes:
+            self.copy_between_cores(op)
         else:
             contiguous = _kept(source.sizes) != _kept(dest.sizes)
             views = [self.view(side, contiguous, user=op) for side in (source, dest)]
             self.p.emit(DmaOp.build(operands=views))
+
+    def copy_between_cores(self, op: DataTransferOp) -> None:
+        """A DMA from this core's scratchpad into the one of the core its table names;
+        the cores marked -1 copy nothing."""
+        table = op.attributes[TO_TILES].get_values()
+        cores = [core for core, _ in self.p.instances]
+        if len(table) != self.p.df.cores * self.p.df.waves or self.p.df.waves != 1:
+            raise KtcError("a copy between cores needs a grid that runs in one wave, with one "
+                           "table entry per tile", where(op))
+        with self.flagged([table[core] >= 0 for core in cores]):
+            memory = self.root(op.dest_side.value, op)[0]
+            remote = self.p.remote(memory, None, [max(table[core], 0) for core in cores])
+            source = self.view(op.source_side, False, user=op)
+            dest = self.view(op.dest_side, False, user=op, unit=remote)
+            self.p.emit(DmaOp.build(operands=[source, dest]))
 
     @contextmanager
     def aligned(self, transfer: DataTransferOp) -> Iterator[None]:
@@ -787,7 +815,7 @@ class Walker:
 
     # Memory views -------------------------------------------------------------------
 
-    def view(self, side, contiguous: bool, user: Operation) -> SSAValue:
+    def view(self, side, contiguous: bool, user: Operation, unit: SSAValue | None = None) -> SSAValue:
         """A view of the block a transfer side moves: the block's shape (unit
         dimensions dropped) with the memory's strides, or one row of its elements when
         ``contiguous`` (an error if they are not). A size the program computes (the
@@ -814,7 +842,8 @@ class Walker:
         view_type = MemRefType(element, [size if isinstance(size, int) else DYNAMIC for size in shape],
                                layout_attr)
         dynamic_sizes = [size for size in shape if not isinstance(size, int)]
-        return self.p.emit(ViewOp.build(operands=[self.memory_unit(memory), a.ssa(address), dynamic_sizes],
+        unit = unit if unit is not None else self.memory_unit(memory)
+        return self.p.emit(ViewOp.build(operands=[unit, a.ssa(address), dynamic_sizes],
                                         result_types=[view_type])).results[0]
 
     def memory_unit(self, kind: str) -> SSAValue:
@@ -912,9 +941,41 @@ class Walker:
                 self.later(handoff, send=True, sender_writes=False)
 
     def forward(self, handoff: Handoff, send: bool) -> None:
-        """Writer to reader: the buffer is filled."""
+        """Writer to reader: the buffer is filled. A copy between cores signals the
+        core it wrote to, which waits for every core that writes to it."""
+        if handoff.ring is None:
+            for index, (mine, theirs) in enumerate(self._pairs(handoff, send)):
+                self.sync(handoff, send, mine, theirs, handoff.pairs[index][2])
+            return
+        ring_writes, table = handoff.ring
+        cores = [core for core, _ in self.p.instances]
+        if not ring_writes:
+            with self.flagged([table[core] >= 0 for core in cores]):
+                for index, (mine, theirs) in enumerate(self._pairs(handoff, send)):
+                    self.sync(handoff, send, mine, theirs, handoff.pairs[index][2])
+            return
+        senders = {core: [c for c, to in enumerate(table) if to == core] for core in set(table)}
         for index, (mine, theirs) in enumerate(self._pairs(handoff, send)):
-            self.sync(handoff, send, mine, theirs, handoff.pairs[index][2])
+            for k, ident in enumerate(handoff.slot_ids[index]):
+                if send:  # the k-th of the cores copying to the same core
+                    flags = [table[c] >= 0 and senders[table[c]].index(c) == k for c in cores]
+                    peers = [max(table[c], 0) for c in cores]
+                else:
+                    found = [senders.get(c, []) for c in cores]
+                    flags = [len(f) > k for f in found]
+                    peers = [f[k] if len(f) > k else c for f, c in zip(found, cores)]
+                with self.flagged(flags):
+                    self.sync(handoff, send, mine, theirs, ident, peers)
+
+    @contextmanager
+    def flagged(self, flags: Sequence[bool]) -> Iterator[None]:
+        """Emit under ``scf.if`` unless every instance's flag is set."""
+        if all(flags):
+            yield
+            return
+        flag = self.p.per_instance([int(f) for f in flags], IndexType())
+        with self.guarded(self.p.arith.compare("eq", flag, 1)):
+            yield
 
     def later(self, handoff: Handoff, send: bool, sender_writes: bool) -> None:
         """A signal to a later iteration: the sender signals after iteration
@@ -936,10 +997,15 @@ class Walker:
         """(my sub-core, the peer's sub-core) per signal, seen from this program."""
         return [(w, r) if writer_side else (r, w) for w, r, _, _ in handoff.pairs]
 
-    def sync(self, handoff: Handoff, send: bool, mine: int | None, theirs: int | None, ident: int) -> None:
+    def sync(self, handoff: Handoff, send: bool, mine: int | None, theirs: int | None, ident: int,
+             cores: Sequence[int] | None = None) -> None:
+        """One signal with the peer's sub-core ``theirs``, on this instance's core or,
+        per instance, on ``cores``."""
         peer_kind = handoff.reader if self.p.kind == handoff.writer else handoff.writer
         op_type = SyncSendOp if send else SyncRecvOp
-        build = lambda: self.p.emit(op_type.build(operands=[self.p.peer(peer_kind, theirs)],
+        peer = (self.p.peer(peer_kind, theirs) if cores is None
+                else self.p.remote(peer_kind, theirs, cores))
+        build = lambda: self.p.emit(op_type.build(operands=[peer],
                                                   properties={"id": IntegerAttr(ident, i64)}))
         if mine is None or self.p.subcores == 1:
             build()
@@ -975,7 +1041,8 @@ def _runs_elsewhere(stage: StageOp, plan: Plan) -> bool:
 def _is_free(op: Operation) -> bool:
     """Ops that run nothing by themselves (pure values, read where they are used;
     allocations; terminators)."""
-    return isinstance(op, _SKIPPED) or (not op.regions and is_side_effect_free(op))
+    return (isinstance(op, _SKIPPED) or op.name in _CLONED
+            or (not op.regions and is_side_effect_free(op)))
 
 
 def _slot_vector(slot: SSAValue, user: Operation) -> VectorType:
@@ -1084,3 +1151,11 @@ def _number_pairs(plan: Plan, dataflow: Dataflow) -> None:
                          if plan.fifo_ends[slot][0] != plan.fifo_ends[slot][1]}
     for handoff in plan.handoffs:
         handoff.pairs = [(w, r, dataflow.new_id(), dataflow.new_id()) for w, r, _, _ in handoff.pairs]
+        if handoff.ring is not None and handoff.ring[0]:
+            handoff.slot_ids = [[dataflow.new_id() for _ in range(_fan_in(handoff.ring[1]))]
+                                for _ in handoff.pairs]
+
+
+def _fan_in(table: Sequence[int]) -> int:
+    """The most copies between cores that land on one core."""
+    return max((list(table).count(core) for core in set(table) if core >= 0), default=0)

@@ -30,6 +30,7 @@ from ktc.dialects.ktdf import (
     StageOp,
     WriteToFifoOp,
 )
+from ktc.passes.inter_tile_reduce_lowering import TO_TILES
 
 WAVE = "wave"
 """The implicit outermost loop of a grid with more tiles than the device has cores."""
@@ -55,9 +56,17 @@ class Handoff:
     carried: bool
     """The reader comes first in ``block``: it reads what the writer wrote in the
     previous iteration (the FIFOs between them order the rest)."""
+    ring: tuple[bool, tuple[int, ...]] | None = None
+    """When one end is a copy between cores (``inter-tile-reduce-lowering``): whether
+    that copy is the writer, and its per-core destination table (-1: no copy). The
+    copy's writes land in another core's scratchpad; its reads are local, but only the
+    cores that copy take part."""
     pairs: list[tuple[int | None, int | None, int, int]] = field(default_factory=list)
     """(writer sub-core, reader sub-core, forward id, backward id); None is "the
     same instance as mine" (or a per-core engine)."""
+    slot_ids: list[list[int]] = field(default_factory=list)
+    """Per pair of a copy between cores that writes: one signal id per core copying to
+    the same core (the k-th in ascending id uses the k-th)."""
 
 
 def leaf_stages(func: FuncOp) -> list[StageOp]:
@@ -268,6 +277,11 @@ class Plan:
                           reader_child, rotating_copies(buffer, chain[::-1]),
                           loops + chain[::-1], carried)
         handoff.pairs = [(w, r, 0, 0) for w, r in self._pairs(handoff, writer, reader)]
+        for is_writer, stage in ((True, writer), (False, reader)):
+            if (table := ring_table(stage)) is not None:
+                handoff.ring = (is_writer, table)
+        if handoff.ring is not None and handoff.loops:
+            raise KtcError("a copy between cores inside a loop is not lowered yet", where(writer))
         return handoff
 
     def _pairs(self, handoff: Handoff, writer: StageOp, reader: StageOp) -> list[tuple]:
@@ -300,6 +314,14 @@ class Plan:
         for handoff in self.handoffs:
             mark(handoff.block.parent_op(), {handoff.writer, handoff.reader})
         return kinds
+
+
+def ring_table(stage: StageOp) -> tuple[int, ...] | None:
+    """The per-core destination table of a stage's copy between cores, if it has one."""
+    for op in stage.walk():
+        if isinstance(op, DataTransferOp) and TO_TILES in op.attributes:
+            return tuple(op.attributes[TO_TILES].get_values())
+    return None
 
 
 def per_subcore(device: Device, kind: str) -> bool:

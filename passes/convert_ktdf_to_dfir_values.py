@@ -30,7 +30,7 @@ from xdsl.ir.affine import (
 )
 from xdsl.traits import is_side_effect_free
 
-from ktc.dialects.ktdf import DeriveSizeOp, LinearizeIndexOp
+from ktc.dialects.ktdf import DeriveSizeOp, LinearizeIndexOp, TileTableOp
 from ktc.dialects.ktdp import GetComputeTileIdOp
 
 ARG, TILE, IV = "arg", "tile", "iv"
@@ -82,7 +82,7 @@ def roots(value: SSAValue, cache: dict[SSAValue, frozenset[str]]) -> frozenset[s
             result = frozenset()
         elif isinstance(op, GetComputeTileIdOp):
             result = frozenset({TILE})
-        elif not op.regions and is_side_effect_free(op):
+        elif not op.regions and (is_side_effect_free(op) or type(op) in _BINARY):
             result = frozenset().union(*(roots(operand, cache) for operand in op.operands))
         else:
             result = frozenset({IV})
@@ -117,6 +117,9 @@ def evaluate(value: SSAValue, tile_ids: Sequence[int]) -> int | None:
         return sum(iv * stride for iv, stride in zip(operands[:half], operands[half:]))
     if isinstance(op, DeriveSizeOp):
         return derive_size_value(operands)
+    if isinstance(op, TileTableOp):
+        values = op.values.get_values()
+        return values[operands[0]] if 0 <= operands[0] < len(values) else None
     return None
 
 

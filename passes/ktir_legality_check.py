@@ -1,6 +1,7 @@
 """The ``ktir-legality-check`` pass: is this KTIR something the pipeline compiles?"""
 
 from dataclasses import dataclass
+from math import prod
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import (
@@ -30,11 +31,13 @@ from ktc.dialects.ktdp import (
     ConstructAccessTileOp,
     ConstructMemoryViewOp,
     MemorySpaceAttr,
+    InterTileProduceOp,
     RuntimeArgType,
     SpyreMemorySpaceAttr,
 )
 from ktc.dialects.printer import affine_map_text
 from ktc.dialects.spyreop import DF16Type
+from ktc.passes.inter_tile_reduce_lowering import resolve
 
 LOWERING_POINTS = ("pre_mapping", "pre_scheduling")
 """The pattern application points before scheduling, where a device lowers intrinsics."""
@@ -61,20 +64,19 @@ COMBINERS = frozenset({
 ACCEPTED = frozenset({
     "func.return", "scf.for", "scf.if", "scf.yield", "ktdp.get_compute_tile_id", "ktdp.load",
     "ktdp.store", "tensor.empty", "tensor.splat", "tensor.extract", "linalg.broadcast",
-    "linalg.fill",
+    "linalg.fill", "ktdp.inter_tile_reduce", "ktdp.yield_partial", "ktdp.yield_reduced",
 })
 """Ops accepted as they are (their result types are still checked)."""
 
-NESTING = frozenset({"builtin.module", "func.func", "scf.for", "scf.if"})
+NESTING = frozenset({
+    "builtin.module", "func.func", "scf.for", "scf.if", "ktdp.inter_tile_produce",
+    "ktdp.inter_tile_reduce",
+})
 """Ops whose regions hold more KTIR to check."""
 
 NOT_YET: dict[str, str] = {
     "ktdp.construct_distributed_memory_view": "the pipeline schedules views of one memory",
     "ktdp.construct_indirect_access_tile": "the pipeline schedules direct (affine) access tiles",
-    **dict.fromkeys(
-        ("ktdp.inter_tile_produce", "ktdp.inter_tile_consume", "ktdp.inter_tile_reduce"),
-        "the pipeline schedules tiles that do not communicate",
-    ),
     "ktdp.runtime_arg_extract": "the pipeline does not handle runtime arguments",
     **dict.fromkeys(
         ("linalg.matmul", "linalg.batch_matmul", "linalg.quantized_matmul"),
@@ -118,7 +120,10 @@ class KtirLegalityCheck(ModulePass):
     ``spyreop`` intrinsics only where the device has a pattern rooted at them at
     ``pre_mapping`` or ``pre_scheduling``. Every tensor must have a static shape and
     an element type the device's compute engine has lanes for, and the grid must
-    fit the device (``Device.place_grid``).
+    fit the device (``Device.place_grid``; tiles that communicate in one wave).
+    ``ktdp.inter_tile_produce`` + ``ktdp.inter_tile_reduce`` only as
+    ``inter-tile-reduce-lowering`` lowers them: a reduce-to-one at the kernel's top
+    level (``inter_tile_reduce_lowering.resolve`` names what else is refused).
 
     Produces the module unchanged.
     """
@@ -184,6 +189,8 @@ class _Rules:
             self._generic(op)
         elif op.name == "linalg.reduce":
             _reduce(op)
+        elif isinstance(op, InterTileProduceOp):
+            _inter_tile(op)
         elif op.name in LINALG_ELEMENTWISE | {"linalg.broadcast", "linalg.fill"}:
             _on_tensors(op)
         elif op.name.startswith(("arith.", "math.", "spyreop.")):
@@ -322,6 +329,15 @@ def _access_tile(op: ConstructAccessTileOp) -> None:
             f"has access_tile_order {affine_map_text(order)}; only the identity order is "
             "supported yet (another order transposes the tile)",
         )
+
+
+def _inter_tile(op: InterTileProduceOp) -> None:
+    """A reduce-to-one at the kernel's top level (``inter_tile_reduce_lowering.resolve``)."""
+    func = op.parent_op()
+    if not isinstance(func, FuncOp):
+        raise _error(op, f"inside '{func.name}' is not supported yet: inter-tile ops must be at "
+                         "the kernel's top level")
+    resolve(op, prod(_grid(func)))
 
 
 def _reduce(op: Operation) -> None:

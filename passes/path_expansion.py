@@ -5,7 +5,9 @@ engine (``"DDR" -> "SFU"``), which no device can do in one step. This pass asks 
 device for the cheapest real path of every transfer, cuts the path at each memory
 it passes through, and gives every piece its own transfer, run by the engine on
 that piece: on Spyre-like devices DDR -> SFU becomes MNILU (DDR to a scratchpad
-buffer), then L1LU (buffer to the FIFO into the SFU).
+buffer), then L1LU (buffer to the FIFO into the SFU). A copy between two cores'
+scratchpads (``ktdf.to_tiles``) already runs on the interconnect stop and is left
+as it is.
 """
 
 from __future__ import annotations
@@ -47,6 +49,7 @@ from ktc.dialects.ktdf import (
     WriteToFifoOp,
 )
 from ktc.dialects.ktdf_arch import attr_text
+from ktc.passes.inter_tile_reduce_lowering import TO_TILES
 
 
 @dataclass(frozen=True)
@@ -151,7 +154,7 @@ class _Plan:
 
 def _expand(pipeline: PipelineOp, device: Device) -> None:
     chain = _linear_chain(pipeline)
-    if not chain:
+    if not chain or _copies_between_cores(pipeline):
         return
     if all(stage.applicable_units is None for stage in chain):
         raise KtcError(
@@ -174,6 +177,13 @@ def _expand(pipeline: PipelineOp, device: Device) -> None:
         return
     for stage, hops in plan.hops.items():
         stage.properties["applicable_units"] = _units(hops[0].unit)
+
+
+def _copies_between_cores(pipeline: PipelineOp) -> bool:
+    """A copy from one core's scratchpad into another's (``inter-tile-reduce-lowering``):
+    already on the interconnect stop, which reads and writes the scratchpad itself."""
+    return any(TO_TILES in op.attributes for op in pipeline.walk()
+               if isinstance(op, DataTransferOp))
 
 
 def _moves_only(stage: StageOp) -> bool:

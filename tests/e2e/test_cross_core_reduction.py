@@ -1,30 +1,33 @@
-"""Reductions split over cores: where the compiler stands (issue 6, "reductions across
-cores combine partials over the ring").
+"""Reductions split over cores (issue 6, "reductions across cores combine partials over
+the ring").
 
 What the reference interpreter means by the two ways to write such a kernel, and what
-ktc does with them today on spyre and toy:
+ktc does with them:
 
 - split_row_sum (each tile stores its partial to the same results) is a race: the
   reference keeps the last tile's partial, not the sum, so combining the partials would
   change the kernel. reduction-dim-chunking refuses it with a diagnostic at the reduction.
 - split_row_sum_reduce (ktdp.inter_tile_reduce combines the partials, one consumer per
-  group stores them) means the full row sums. ktc refuses it: ktir-legality-check on
-  spyre; on toy the grid's 4 communicating tiles do not fit its 2 cores at once.
+  group stores them) means the full row sums. ktc compiles it: each producer's ring stop
+  copies its partial into the consumer core's receive buffer, the consumer folds the
+  buffer in ascending tile id; on toy the grid's 4 communicating tiles do not fit its
+  2 cores at once, which is refused. split_row_sum_reduce4 has four producers per group.
 
-The simulator side of a combine over the ring (a copy from one core's scratchpad to
-another's through the ring stop) is tested in tests/unit/sim/test_simulator.py.
+The simulator side of a copy over the ring is tested in tests/unit/sim/test_simulator.py.
 """
 
 import numpy as np
 import pytest
 
-from conftest import ROOT
+from conftest import LINE4, ROOT
+from test_simulate import simulate
 from ktc.dialects.diagnostics import KtcError
 from ktc.driver import compile as compile_kernel
 from ktc.sim.reference import Kernel
 
 RACING = ROOT / "tests" / "lit" / "passes" / "reduction-dim-chunking" / "Inputs" / "split_row_sum.mlir"
 REDUCING = ROOT / "tests" / "e2e" / "inputs" / "split_row_sum_reduce.mlir"
+REDUCING4 = ROOT / "tests" / "e2e" / "inputs" / "split_row_sum_reduce4.mlir"
 NAME = "split_row_sum"
 
 
@@ -53,11 +56,24 @@ def test_racing_partials_are_refused_at_the_reduction(device):
         compile_kernel(RACING.read_text(), device, NAME)
 
 
-@pytest.mark.parametrize(("device", "reason"), [
-    ("spyre", r"'ktdp.inter_tile_produce' is not supported yet: the pipeline schedules tiles "
-              r"that do not communicate"),
-    ("toy", r"grid \[2, 2\] has 4 tiles that communicate, but device @toy has 2 cores"),
-])
-def test_inter_tile_reduce_is_refused_with_a_diagnostic(device, reason):
-    with pytest.raises(KtcError, match=reason):
-        compile_kernel(REDUCING.read_text(), device, NAME)
+def test_inter_tile_reduce_on_toy_is_refused_as_the_tiles_do_not_fit_at_once():
+    with pytest.raises(KtcError, match=r"grid \[2, 2\] has 4 tiles that communicate, but "
+                                       r"device @toy has 2 cores"):
+        compile_kernel(REDUCING.read_text(), "toy", NAME)
+
+
+@pytest.mark.parametrize(("path", "device"), [
+    (REDUCING, "spyre"),
+    (REDUCING, str(LINE4)),
+    (REDUCING4, "spyre"),
+], ids=["2-spyre", "2-line4", "4-spyre"])
+def test_inter_tile_reduce_combines_the_partials_over_the_ring(path, device):
+    x = np.random.default_rng(0).standard_normal((4, 256)).astype(np.float32)
+    actual, expected, report = simulate(
+        path.read_text(), NAME, device, {"x": x, "y": np.zeros(4, np.float32)}, {})
+    np.testing.assert_allclose(actual["y"], expected["y"], rtol=1e-5, atol=1e-5)
+    np.testing.assert_allclose(actual["y"], x.sum(axis=1), rtol=1e-5, atol=1e-5)
+    producers = 4 if path is REDUCING4 else 2
+    own_partial = x[:, : 256 // producers].sum(axis=1)
+    assert not np.allclose(actual["y"], own_partial, rtol=1e-2)
+    assert report.bound_terms["interconnect"] > 0

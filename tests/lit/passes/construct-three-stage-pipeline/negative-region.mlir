@@ -1,6 +1,6 @@
-// Compute may sit in straight-line code and in scf.for loops only, and a loop may
-// carry tensors only (they become scratchpad buffers): a load under scf.if, and a
-// loop carrying a scalar, are reported at the op.
+// Compute may sit in straight-line code, scf.for loops and scf.if without results
+// only, and a loop may carry tensors only (they become scratchpad buffers): a load
+// under an scf.if that yields it, and a loop carrying a scalar, are reported at the op.
 
 // RUN: ktc-opt %s --split-input-file --verify-diagnostics --arch toy -p construct-three-stage-pipeline
 
@@ -13,11 +13,15 @@ module @local_schedule_0 {
     %y_view = ktdp.construct_memory_view %Y, sizes: [64], strides: [1] {coordinate_set = #vec, memory_space = #ktdp.memory_space<global>} : memref<64xf16>
     %x_tile = ktdp.construct_access_tile %x_view[%c0] {access_tile_set = #vec, access_tile_order = #id} : memref<64xf16> -> !ktdp.access_tile<64xindex>
     %y_tile = ktdp.construct_access_tile %y_view[%c0] {access_tile_set = #vec, access_tile_order = #id} : memref<64xf16> -> !ktdp.access_tile<64xindex>
-    // expected-error@+1 {{'scf.if' holds loads, stores or tensor compute; a program holds them in straight-line code and 'scf.for' loops only}}
-    scf.if %flag {
-      %x = ktdp.load %x_tile : !ktdp.access_tile<64xindex> -> tensor<64xf16>
-      ktdp.store %x, %y_tile : tensor<64xf16>, !ktdp.access_tile<64xindex>
+    // expected-error@+1 {{'scf.if' holds loads, stores or tensor compute; a program holds them in straight-line code, 'scf.for' loops and 'scf.if' without results only}}
+    %x = scf.if %flag -> (tensor<64xf16>) {
+      %loaded = ktdp.load %x_tile : !ktdp.access_tile<64xindex> -> tensor<64xf16>
+      scf.yield %loaded : tensor<64xf16>
+    } else {
+      %other = ktdp.load %y_tile : !ktdp.access_tile<64xindex> -> tensor<64xf16>
+      scf.yield %other : tensor<64xf16>
     }
+    ktdp.store %x, %y_tile : tensor<64xf16>, !ktdp.access_tile<64xindex>
     func.return
   }
 }

@@ -1,7 +1,7 @@
 // A grid must fit the device under the documented policy (Device.place_grid):
 // tiles beyond the core count run in later waves, but tiles that communicate must
 // all run at once, so toy (2 cores) rejects four communicating tiles where line4
-// (4 cores) takes them and rejects the communication itself. A grid needs
+// (4 cores) takes them and rejects the produce whose partials nobody reduces. A grid needs
 // positive integer sizes.
 
 // RUN: ktc-opt %s --split-input-file --verify-diagnostics --arch toy -p ktir-legality-check
@@ -19,7 +19,7 @@ func.func @communicating(%partial: f16) attributes {grid = [4]} {
 }
 
 // LINE4-NOT:  grid [4]
-// LINE4:      error: 'ktdp.inter_tile_produce' is not supported yet
+// LINE4:      error: 'ktdp.inter_tile_produce' must have exactly one use, by a ktdp.inter_tile_reduce
 
 // -----
 
