@@ -17,7 +17,8 @@ The parts, each a small function of the schedule:
 - the lowering of transfers, FIFO ops, compute (``convert_ktdf_to_dfir_compute``),
   loops, ``ktdf.parallel`` and signals; a copy between cores (``ktdf.to_tiles``) is a
   DMA into the other core's scratchpad unit on the cores that copy, signalled to
-  the reader on that core, which waits for each core copying to it.
+  the reader on that core, which waits for each core copying to it (and, inside
+  loops, signals each of them back once the slot may be written again).
 """
 
 from __future__ import annotations
@@ -941,31 +942,30 @@ class Walker:
                 self.later(handoff, send=True, sender_writes=False)
 
     def forward(self, handoff: Handoff, send: bool) -> None:
-        """Writer to reader: the buffer is filled. A copy between cores signals the
-        core it wrote to, which waits for every core that writes to it."""
-        if handoff.ring is None:
-            for index, (mine, theirs) in enumerate(self._pairs(handoff, send)):
-                self.sync(handoff, send, mine, theirs, handoff.pairs[index][2])
-            return
-        ring_writes, table = handoff.ring
+        """Writer to reader: the buffer is filled."""
+        self.exchange(handoff, send, writer_side=send, backward=False)
+
+    def exchange(self, handoff: Handoff, send: bool, writer_side: bool, backward: bool) -> None:
+        """The forward or backward signals of ``handoff`` on its writer's or reader's
+        side. A copy between cores takes part on the cores that copy only; when it is
+        the writer, each copying core exchanges with the core it writes to, which
+        exchanges with every core writing to it (the k-th in ascending id on the k-th
+        of ``slot_ids``)."""
+        position = 3 if backward else 2
+        pairs = list(enumerate(self._pairs(handoff, writer_side)))
+        ring_writes, table = handoff.ring or (False, None)
         cores = [core for core, _ in self.p.instances]
         if not ring_writes:
-            with self.flagged([table[core] >= 0 for core in cores]):
-                for index, (mine, theirs) in enumerate(self._pairs(handoff, send)):
-                    self.sync(handoff, send, mine, theirs, handoff.pairs[index][2])
+            with self.flagged([table is None or table[core] >= 0 for core in cores]):
+                for index, (mine, theirs) in pairs:
+                    self.sync(handoff, send, mine, theirs, handoff.pairs[index][position])
             return
-        senders = {core: [c for c, to in enumerate(table) if to == core] for core in set(table)}
-        for index, (mine, theirs) in enumerate(self._pairs(handoff, send)):
-            for k, ident in enumerate(handoff.slot_ids[index]):
-                if send:  # the k-th of the cores copying to the same core
-                    flags = [table[c] >= 0 and senders[table[c]].index(c) == k for c in cores]
-                    peers = [max(table[c], 0) for c in cores]
-                else:
-                    found = [senders.get(c, []) for c in cores]
-                    flags = [len(f) > k for f in found]
-                    peers = [f[k] if len(f) > k else c for f, c in zip(found, cores)]
+        for index, (mine, theirs) in pairs:
+            for k, ids in enumerate(handoff.slot_ids[index]):
+                flags, peers = (_copying(table, k, cores) if writer_side
+                                else _copied_from(table, k, cores))
                 with self.flagged(flags):
-                    self.sync(handoff, send, mine, theirs, ident, peers)
+                    self.sync(handoff, send, mine, theirs, ids[1 if backward else 0], peers)
 
     @contextmanager
     def flagged(self, flags: Sequence[bool]) -> Iterator[None]:
@@ -989,9 +989,7 @@ class Walker:
         else:
             condition = a.compare("sge", index, copies)
         with self.guarded(condition):
-            writer_side = send == sender_writes
-            for position, (mine, theirs) in enumerate(self._pairs(handoff, writer_side)):
-                self.sync(handoff, send, mine, theirs, handoff.pairs[position][3])
+            self.exchange(handoff, send, writer_side=send == sender_writes, backward=True)
 
     def _pairs(self, handoff: Handoff, writer_side: bool) -> list[tuple[int | None, int | None]]:
         """(my sub-core, the peer's sub-core) per signal, seen from this program."""
@@ -1152,10 +1150,30 @@ def _number_pairs(plan: Plan, dataflow: Dataflow) -> None:
     for handoff in plan.handoffs:
         handoff.pairs = [(w, r, dataflow.new_id(), dataflow.new_id()) for w, r, _, _ in handoff.pairs]
         if handoff.ring is not None and handoff.ring[0]:
-            handoff.slot_ids = [[dataflow.new_id() for _ in range(_fan_in(handoff.ring[1]))]
+            handoff.slot_ids = [[(dataflow.new_id(), dataflow.new_id())
+                                 for _ in range(_fan_in(handoff.ring[1]))]
                                 for _ in handoff.pairs]
 
 
 def _fan_in(table: Sequence[int]) -> int:
     """The most copies between cores that land on one core."""
     return max((list(table).count(core) for core in set(table) if core >= 0), default=0)
+
+
+def _senders(table: Sequence[int], core: int) -> list[int]:
+    """The cores copying to ``core``, ascending."""
+    return [sender for sender, to in enumerate(table) if to == core]
+
+
+def _copying(table: Sequence[int], k: int, cores: Sequence[int]) -> tuple[list[bool], list[int]]:
+    """Per instance: whether its core is the k-th of the cores copying to the same core,
+    and that core."""
+    flags = [table[core] >= 0 and _senders(table, table[core]).index(core) == k for core in cores]
+    return flags, [max(table[core], 0) for core in cores]
+
+
+def _copied_from(table: Sequence[int], k: int, cores: Sequence[int]) -> tuple[list[bool], list[int]]:
+    """Per instance: whether more than k cores copy to its core, and the k-th of them
+    (its own core when there is none, unused)."""
+    found = [_senders(table, core) for core in cores]
+    return [len(f) > k for f in found], [f[k] if len(f) > k else core for f, core in zip(found, cores)]

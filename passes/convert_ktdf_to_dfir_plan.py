@@ -64,9 +64,9 @@ class Handoff:
     pairs: list[tuple[int | None, int | None, int, int]] = field(default_factory=list)
     """(writer sub-core, reader sub-core, forward id, backward id); None is "the
     same instance as mine" (or a per-core engine)."""
-    slot_ids: list[list[int]] = field(default_factory=list)
-    """Per pair of a copy between cores that writes: one signal id per core copying to
-    the same core (the k-th in ascending id uses the k-th)."""
+    slot_ids: list[list[tuple[int, int]]] = field(default_factory=list)
+    """Per pair of a copy between cores that writes: one (forward id, backward id) per
+    core copying to the same core (the k-th in ascending id uses the k-th)."""
 
 
 def leaf_stages(func: FuncOp) -> list[StageOp]:
@@ -280,8 +280,9 @@ class Plan:
         for is_writer, stage in ((True, writer), (False, reader)):
             if (table := ring_table(stage)) is not None:
                 handoff.ring = (is_writer, table)
-        if handoff.ring is not None and handoff.loops:
-            raise KtcError("a copy between cores inside a loop is not lowered yet", where(writer))
+        if handoff.ring is not None and carried:
+            raise KtcError("a copy between cores that reads what a later op of its loop writes "
+                           "is not lowered", where(writer))
         return handoff
 
     def _pairs(self, handoff: Handoff, writer: StageOp, reader: StageOp) -> list[tuple]:

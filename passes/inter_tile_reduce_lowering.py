@@ -1,13 +1,15 @@
-"""``inter-tile-reduce-lowering``: a reduce-to-one ``ktdp.inter_tile_reduce`` becomes
-a copy of each partial over the interconnect into a receive buffer in the consumer
-tile's scratchpad, and a fold of that buffer on every tile.
+"""``inter-tile-reduce-lowering``: a ``ktdp.inter_tile_reduce`` (reduce-to-one,
+reduce-to-subset or all-reduce) becomes a copy of each partial over the interconnect
+into a receive buffer in the scratchpad of every consumer tile of its group, and a
+fold of that buffer on every tile.
 
 The grid is static and runs in one wave (``ktir-legality-check``), so the affine sets
 of the inter-tile ops resolve here, once, into per-tile facts (``Exchange``): the
-producers of every group in ascending tile id, its one consumer, and the slot of each
+producers of every group in ascending tile id, its consumers, and the slot of each
 producer in the receive buffer. The reference interpreter folds the partials of a
 group in ascending tile id (``sim/reference_grid.py``); the receive buffer holds them
-in that order and the fold reads it slot by slot, so the bits match.
+in that order and the fold reads it slot by slot, so every consumer gets the
+reference's bits.
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ from dataclasses import dataclass
 from math import prod
 
 from xdsl.context import Context
-from xdsl.dialects import arith, memref
+from xdsl.dialects import arith, memref, scf
 from xdsl.dialects.builtin import (
     AffineMapAttr,
     AffineSetAttr,
@@ -50,13 +52,13 @@ whose scratchpad the destination is in (-1: that tile does not transfer)."""
 
 @dataclass(frozen=True)
 class Exchange:
-    """What a reduce-to-one means on a static grid of ``tiles`` tiles."""
+    """What a reduce means on a static grid of ``tiles`` tiles."""
 
     tiles: int
     producers: tuple[tuple[int, ...], ...]
     """Per group, its producer tiles in ascending id: the fold order."""
-    consumers: tuple[int, ...]
-    """Per group, the tile that combines the partials."""
+    consumers: tuple[tuple[int, ...], ...]
+    """Per group, the tiles that combine the partials, in ascending id."""
 
     @property
     def slots(self) -> int:
@@ -70,14 +72,20 @@ class Exchange:
                 table[tile] = slot
         return table
 
-    def send_table(self) -> list[int]:
-        """Per tile, the consumer it sends its partial to (-1: it sends nothing)."""
+    def send_table(self, rank: int) -> list[int]:
+        """Per tile, the ``rank``-th consumer of its group, which it sends its partial
+        to (-1: a non-producer, a group with fewer consumers, or the tile itself)."""
         table = [-1] * self.tiles
-        for members, consumer in zip(self.producers, self.consumers):
-            for tile in members:
-                if tile != consumer:
-                    table[tile] = consumer
+        for members, consumers in zip(self.producers, self.consumers):
+            if rank < len(consumers):
+                for tile in members:
+                    table[tile] = consumers[rank] if consumers[rank] != tile else -1
         return table
+
+    def send_tables(self) -> list[list[int]]:
+        """The send table of every consumer rank on which some tile sends."""
+        tables = [self.send_table(rank) for rank in range(max(map(len, self.consumers)))]
+        return [table for table in tables if any(to >= 0 for to in table)]
 
     def group_table(self, groups: Sequence[int]) -> list[int]:
         """Per tile, the group it produces for (0 for a non-producer)."""
@@ -115,7 +123,8 @@ def groups_of(produce: ktdp.InterTileProduceOp, tiles: int) -> list[int]:
 
 def resolve(produce: ktdp.InterTileProduceOp, tiles: int) -> tuple[ktdp.InterTileReduceOp, Exchange]:
     """The one reduce of ``produce``'s future and what the pair means on ``tiles``
-    tiles; a diagnostic for every form that is not a reduce-to-one of one partial."""
+    tiles; a diagnostic for every form that is not a reduce of one partial whose
+    consumers are producers of their group."""
     uses = list(produce.future.uses)
     reduce = uses[0].operation if len(uses) == 1 else None
     if not isinstance(reduce, ktdp.InterTileReduceOp):
@@ -144,15 +153,14 @@ def resolve(produce: ktdp.InterTileProduceOp, tiles: int) -> tuple[ktdp.InterTil
     for group in groups:
         members = _members(producer_set, group, tiles)
         chosen = _members(consumer_set, group, tiles)
-        if len(chosen) != 1:
-            raise KtcError(
-                f"'{reduce.name}' has {len(chosen)} consumer tiles in group {group}; only "
-                "reduce-to-one (one consumer per group) is supported yet", where(reduce))
-        if chosen[0] not in members:
-            raise KtcError(f"'{reduce.name}' consumer tile {chosen[0]} of group {group} is not "
-                           "one of its producers", where(reduce))
+        if not chosen:
+            raise KtcError(f"'{reduce.name}' has no consumer tile in group {group}", where(reduce))
+        for tile in chosen:
+            if tile not in members:
+                raise KtcError(f"'{reduce.name}' consumer tile {tile} of group {group} is not "
+                               "one of its producers", where(reduce))
         producers.append(members)
-        consumers.append(chosen[0])
+        consumers.append(chosen)
     counts = sorted({len(members) for members in producers})
     if len(counts) != 1:
         raise KtcError(f"'{produce.name}' groups have {', '.join(map(str, counts))} producers; "
@@ -170,20 +178,26 @@ class InterTileReduceLowering(ModulePass):
 
     Expects programs as ``compute-group-extraction`` leaves them (or KTIR kernels):
     ``func.func`` with a static ``grid`` that fits the device's cores in one wave, the
-    pair at the function's top level, a reduce-to-one of one partial of rank >= 1 (see
-    ``resolve``), in a module that declares its device.
+    pair at the function's top level or inside ``scf.for`` loops (``function_of``),
+    a reduce of one partial of rank >= 1 whose consumers are producers of their
+    group (reduce-to-one, reduce-to-subset or all-reduce; see ``resolve``), in a
+    module that declares its device.
 
     Produces, per pair:
 
     - a receive buffer ``memref.alloc`` in the scratchpad at the function's start,
-      ``slots`` partials stacked along dimension 0 (same address on every tile);
+      ``slots`` partials stacked along dimension 0 (same address on every tile),
+      reused by every iteration of the loops around the pair (the signals that keep
+      a copy from overwriting a slot not yet folded are ``convert-ktdf-to-dfir``'s);
     - the producer body inlined (its group id a ``ktdf.tile_table`` of the linear tile
       id, x fastest) and its partial stored with ``ktdp.store`` into the tile's slot
       (``ktdf.tile_table`` of slots times the partial's first extent);
-    - a ``ktdf.pipeline`` with one stage on the interconnect stop's engine kind: a
+    - per consumer rank ``k`` (the ``k``-th consumer of a group in ascending id), a
+      ``ktdf.pipeline`` with one stage on the interconnect stop's engine kind: a
       ``ktdf.data_transfer`` of that slot to the same slot of the same buffer in the
-      scratchpad of the tile its ``ktdf.to_tiles`` table names (-1 on consumers and
-      non-producers, which send nothing);
+      scratchpad of the tile its ``ktdf.to_tiles`` table names, the group's ``k``-th
+      consumer (-1 on that consumer itself and on non-producers, which send
+      nothing; a rank on which no tile sends has no pipeline);
     - at the reduce, a ``ktdp.load`` of every slot and the combiner inlined as a fold
       in slot order (from the identity when there is one); the reduce's result is the
       fold's, meaningful on consumer tiles only, as in KTIR.
@@ -205,11 +219,14 @@ class InterTileReduceLowering(ModulePass):
             _lower(produce, device.scratchpad, device.interconnect.stop)
 
 
-def _function(op: Operation) -> FuncOp:
+def function_of(op: Operation) -> FuncOp:
+    """The kernel ``op`` is in, at its top level or in ``scf.for`` loops only."""
     parent = op.parent_op()
+    while isinstance(parent, scf.ForOp):
+        parent = parent.parent_op()
     if not isinstance(parent, FuncOp):
         raise KtcError(f"'{op.name}' inside '{parent.name}' is not supported yet: inter-tile "
-                       "ops must be at the kernel's top level", where(op))
+                       "ops must be at the kernel's top level or in scf.for loops", where(op))
     return parent
 
 
@@ -221,7 +238,7 @@ def grid_of(func: FuncOp) -> tuple[int, ...]:
 
 
 def _lower(produce: ktdp.InterTileProduceOp, scratchpad: str, stop: str) -> None:
-    func = _function(produce)
+    func = function_of(produce)
     grid = grid_of(func)
     reduce, exchange = resolve(produce, prod(grid))
     partial_type = reduce.outputs[0].type
@@ -238,8 +255,9 @@ def _lower(produce: ktdp.InterTileProduceOp, scratchpad: str, stop: str) -> None
     offset = arith.MuliOp(slot, extent)
     own = _slot_tile(received.memref, offset.result, partial_type)
     store = ktdp.StoreOp.build(operands=[partial, own.result])
-    ring = _ring_pipeline(received.memref, offset.result, partial_type, exchange, stop)
-    _insert([slot, extent, offset, own, store, ring], produce)
+    rings = [_ring_pipeline(received.memref, offset.result, partial_type, table, stop)
+             for table in exchange.send_tables()]
+    _insert([slot, extent, offset, own, store, *rings], produce)
     _fold(reduce, received.memref, exchange)
     Rewriter.erase_op(produce)
 
@@ -303,17 +321,17 @@ def _slot_tile(buffer: SSAValue, offset: SSAValue | int, partial: TensorType) ->
     )
 
 
-def _ring_pipeline(buffer: SSAValue, offset: SSAValue, partial: TensorType, exchange: Exchange,
+def _ring_pipeline(buffer: SSAValue, offset: SSAValue, partial: TensorType, table: list[int],
                    stop: str) -> ktdf.PipelineOp:
-    """One stage on the interconnect stop: the tile's slot into the same slot of its
-    consumer's receive buffer."""
+    """One stage on the interconnect stop: the tile's slot into the same slot of the
+    receive buffer of the tile ``table`` names."""
     rank = partial.get_num_dims()
     access = (AffineMap(1, 0, (AffineExpr.dimension(0), *(AffineExpr.constant(0),) * (rank - 1))),
               [offset])
     sizes = list(partial.get_shape())
     transfer = ktdf.DataTransferOp(
         buffer, sizes, buffer, sizes, source_access=access, dest_access=access,
-        attributes={TO_TILES: DenseArrayBase.from_list(i64, exchange.send_table())},
+        attributes={TO_TILES: DenseArrayBase.from_list(i64, table)},
     )
     token = ktdf.CreateTokenOp()
     private = ktdf.PrivateOp([token.result.type], [token, ktdf.PrivateYieldOp(token.result)])

@@ -37,7 +37,7 @@ from ktc.dialects.ktdp import (
 )
 from ktc.dialects.printer import affine_map_text
 from ktc.dialects.spyreop import DF16Type
-from ktc.passes.inter_tile_reduce_lowering import resolve
+from ktc.passes.inter_tile_reduce_lowering import function_of, resolve
 
 LOWERING_POINTS = ("pre_mapping", "pre_scheduling")
 """The pattern application points before scheduling, where a device lowers intrinsics."""
@@ -122,8 +122,10 @@ class KtirLegalityCheck(ModulePass):
     an element type the device's compute engine has lanes for, and the grid must
     fit the device (``Device.place_grid``; tiles that communicate in one wave).
     ``ktdp.inter_tile_produce`` + ``ktdp.inter_tile_reduce`` only as
-    ``inter-tile-reduce-lowering`` lowers them: a reduce-to-one at the kernel's top
-    level (``inter_tile_reduce_lowering.resolve`` names what else is refused).
+    ``inter-tile-reduce-lowering`` lowers them: a reduce whose consumers are
+    producers of their group, at the kernel's top level or in ``scf.for`` loops
+    (``inter_tile_reduce_lowering.function_of`` and ``resolve`` name what else is
+    refused).
 
     Produces the module unchanged.
     """
@@ -332,12 +334,8 @@ def _access_tile(op: ConstructAccessTileOp) -> None:
 
 
 def _inter_tile(op: InterTileProduceOp) -> None:
-    """A reduce-to-one at the kernel's top level (``inter_tile_reduce_lowering.resolve``)."""
-    func = op.parent_op()
-    if not isinstance(func, FuncOp):
-        raise _error(op, f"inside '{func.name}' is not supported yet: inter-tile ops must be at "
-                         "the kernel's top level")
-    resolve(op, prod(_grid(func)))
+    """A reduce as ``inter_tile_reduce_lowering`` lowers it (``function_of``, ``resolve``)."""
+    resolve(op, prod(_grid(function_of(op))))
 
 
 def _reduce(op: Operation) -> None:

@@ -15,8 +15,9 @@ KTIR_TO_SCHEDULE = ",".join([
     # of control flow, address arithmetic and calls.
     "inter-tile-reduce-lowering",
     # A reduce across tiles is a store of the tile's partial into its slot of a
-    # scratchpad receive buffer, a pipeline on the ring stop copying that slot into
-    # the consumer tile's buffer, and a fold of the buffer's slots.
+    # scratchpad receive buffer, a pipeline on the ring stop per consumer rank
+    # copying that slot into a consumer tile's buffer, and a fold of the buffer's
+    # slots.
     "construct-three-stage-pipeline",
     # Each program: one fused linalg.generic tiled to the SIMD width, the innermost
     # loop a ktdf.pipeline load-into-FIFO -> compute -> store-from-FIFO; FIFO ends

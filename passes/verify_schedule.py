@@ -2,9 +2,11 @@
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from math import prod
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import MemRefType, ModuleOp, StringAttr
+from xdsl.dialects.func import FuncOp
 from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.passes import ModulePass
 
@@ -20,6 +22,7 @@ from ktc.dialects.ktdf import (
 )
 from ktc.dialects.ktdf_arch import attr_text
 from ktc.dialects.ktdp import MemorySpaceAttr, SpyreMemorySpaceAttr
+from ktc.passes.inter_tile_reduce_lowering import TO_TILES, grid_of
 
 _KTIR_SPACES = MemorySpaceAttr | SpyreMemorySpaceAttr
 """KTIR memory-space attributes, which the device's mem_space_mapping resolves."""
@@ -43,7 +46,11 @@ class VerifySchedule(ModulePass):
       memory to the engine, writes one only over a datapath from the engine, and
       reads (writes) a FIFO only at the end the engine drains (fills). A FIFO that
       starts or ends at a memory is filled or drained by that memory's own port,
-      from or into a buffer in that memory.
+      from or into a buffer in that memory;
+    - every copy between cores (a transfer with ``ktdf.to_tiles``) runs in a stage on
+      the interconnect stop's engine kind alone, from a scratchpad buffer to a
+      scratchpad buffer, in a function whose grid runs in one wave; its table has one
+      entry per tile, each -1 or the id of another tile of the grid.
 
     Produces the module unchanged.
     """
@@ -94,6 +101,8 @@ class _Schedule:
             for slot in op.slots:
                 self._fifo(op, slot.type)
         elif isinstance(op, DataTransferOp):
+            if TO_TILES in op.attributes:
+                self._between_cores(op)
             for engine in self._engines(op):
                 self._moves(op, engine, op.source, op.destination, into=False)
                 self._moves(op, engine, op.destination, op.source, into=True)
@@ -162,6 +171,41 @@ class _Schedule:
                 f"run by {engine} {verb} memory \"{memory}\", but device "
                 f"@{self.device.name} has no datapath {source} -> {target}",
             )
+
+    def _between_cores(self, op: DataTransferOp) -> None:
+        """A copy from this core's scratchpad into another core's (``ktdf.to_tiles``)."""
+        if self.device.interconnect is None:
+            raise _error(op, f"copies between cores, but device @{self.device.name} has no "
+                             "interconnect")
+        stop = self.device.interconnect.stop
+        if list(self._engines(op)) != [stop]:
+            raise _error(op, f"copies between cores, which device @{self.device.name} does only "
+                             f"on the interconnect stop {stop}; its stage runs on "
+                             f"{', '.join(self._engines(op))}")
+        for side, value in (("source", op.source), ("destination", op.destination)):
+            memory = self._memory(op, value.type) if isinstance(value.type, MemRefType) else None
+            if memory != self.device.scratchpad:
+                raise _error(op, f"copies between cores with a {side} {attr_text(value.type)} "
+                                 f"outside the scratchpad \"{self.device.scratchpad}\"")
+        self._table(op, op.attributes[TO_TILES].get_values())
+
+    def _table(self, op: DataTransferOp, table: Sequence[int]) -> None:
+        """One entry per tile of a one-wave grid: -1 or another tile's id."""
+        func = op.parent_op()
+        while not isinstance(func, FuncOp):
+            func = func.parent_op()
+        tiles = prod(grid_of(func))
+        if tiles > self.device.cores:
+            raise _error(op, f"copies between cores in a grid of {tiles} tiles, which does not "
+                             f"run in one wave on the {self.device.cores} cores of device "
+                             f"@{self.device.name}")
+        if len(table) != tiles:
+            raise _error(op, f"has a {TO_TILES} table of {len(table)} entries for a grid of "
+                             f"{tiles} tiles")
+        for tile, to in enumerate(table):
+            if to != -1 and not (0 <= to < tiles and to != tile):
+                raise _error(op, f"has {TO_TILES} entry {to} for tile {tile}: an entry is -1 or "
+                                 f"the id of another tile, 0 .. {tiles - 1}")
 
     def _own_port(self, op: Operation, end: str, other: SSAValue | None) -> bool:
         """Whether the FIFO end ``end`` is the memory that ``other``, the transfer's

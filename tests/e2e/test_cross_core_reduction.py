@@ -12,6 +12,10 @@ ktc does with them:
   copies its partial into the consumer core's receive buffer, the consumer folds the
   buffer in ascending tile id; on toy the grid's 4 communicating tiles do not fit its
   2 cores at once, which is refused. split_row_sum_reduce4 has four producers per group.
+- split_row_sum_allreduce makes every tile of a group a consumer (an all-reduce): each
+  producer copies its partial to every other tile of its group, and each tile stores
+  the total it folded to its own copy of the results. split_row_sum_loop does the same
+  inside an scf.for, reusing the receive buffer every iteration.
 
 The simulator side of a copy over the ring is tested in tests/unit/sim/test_simulator.py.
 """
@@ -28,6 +32,8 @@ from ktc.sim.reference import Kernel
 RACING = ROOT / "tests" / "lit" / "passes" / "reduction-dim-chunking" / "Inputs" / "split_row_sum.mlir"
 REDUCING = ROOT / "tests" / "e2e" / "inputs" / "split_row_sum_reduce.mlir"
 REDUCING4 = ROOT / "tests" / "e2e" / "inputs" / "split_row_sum_reduce4.mlir"
+ALL_REDUCING = ROOT / "tests" / "e2e" / "inputs" / "split_row_sum_allreduce.mlir"
+ALL_REDUCING_IN_LOOP = ROOT / "tests" / "e2e" / "inputs" / "split_row_sum_loop.mlir"
 NAME = "split_row_sum"
 
 
@@ -76,4 +82,23 @@ def test_inter_tile_reduce_combines_the_partials_over_the_ring(path, device):
     producers = 4 if path is REDUCING4 else 2
     own_partial = x[:, : 256 // producers].sum(axis=1)
     assert not np.allclose(actual["y"], own_partial, rtol=1e-2)
+    assert report.bound_terms["interconnect"] > 0
+
+
+@pytest.mark.parametrize(("path", "device"), [
+    (ALL_REDUCING, "spyre"),
+    (ALL_REDUCING, str(LINE4)),
+    (ALL_REDUCING_IN_LOOP, "spyre"),
+    (ALL_REDUCING_IN_LOOP, "toy"),
+    (ALL_REDUCING_IN_LOOP, str(LINE4)),
+], ids=["spyre", "line4", "loop-spyre", "loop-toy", "loop-line4"])
+def test_all_reduce_gives_every_tile_the_total(path, device):
+    x = np.random.default_rng(0).standard_normal((4, 256)).astype(np.float32)
+    actual, expected, report = simulate(
+        path.read_text(), NAME, device, {"x": x, "y": np.zeros(8, np.float32)}, {})
+    copies = actual["y"].reshape(2, 4)
+    np.testing.assert_allclose(actual["y"], expected["y"], rtol=1e-5, atol=1e-5)
+    np.testing.assert_allclose(copies, np.stack([x.sum(axis=1)] * 2), rtol=1e-5, atol=1e-5)
+    # Both tiles of a group fold the same partials in the same order: the same bits.
+    assert copies[0].tobytes() == copies[1].tobytes()
     assert report.bound_terms["interconnect"] > 0

@@ -37,10 +37,11 @@ EXAMPLES = {
     "row_sum": {},
     "softmax": {},
     "rmsnorm": {},
+    "split_rmsnorm": {},
     "layernorm": {"eps": 1e-5},
 }
 """Each example with its scalar arguments."""
-REDUCING = {"row_sum", "softmax", "rmsnorm", "layernorm"}
+REDUCING = {"row_sum", "softmax", "rmsnorm", "split_rmsnorm", "layernorm"}
 CORPUS_KERNELS = {
     "ktir-cpu/triton-ktir/vector_add_ktir.mlir": {"BLOCK_SIZE": 128},
     "ktir-cpu/triton-ktir/vector_add_dynamic_ktir.mlir": {"n_elements": 1024},

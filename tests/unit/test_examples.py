@@ -87,6 +87,10 @@ FORMULAS: dict[str, Formula] = {
         lambda rng: {"x": _f16(rng, 64, 256), "w": _f16(rng, 256),
                      "y": np.zeros((64, 256), np.float16)},
         "y", _rmsnorm, 2e-2),
+    "split_rmsnorm.mlir": Formula(
+        lambda rng: {"x": _f16(rng, 16, 256), "w": _f16(rng, 256),
+                     "y": np.zeros((16, 256), np.float16)},
+        "y", _rmsnorm, 2e-2),
     "layernorm.mlir": Formula(
         lambda rng: {"x": _f16(rng, 64, 256), "w": _f16(rng, 256), "b": _f16(rng, 256),
                      "y": np.zeros((64, 256), np.float16), "eps": 1e-5},

@@ -1,29 +1,11 @@
-// Inter-tile forms the pipeline does not lower yet are rejected at the op: an
-// all-reduce (every producer a consumer), inter_tile_consume, a reduce inside a loop,
-// and a reduce with producer_dependency_per_consumer. (A grid too large for the device
-// to run communicating tiles at once is reported first: see negative-grid.mlir; a
-// reduce-to-one is accepted: see basic.mlir of inter-tile-reduce-lowering.)
+// Inter-tile forms the pipeline does not lower yet are rejected at the op:
+// inter_tile_consume, a reduce inside an scf.if, and a reduce with
+// producer_dependency_per_consumer. (A grid too large for the device to run
+// communicating tiles at once is reported first: see negative-grid.mlir; reduce-to-one,
+// reduce-to-subset and all-reduce are accepted, at the top level or in scf.for loops:
+// see basic.mlir, several-consumers.mlir and in-loop.mlir of inter-tile-reduce-lowering.)
 
 // RUN: ktc-opt %s --split-input-file --verify-diagnostics --arch toy -p ktir-legality-check
-
-#pair = affine_set<(t)[g] : (t >= 0, -t + 1 >= 0)>
-func.func @all_reduce(%partial: f16) attributes {grid = [2]} {
-  %d = tensor.splat %partial : tensor<1x64xf16>
-  %z = tensor.splat %partial : tensor<1x64xf16>
-  %f = ktdp.inter_tile_produce producer_tiles_per_group = #pair -> <(tensor<1x64xf16>), groups = affine_set<(g) : (g == 0)>> {
-  ^bb0(%gid: index):
-    ktdp.yield_partial %d : tensor<1x64xf16>
-  }
-  // expected-error@+1 {{'ktdp.inter_tile_reduce' has 2 consumer tiles in group 0; only reduce-to-one (one consumer per group) is supported yet}}
-  %r = ktdp.inter_tile_reduce(%f) consumer_tiles_per_group = #pair, identity(%z : tensor<1x64xf16>) : !ktdp.tile_future<(tensor<1x64xf16>), groups = affine_set<(g) : (g == 0)>> -> tensor<1x64xf16> {
-  ^bb0(%lhs: tensor<1x64xf16>, %rhs: tensor<1x64xf16>):
-    %s = arith.addf %lhs, %rhs : tensor<1x64xf16>
-    ktdp.yield_reduced %s : tensor<1x64xf16>
-  }
-  return
-}
-
-// -----
 
 #pair = affine_set<(t)[g] : (t >= 0, -t + 1 >= 0)>
 #first = affine_set<(t)[g] : (t == 0)>
@@ -42,12 +24,10 @@ func.func @consume(%partial: f16) attributes {grid = [2]} {
 
 #pair = affine_set<(t)[g] : (t >= 0, -t + 1 >= 0)>
 #first = affine_set<(t)[g] : (t == 0)>
-func.func @in_loop(%partial: f16, %n: index) attributes {grid = [2]} {
-  %c0 = arith.constant 0 : index
-  %c1 = arith.constant 1 : index
-  scf.for %k = %c0 to %n step %c1 {
+func.func @in_branch(%partial: f16, %go: i1) attributes {grid = [2]} {
+  scf.if %go {
     %d = tensor.splat %partial : tensor<1x64xf16>
-    // expected-error@+1 {{'ktdp.inter_tile_produce' inside 'scf.for' is not supported yet: inter-tile ops must be at the kernel's top level}}
+    // expected-error@+1 {{'ktdp.inter_tile_produce' inside 'scf.if' is not supported yet: inter-tile ops must be at the kernel's top level or in scf.for loops}}
     %f = ktdp.inter_tile_produce producer_tiles_per_group = #pair -> <(tensor<1x64xf16>), groups = affine_set<(g) : (g == 0)>> {
     ^bb0(%gid: index):
       ktdp.yield_partial %d : tensor<1x64xf16>
