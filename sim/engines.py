@@ -1,7 +1,8 @@
 """Engines: one interpreter per engine instance, executing decoded instructions.
 
 An engine runs instructions until one takes time or cannot proceed, then hands control
-back to the event queue:
+back to the event queue (``hold``: go on at a later cycle; ``wait``: retry the
+instruction at a cycle, or when another engine wakes it):
 
 - scalar, control, view and register-move instructions take no cycles (the arch file
   states no cost for them);
@@ -18,7 +19,9 @@ back to the event queue:
   without a signal are starved; ``ssend`` leaves once the engine's earlier copies and
   stores have completed.
 
-Values follow ``ktc.sim.numerics``, the functions the reference interpreter uses.
+Values follow ``ktc.sim.numerics``, the functions the reference interpreter uses; the
+simulator runs them under one ``np.errstate(all="ignore")``. Each program is decoded
+once into ``(handler, instruction, next pc)`` steps, which the engine's loop runs.
 """
 
 from __future__ import annotations
@@ -26,6 +29,8 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, replace
+from functools import lru_cache
+from heapq import heappush
 
 import numpy as np
 from ktc.arch.model import MEMORY, Node
@@ -35,9 +40,12 @@ from ktc.codegen.integer import DIVIDING, wrap
 from ktc.dialects.diagnostics import KtcError
 from ktc.sim import numerics
 from ktc.sim.fifo import Fifo, Message, Signals
-from ktc.sim.machine import Leg, Machine, SimError
+from ktc.sim.machine import Machine, SimError
 from ktc.sim.memory import Memory, OutOfBounds, View
 
+
+SIGNED_LIMIT = 1 << 63
+"""Scalar registers hold signed 64-bit values: ``-SIGNED_LIMIT <= s < SIGNED_LIMIT``."""
 
 STEPS_WITHOUT_TIME = 10_000_000
 """Instructions an engine may run without a cycle passing before it is taken for an
@@ -53,13 +61,12 @@ class Fault(Exception):
 # ---------------------------------------------------------------------------------
 
 
-def _elementwise(fn: Callable) -> Callable:
+def _elementwise(fn: np.ufunc) -> Callable:
     """``fn`` in float64 (int64 for integer types), rounded once to the result type."""
 
     def apply(ty: str, *xs):
         compute = np.float64 if ty in numerics.FLOAT_TYPES else np.int64
-        with np.errstate(all="ignore"):
-            return numerics.round_to(ty, fn(*(np.asarray(x, compute) for x in xs)))
+        return numerics.rounding(ty)(fn(*xs, dtype=compute, casting="unsafe"))
 
     return apply
 
@@ -70,8 +77,7 @@ def _float(fn: Callable) -> Callable:
     def apply(ty: str, *xs):
         if ty not in numerics.FLOAT_TYPES:
             raise Fault(f"expects a floating-point type, not {ty}")
-        with np.errstate(all="ignore"):
-            return numerics.round_to(ty, fn(*(np.asarray(x, np.float64) for x in xs)))
+        return numerics.rounding(ty)(fn(*[np.asarray(x, np.float64) for x in xs]))
 
     return apply
 
@@ -95,7 +101,8 @@ VECTOR_OPS: dict[str, tuple[str, Callable]] = {
     "silu": ("transcendental", numerics.silu),
     "fma": ("plain", _float(lambda a, b, c: a * b + c)),
 }
-"""Per ``vop`` kind: its issue class (``ktdf_arch.ISSUE_CLASSES``) and its values."""
+"""Per ``vop`` kind: its issue class (``ktdf_arch.ISSUE_CLASSES``) and its values
+(computed under the run's ``np.errstate(all="ignore")``)."""
 
 
 def from_bits(dtype: str, bits) -> np.ndarray:
@@ -167,8 +174,8 @@ class Run:
     def fifo(self, source: int, target: int) -> Fifo:
         """The FIFO from unit ``source`` to unit ``target``: depth and beat from the
         queues on the route between them, which passes through no memory."""
-        key = (source, target)
-        if key not in self.fifos:
+        fifo = self.fifos.get((source, target))
+        if fifo is None:
             a, b = self.node(source), self.node(target)
             links = self.machine.device.path(a, b)
             queues = [link.queue for link in links if link.queue is not None and link.queue.depth]
@@ -176,8 +183,10 @@ class Run:
             if not queues or through_memory:
                 raise Fault(f"the arch file describes no FIFO from {a.name} to {b.name}")
             beat = min(queue.beat_bytes or 1 for queue in queues)
-            self.fifos[key] = Fifo(f"{a.name} -> {b.name}", sum(q.depth for q in queues), beat, b.core)
-        return self.fifos[key]
+            depth = sum(q.depth for q in queues)
+            fifo = Fifo(f"{a.name} -> {b.name}", depth, beat, self.machine.route(a, b), b.core)
+            self.fifos[source, target] = fifo
+        return fifo
 
     def memory(self, unit: int) -> Memory:
         if not 0 <= unit < len(self.memories) or self.memories[unit] is None:
@@ -194,15 +203,9 @@ class Run:
             self.machine.at(self.machine.now, engine.resume)
 
 
-@dataclass
-class Block:
-    """Why an engine does not proceed: until a cycle, or until someone wakes it."""
-
-    kind: str | None
-    """``starved``, ``backpressured``, or None (waiting for its own copies)."""
-    until: int | None
-    what: Callable[[], str]
-    """What it waits on, rendered when a deadlock is reported."""
+STARVED = "starved"
+BACKPRESSURED = "backpressured"
+"""The kinds of wait counted in ``Stats``; a wait for the engine's own copies is not."""
 
 
 # ---------------------------------------------------------------------------------
@@ -223,12 +226,16 @@ class Engine:
         location: Callable[[int], str | None],
     ):
         self.run = run
+        self.machine = run.machine
         self.unit = unit
         self.node = run.nodes[unit]
         self.name = self.node.name
         self.position = position
         """Its position among the instances of its binary (for ``uni``)."""
         self.program = program
+        self.steps = [(_handler(i), i, pc + 1) for pc, i in enumerate(program)]
+        """Per pc: the handler, the instruction and the pc after it; then the end."""
+        self.steps.append((_end, None, len(program)))
         self.uniforms = uniforms
         self.location = location
         self.device_kind = run.machine.device.engine(self.node.kind)
@@ -238,7 +245,10 @@ class Engine:
         self.d: list[View | None] = [None] * isa.REGISTERS["d"]
         self.pc = 0
         self.done = False
-        self.block: Block | None = None
+        self.block: tuple[str | None, str | Callable[..., str], tuple] | None = None
+        """Why it does not proceed: the kind of wait (``STARVED``, ``BACKPRESSURED`` or
+        None), and what it waits on as a text or a function of arguments (rendered
+        when a deadlock is reported)."""
         self.blocked_since = 0
         self.outstanding = 0
         """Cycle by which its copies and stores have completed."""
@@ -248,36 +258,51 @@ class Engine:
 
     def resume(self) -> None:
         """Run from the current pc until the engine waits, takes time or ends."""
-        now = self.run.machine.now
         if self.block is not None:
-            if self.block.kind is not None:
-                setattr(self.stats, self.block.kind, getattr(self.stats, self.block.kind)
-                        + now - self.blocked_since)
+            kind = self.block[0]
+            if kind == STARVED:
+                self.stats.starved += self.machine.now - self.blocked_since
+            elif kind == BACKPRESSURED:
+                self.stats.backpressured += self.machine.now - self.blocked_since
             self.block = None
-        program, steps = self.program, 0
-        while self.pc < len(program):
-            instruction = program[self.pc]
-            handler = HANDLERS.get(type(instruction), _unknown)
-            try:
-                outcome = handler(self, instruction)
-            except (Fault, OutOfBounds) as fault:
-                raise SimError(self.where(f"{fault}")) from None
-            except KtcError as error:
-                raise SimError(self.where(error.message)) from None
-            if outcome is None:
-                steps += 1
-                if steps > STEPS_WITHOUT_TIME:
-                    raise SimError(self.where(f"{steps} instructions without a cycle passing: "
-                                              "an endless loop?"))
-                continue
-            if isinstance(outcome, Block):
-                self.block, self.blocked_since = outcome, now
-                if outcome.until is not None:
-                    self.run.machine.at(outcome.until, self.resume)
-                return
-            self.run.machine.at(outcome, self.resume)
-            return
-        self.done = True
+        steps, pc = self.steps, self.pc
+        try:
+            for _ in range(STEPS_WITHOUT_TIME + 1):
+                handler, instruction, following = steps[pc]
+                self.pc = pc
+                pc = handler(self, instruction, following)
+                if pc is None:
+                    return
+        except (Fault, OutOfBounds) as fault:
+            raise SimError(self.where(f"{fault}")) from None
+        except KtcError as error:
+            raise SimError(self.where(error.message)) from None
+        self.pc = pc
+        raise SimError(self.where(f"{STEPS_WITHOUT_TIME + 1} instructions without a cycle "
+                                  "passing: an endless loop?"))
+
+    def hold(self, until: int, following: int) -> None:
+        """Go on at ``following`` at cycle ``until`` (not before now: the instruction
+        took time)."""
+        self.pc = following
+        machine = self.machine
+        heappush(machine.events, (until, next(machine.order), self.resume))
+
+    def wait(self, kind: str | None, until: int | None, what: str | Callable[..., str],
+             *args) -> None:
+        """Retry the current instruction at cycle ``until`` (later than now), or when
+        woken if None."""
+        machine = self.machine
+        self.block, self.blocked_since = (kind, what, args), machine.now
+        if until is not None:
+            heappush(machine.events, (until, next(machine.order), self.resume))
+
+    def waits_for(self) -> str:
+        """What the engine waits on, as a deadlock report says it."""
+        if self.block is None:
+            return "nothing (not started)"
+        _, what, args = self.block
+        return what if isinstance(what, str) else what(*args)
 
     def where(self, message: str) -> str:
         """``SFU[0.0] pc 4 `vop.exp ...` (at file:line:col): message``."""
@@ -286,23 +311,29 @@ class Engine:
         at = f" (at {location})" if location else ""
         return f"{self.name} pc {self.pc} `{text}`{at}: {message}"
 
-    def busy(self, start: int, end: int, name: str) -> None:
+    def busy(self, start: int, end: int, instruction: isa.Instruction) -> None:
         """Count ``[start, end)`` as busy (overlaps with earlier busy time once)."""
         stats = self.stats
-        stats.busy += max(0, end - max(start, stats.busy_until))
-        stats.busy_until = max(stats.busy_until, end)
+        if end > stats.busy_until:
+            stats.busy += end - max(start, stats.busy_until)
+            stats.busy_until = end
         if self.run.trace is not None and end > start:
+            kind = getattr(instruction, "kind", None)
+            name = f"{instruction.MNEMONIC}.{kind}" if kind else instruction.MNEMONIC
             self.run.trace.busy(self, name, start, end)
 
-    def operands_ready(self, registers) -> Block | None:
-        """A wait until the vector registers' data has arrived, or None."""
+    def starves_for(self, registers) -> bool:
+        """Whether the vector registers' data is still on its way (the engine then
+        waits for it)."""
+        v, ready, until = self.v, self.ready, self.machine.now
         for register in registers:
-            if self.v[register] is None:
+            if v[register] is None:
                 raise Fault(f"v{register} holds no vector")
-        until = max(self.ready[r] for r in registers)
-        if until <= self.run.machine.now:
-            return None
-        return Block("starved", until, lambda: "data arriving in a vector register")
+            until = max(until, ready[register])
+        if until == self.machine.now:
+            return False
+        self.wait(STARVED, until, "data arriving in a vector register")
+        return True
 
     def view(self, register: int) -> View:
         view = self.d[register]
@@ -312,76 +343,90 @@ class Engine:
 
     def row(self, instruction, length: int) -> View:
         """The elements a ``vld``/``vst`` touches, bounds-checked against the view."""
-        index = tuple(self.s[r] for r in instruction.indices)
-        return self.view(instruction.view).row(index, length)
+        s = self.s
+        return self.view(instruction.view).row(tuple([s[r] for r in instruction.indices]), length)
 
 
 # ---------------------------------------------------------------------------------
-# Instruction handlers: each advances the pc when it completes and returns None (go
-# on), a cycle (the engine is held until then) or a Block (retried when it ends).
+# Instruction handlers: each gets the engine, the instruction and the pc after it; it
+# returns the pc to go on at, or None when the engine stops (it has then called
+# ``hold`` or ``wait``, or ended).
 # ---------------------------------------------------------------------------------
 
 
-def _li(e: Engine, i: isa.Li):
+def _end(e: Engine, i: None, following: int):
+    e.done = True
+
+
+def _li(e: Engine, i: isa.Li, following: int):
     e.s[i.dst] = wrap(i.value)
-    e.pc += 1
+    return following
 
 
-def _uni(e: Engine, i: isa.Uni):
+def _uni(e: Engine, i: isa.Uni, following: int):
     if not 0 <= i.index < len(e.uniforms):
         raise Fault(f"uniform {i.index} does not exist ({len(e.uniforms)} uniforms)")
     e.s[i.dst] = wrap(e.uniforms[i.index][e.position])
-    e.pc += 1
+    return following
 
 
-def _mov(e: Engine, i: isa.Mov):
+def _mov(e: Engine, i: isa.Mov, following: int):
     e.s[i.dst] = e.s[i.src]
-    e.pc += 1
+    return following
 
 
-def _alu(e: Engine, i: isa.Alu):
-    if i.op in DIVIDING and e.s[i.b] == 0:
+def _alu(e: Engine, i: isa.Alu, following: int):
+    s = e.s
+    value = ALU[i.op](s[i.a], s[i.b])
+    s[i.dst] = value if -SIGNED_LIMIT <= value < SIGNED_LIMIT else wrap(value)
+    return following
+
+
+def _dividing_alu(e: Engine, i: isa.Alu, following: int):
+    if e.s[i.b] == 0:
         raise Fault("division by zero")
-    e.s[i.dst] = wrap(ALU[i.op](e.s[i.a], e.s[i.b]))
-    e.pc += 1
+    return _alu(e, i, following)
 
 
-def _select(e: Engine, i: isa.Select):
-    e.s[i.dst] = e.s[i.a] if e.s[i.cond] else e.s[i.b]
-    e.pc += 1
+def _select(e: Engine, i: isa.Select, following: int):
+    s = e.s
+    s[i.dst] = s[i.a] if s[i.cond] else s[i.b]
+    return following
 
 
-def _loop(e: Engine, i: isa.Loop):
-    if e.s[i.step] <= 0:
-        raise Fault(f"loop step {e.s[i.step]} is not positive")
-    e.s[i.var] = e.s[i.lower]
-    e.pc = e.pc + 1 if e.s[i.var] < e.s[i.upper] else i.end
+def _loop(e: Engine, i: isa.Loop, following: int):
+    s = e.s
+    if s[i.step] <= 0:
+        raise Fault(f"loop step {s[i.step]} is not positive")
+    s[i.var] = s[i.lower]
+    return following if s[i.var] < s[i.upper] else i.end
 
 
-def _endloop(e: Engine, i: isa.EndLoop):
-    e.s[i.var] = wrap(e.s[i.var] + e.s[i.step])
-    e.pc = i.body if e.s[i.var] < e.s[i.upper] else e.pc + 1
+def _endloop(e: Engine, i: isa.EndLoop, following: int):
+    s = e.s
+    s[i.var] = wrap(s[i.var] + s[i.step])
+    return i.body if s[i.var] < s[i.upper] else following
 
 
-def _brz(e: Engine, i: isa.Brz):
-    e.pc = i.target if e.s[i.cond] == 0 else e.pc + 1
+def _brz(e: Engine, i: isa.Brz, following: int):
+    return i.target if e.s[i.cond] == 0 else following
 
 
-def _jmp(e: Engine, i: isa.Jmp):
-    e.pc = i.target
+def _jmp(e: Engine, i: isa.Jmp, following: int):
+    return i.target
 
 
-def _halt(e: Engine, i: isa.Halt):
-    e.pc = len(e.program)
+def _halt(e: Engine, i: isa.Halt, following: int):
+    return len(e.program)
 
 
-def _view(e: Engine, i: isa.View):
+def _view(e: Engine, i: isa.View, following: int):
     e.run.memory(e.s[i.unit])
-    e.d[i.dst] = View(e.s[i.unit], e.s[i.address], i.dtype, tuple(i.shape), tuple(i.strides))
-    e.pc += 1
+    e.d[i.dst] = View(e.s[i.unit], e.s[i.address], i.dtype, i.shape, i.strides)
+    return following
 
 
-def _dim(e: Engine, i: isa.Dim):
+def _dim(e: Engine, i: isa.Dim, following: int):
     view, size = e.view(i.view), e.s[i.size]
     if i.dimension >= len(view.shape):
         raise Fault(f"d{i.view} has {len(view.shape)} dimensions, no dimension {i.dimension}")
@@ -389,11 +434,11 @@ def _dim(e: Engine, i: isa.Dim):
         raise Fault(f"dimension {i.dimension} of d{i.view} would be {size}")
     shape = view.shape[:i.dimension] + (size,) + view.shape[i.dimension + 1:]
     e.d[i.view] = replace(view, shape=shape)
-    e.pc += 1
+    return following
 
 
-def _dma(e: Engine, i: isa.Dma):
-    run, machine = e.run, e.run.machine
+def _dma(e: Engine, i: isa.Dma, following: int):
+    run, machine = e.run, e.machine
     source, target = e.view(i.src), e.view(i.dst)
     if source.shape != target.shape or source.dtype != target.dtype:
         raise Fault(f"copies {list(source.shape)}x{source.dtype} into "
@@ -401,99 +446,94 @@ def _dma(e: Engine, i: isa.Dma):
     read, written = run.memory(source.unit), run.memory(target.unit)
     read.check(*source.span())
     written.check(*target.span())
-    legs = [
-        Leg(machine.route(run.nodes[source.unit], e.node), *source.runs()),
-        Leg(machine.route(e.node, run.nodes[target.unit]), *target.runs()),
-    ]
-    transfer = machine.transfer(legs)
-    done = max(transfer.arrival, e.outstanding)
+    start, _, arrival = machine.transfer((
+        (machine.route(run.nodes[source.unit], e.node), *source.runs()),
+        (machine.route(e.node, run.nodes[target.unit]), *target.runs()),
+    ))
+    done = max(arrival, e.outstanding)
     e.outstanding = done
     machine.at(done, lambda: written.store(target, read.load(source)))
     run.memory_bytes[run.nodes[source.unit].kind] += source.nbytes
     run.memory_bytes[run.nodes[target.unit].kind] += target.nbytes
-    e.busy(transfer.start, done, "dma")
-    e.pc += 1
+    e.busy(start, done, i)
+    return following
 
 
-def _vld(e: Engine, i: isa.Vld):
-    run, machine = e.run, e.run.machine
+def _vld(e: Engine, i: isa.Vld, following: int):
+    run, machine = e.run, e.machine
     row = e.row(i, i.length)
     node = run.nodes[row.unit]
     values = run.memory(row.unit).load(row)
-    transfer = machine.transfer([Leg(machine.route(node, e.node), *row.runs())])
-    e.v[i.dst], e.ready[i.dst] = (row.dtype, values), transfer.arrival
-    run.memory_bytes[node.kind] += row.nbytes
+    start, sent, arrival = machine.transfer(((machine.route(node, e.node), *row.runs()),))
+    e.v[i.dst], e.ready[i.dst] = (row.dtype, values), arrival
+    nbytes = row.nbytes
+    run.memory_bytes[node.kind] += nbytes
     if node.core is not None:
-        run.feed_bytes[node.core] += row.nbytes
-    e.busy(transfer.start, transfer.sent, "vld")
-    e.pc += 1
-    return transfer.sent if transfer.sent > machine.now else None
+        run.feed_bytes[node.core] += nbytes
+    e.busy(start, sent, i)
+    return e.hold(sent, following) if sent > machine.now else following
 
 
-def _vst(e: Engine, i: isa.Vst):
-    run, machine = e.run, e.run.machine
-    wait = e.operands_ready([i.src])
-    if wait:
-        return wait
+def _vst(e: Engine, i: isa.Vst, following: int):
+    run, machine = e.run, e.machine
+    if e.starves_for((i.src,)):
+        return None
     dtype, values = e.v[i.src]
     row = e.row(i, len(values))
     if dtype != row.dtype:
         raise Fault(f"stores {dtype} elements into a view of {row.dtype}")
     node = run.nodes[row.unit]
-    memory = run.memory(row.unit)
-    memory.store(row, values)
-    transfer = machine.transfer([Leg(machine.route(e.node, node), *row.runs())])
-    e.outstanding = max(e.outstanding, transfer.arrival)
-    run.memory_bytes[node.kind] += row.nbytes
+    run.memory(row.unit).store(row, values)
+    start, sent, arrival = machine.transfer(((machine.route(e.node, node), *row.runs()),))
+    e.outstanding = max(e.outstanding, arrival)
+    nbytes = row.nbytes
+    run.memory_bytes[node.kind] += nbytes
     if node.core is not None:
-        run.drain_bytes[node.core] += row.nbytes
-    e.busy(transfer.start, transfer.sent, "vst")
-    e.pc += 1
-    return transfer.sent if transfer.sent > machine.now else None
+        run.drain_bytes[node.core] += nbytes
+    e.busy(start, sent, i)
+    return e.hold(sent, following) if sent > machine.now else following
 
 
-def _send(e: Engine, i: isa.Send):
-    run, machine = e.run, e.run.machine
-    wait = e.operands_ready([i.src])
-    if wait:
-        return wait
-    peer = e.s[i.peer]
-    fifo = run.fifo(e.unit, peer)
+def _send(e: Engine, i: isa.Send, following: int):
+    run, machine = e.run, e.machine
+    if e.starves_for((i.src,)):
+        return None
+    fifo = run.fifo(e.unit, e.s[i.peer])
     dtype, values = e.v[i.src]
     nbytes = values.size * numerics.bytes_per_element(dtype)
     if not fifo.fits(nbytes):
         fifo.waiting.append(e)
-        return Block("backpressured", None, lambda: _fifo_state("room in", fifo, i.id, e))
-    transfer = machine.transfer([Leg(machine.route(e.node, run.node(peer)), 1, nbytes)])
-    fifo.push(Message(i.id, dtype, values, fifo.beats(nbytes), transfer.arrival))
+        return e.wait(BACKPRESSURED, None, _fifo_state, "room in", fifo, i.id, e)
+    start, sent, arrival = machine.transfer(((fifo.route, 1, nbytes),))
+    fifo.push(Message(i.id, dtype, values, fifo.beats(nbytes), arrival))
     _fifo_changed(run, fifo)
-    e.busy(transfer.start, transfer.sent, "send")
-    e.pc += 1
-    return transfer.sent if transfer.sent > machine.now else None
+    e.busy(start, sent, i)
+    return e.hold(sent, following) if sent > machine.now else following
 
 
-def _recv(e: Engine, i: isa.Recv):
-    run, machine = e.run, e.run.machine
+def _recv(e: Engine, i: isa.Recv, following: int):
+    run = e.run
     fifo = run.fifo(e.s[i.peer], e.unit)
     if not fifo.messages:
         fifo.waiting.append(e)
-        return Block("starved", None, lambda: _fifo_state("data in", fifo, i.id, e))
+        return e.wait(STARVED, None, _fifo_state, "data in", fifo, i.id, e)
     head = fifo.messages[0]
     if (head.id, head.dtype, head.values.size) != (i.id, i.dtype, i.length):
         raise Fault(f"expects id {i.id}: {i.length}x{i.dtype}, but the FIFO {fifo.name} "
                     f"holds id {head.id}: {head.values.size}x{head.dtype} first")
-    if head.arrival > machine.now:
-        return Block("starved", head.arrival, lambda: "a vector on its way")
+    if head.arrival > e.machine.now:
+        return e.wait(STARVED, head.arrival, "a vector on its way")
     fifo.pop()
     _fifo_changed(run, fifo)
-    e.v[i.dst], e.ready[i.dst] = (head.dtype, head.values), machine.now
-    e.pc += 1
+    e.v[i.dst], e.ready[i.dst] = (head.dtype, head.values), e.machine.now
+    return following
 
 
 def _fifo_changed(run: Run, fifo: Fifo) -> None:
     if run.trace is not None:
         run.trace.counter(fifo, run.machine.now)
-    run.wake(fifo.take_waiting())
+    if fifo.waiting:
+        run.wake(fifo.take_waiting())
 
 
 def _fifo_state(need: str, fifo: Fifo, id_: int, engine: Engine) -> str:
@@ -509,51 +549,52 @@ def _relative(text: str, engine: Engine) -> str:
     return text.replace(f"[{core}.", "[c.").replace(f"[{core}]", "[c]")
 
 
-def _ssend(e: Engine, i: isa.Ssend):
+def _ssend(e: Engine, i: isa.Ssend, following: int):
     run = e.run
-    if e.outstanding > run.machine.now:
-        return Block(None, e.outstanding, lambda: "its copies to complete")
+    if e.outstanding > e.machine.now:
+        return e.wait(None, e.outstanding, "its copies to complete")
     peer = e.s[i.peer]
     run.node(peer)
     run.wake(run.signals.send((e.unit, peer, i.id)))
-    e.pc += 1
+    return following
 
 
-def _srecv(e: Engine, i: isa.Srecv):
+def _srecv(e: Engine, i: isa.Srecv, following: int):
     run = e.run
     peer = e.s[i.peer]
     key = (peer, e.unit, i.id)
     if run.signals.take(key):
-        e.pc += 1
-        return None
+        return following
     run.signals.wait(key, e)
-    peer_name = run.node(peer).name
-    return Block("starved", None, lambda: f"signal id {i.id} from {_relative(peer_name, e)}")
+    return e.wait(STARVED, None, _signal_state, i.id, run.node(peer).name, e)
 
 
-def _vop(e: Engine, i: isa.Vop):
-    wait = e.operands_ready(i.sources)
-    if wait:
-        return wait
+def _signal_state(id_: int, peer: str, engine: Engine) -> str:
+    return f"signal id {id_} from {_relative(peer, engine)}"
+
+
+def _vop(e: Engine, i: isa.Vop, following: int):
+    if e.starves_for(i.sources):
+        return None
     if i.kind not in VECTOR_OPS:
         raise Fault(f"the simulator has no semantics for vop.{i.kind}")
     op_class, fn = VECTOR_OPS[i.kind]
     operands = [e.v[r] for r in i.sources]
-    lengths = {values.size for _, values in operands}
-    if any(dtype != i.source_type for dtype, _ in operands) or len(lengths) != 1:
-        shown = ", ".join(f"{values.size}x{dtype}" for dtype, values in operands)
-        raise Fault(f"expects operands of one length of {i.source_type}, got {shown}")
-    values = fn(i.dtype, *(values for _, values in operands))
-    cycles = -(-lengths.pop() // _lanes(e, i.dtype)) * e.device_kind.issue_cycles[op_class]
-    return _computed(e, i, i.dtype, values, cycles)
+    length = operands[0][1].size
+    for dtype, values in operands:
+        if dtype != i.source_type or values.size != length:
+            shown = ", ".join(f"{values.size}x{dtype}" for dtype, values in operands)
+            raise Fault(f"expects operands of one length of {i.source_type}, got {shown}")
+    values = fn(i.dtype, *[values for _, values in operands])
+    cycles = -(-length // _lanes(e, i.dtype)) * e.device_kind.issue_cycles[op_class]
+    return _computed(e, i, i.dtype, values, cycles, following)
 
 
-def _vreduce(e: Engine, i: isa.Vreduce):
+def _vreduce(e: Engine, i: isa.Vreduce, following: int):
     """A horizontal fold: the vector's beats folded into one (plain issues), then
     ``log2(lanes)`` reduction steps; values by ``numerics.slice_reduction``."""
-    wait = e.operands_ready([i.src])
-    if wait:
-        return wait
+    if e.starves_for((i.src,)):
+        return None
     dtype, values = e.v[i.src]
     if dtype != i.dtype or not values.size:
         raise Fault(f"folds {values.size}x{dtype} as {i.dtype}")
@@ -562,49 +603,46 @@ def _vreduce(e: Engine, i: isa.Vreduce):
     steps = max(1, (min(values.size, lanes) - 1).bit_length())
     cycles = (-(-values.size // lanes) - 1) * issue["plain"] + steps * issue["reduction_step"]
     folded = numerics.slice_reduction(dtype, i.kind, "in_slice", values, values.size)[:1]
-    return _computed(e, i, dtype, folded, cycles)
+    return _computed(e, i, dtype, folded, cycles, following)
 
 
-def _vcvt(e: Engine, i: isa.Vcvt):
-    wait = e.operands_ready([i.src])
-    if wait:
-        return wait
+def _vcvt(e: Engine, i: isa.Vcvt, following: int):
+    if e.starves_for((i.src,)):
+        return None
     dtype, values = e.v[i.src]
     if dtype != i.source_type:
         raise Fault(f"converts {dtype} elements as {i.source_type}")
     floats = numerics.FLOAT_TYPES
+    round_to = numerics.rounding(i.dtype)
     if i.dtype in floats and dtype in floats:
-        converted = numerics.round_to(i.dtype, np.asarray(values, np.float64))
+        converted = round_to(np.asarray(values, np.float64))
     elif dtype in floats:
-        converted = numerics.round_to(i.dtype, np.trunc(np.asarray(values, np.float64)))
+        converted = round_to(np.trunc(np.asarray(values, np.float64)))
     else:
-        converted = numerics.round_to(i.dtype, np.asarray(values, np.int64))
+        converted = round_to(np.asarray(values, np.int64))
     beats = max(-(-values.size // _lanes(e, t)) for t in (dtype, i.dtype))
-    return _computed(e, i, i.dtype, converted, beats * e.device_kind.issue_cycles["plain"])
+    return _computed(e, i, i.dtype, converted, beats * e.device_kind.issue_cycles["plain"], following)
 
 
-def _computed(e: Engine, i: isa.Instruction, dtype: str, values, cycles: int) -> int:
+def _computed(e: Engine, i: isa.Instruction, dtype: str, values, cycles: int, following: int):
     """Put a SIMD result in place after ``cycles`` issue cycles; the engine is held."""
-    now = e.run.machine.now
+    now = e.machine.now
     e.v[i.dst], e.ready[i.dst] = (dtype, np.asarray(values)), now + cycles
     e.stats.vector_cycles += cycles
-    kind = getattr(i, "kind", None)
-    e.busy(now, now + cycles, f"{i.MNEMONIC}.{kind}" if kind else i.MNEMONIC)
-    e.pc += 1
-    return now + cycles
+    e.busy(now, now + cycles, i)
+    return e.hold(now + cycles, following)
 
 
-def _vbcast(e: Engine, i: isa.Vbcast):
-    wait = e.operands_ready([i.src])
-    if wait:
-        return wait
+def _vbcast(e: Engine, i: isa.Vbcast, following: int):
+    if e.starves_for((i.src,)):
+        return None
     if not (e.device_kind.splat or e.device_kind.lanes):
         raise Fault(f"{e.node.kind} has neither SIMD lanes nor the splat feature in the arch file")
     dtype, values = e.v[i.src]
     if values.size != 1:
         raise Fault(f"broadcasts a vector of {values.size} elements, not one")
-    e.v[i.dst], e.ready[i.dst] = (dtype, np.repeat(values, i.length)), e.run.machine.now
-    e.pc += 1
+    e.v[i.dst], e.ready[i.dst] = (dtype, np.repeat(values, i.length)), e.machine.now
+    return following
 
 
 def _lanes(e: Engine, dtype: str) -> int:
@@ -615,29 +653,42 @@ def _lanes(e: Engine, dtype: str) -> int:
     return found
 
 
-def _vconst(e: Engine, i: isa.Vconst):
-    values = from_bits(i.dtype, i.values)
-    e.v[i.dst] = (i.dtype, np.broadcast_to(values, (i.length,)).copy())
-    e.ready[i.dst] = e.run.machine.now
-    e.pc += 1
+def _vconst(e: Engine, i: isa.Vconst, following: int):
+    e.v[i.dst] = (i.dtype, _filled(i.dtype, i.values, i.length))
+    e.ready[i.dst] = e.machine.now
+    return following
 
 
-def _vsplat(e: Engine, i: isa.Vsplat):
-    values = from_bits(i.dtype, [wrap(e.s[i.src])])
-    e.v[i.dst] = (i.dtype, np.broadcast_to(values, (i.length,)).copy())
-    e.ready[i.dst] = e.run.machine.now
-    e.pc += 1
+def _vsplat(e: Engine, i: isa.Vsplat, following: int):
+    e.v[i.dst] = (i.dtype, _filled(i.dtype, (wrap(e.s[i.src]),), i.length))
+    e.ready[i.dst] = e.machine.now
+    return following
 
 
-def _vmov(e: Engine, i: isa.Vmov):
+@lru_cache(maxsize=4096)
+def _filled(dtype: str, bits: tuple[int, ...], length: int) -> np.ndarray:
+    """``length`` elements repeating the values of ``bits``, read-only: no instruction
+    changes a vector in place, so registers share one array."""
+    values = np.broadcast_to(from_bits(dtype, bits), (length,)).copy()
+    values.flags.writeable = False
+    return values
+
+
+def _vmov(e: Engine, i: isa.Vmov, following: int):
     if e.v[i.src] is None:
         raise Fault(f"v{i.src} holds no vector")
     e.v[i.dst], e.ready[i.dst] = e.v[i.src], e.ready[i.src]
-    e.pc += 1
+    return following
 
 
-def _unknown(e: Engine, i: isa.Instruction):
+def _unknown(e: Engine, i: isa.Instruction, following: int):
     raise Fault(f"the simulator cannot execute {i.MNEMONIC}")
+
+
+def _handler(instruction: isa.Instruction) -> Callable:
+    if isinstance(instruction, isa.Alu) and instruction.op in DIVIDING:
+        return _dividing_alu
+    return HANDLERS.get(type(instruction), _unknown)
 
 
 HANDLERS: dict[type, Callable] = {

@@ -19,17 +19,17 @@ from collections import deque
 from dataclasses import dataclass, field
 
 import numpy as np
+from ktc.sim.machine import Route
 
 
-@dataclass
 class Message:
-    id: int
-    dtype: str
-    values: np.ndarray
-    beats: int
-    """Beats it holds in the FIFO (at most the depth)."""
-    arrival: int
-    """Cycle its last beat reaches the receiver's end."""
+    """A vector in a FIFO: its id, element type and values, the beats it holds (at
+    most the depth) and the cycle its last beat reaches the receiver's end."""
+
+    __slots__ = ("arrival", "beats", "dtype", "id", "values")
+
+    def __init__(self, id: int, dtype: str, values: np.ndarray, beats: int, arrival: int):
+        self.id, self.dtype, self.values, self.beats, self.arrival = id, dtype, values, beats, arrival
 
 
 @dataclass
@@ -39,6 +39,8 @@ class Fifo:
 
     depth: int
     beat_bytes: int
+    route: Route
+    """The datapath a send holds (``ktc.sim.machine``)."""
     core: int | None = None
     """The receiver's core (where the trace shows it)."""
 

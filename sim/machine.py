@@ -3,6 +3,15 @@
 Time is an integer count of cycles. An event is a callback at a cycle; events run in
 time order, ties in the order they were scheduled, so a run is deterministic.
 
+Every step of every engine that takes time is an event (``ktc.sim.engines``), and that
+is on purpose: ties decide who is served first at a shared resource, and the order of
+two events of one cycle is that of the events that scheduled them, and so on back. Two
+DMAs reaching the device-memory port in the same cycle are ordered by the private
+steps (a vector op, a FIFO wake) of the engines that led to them, several events back.
+An engine running ahead on its own clock would skip those steps' places in the order:
+it would need another rule for ties (other figures wherever ties occur), or to rebuild
+the order it skipped, at about the cost of the queue itself.
+
 Data moves over *routes*: the links of the device model from one node to another (the
 same routing graph the compiler uses, read from the arch file). Every link, and every
 memory that states a port bandwidth (device memory: shared by all cores), is a
@@ -13,14 +22,18 @@ the longest hold plus the sum of the link latencies: a stream through store-and-
 free pipes. Requests are served first come, first served; that is where contention
 between cores (the shared device-memory port, a ring link) shows. One transfer is one
 reservation, whatever its size.
+
+A block travels as *legs*: ``(route, count, run_bytes)``, the route carrying ``count``
+contiguous runs of ``run_bytes`` (a DMA has two legs, into and out of its engine).
 """
 
 from __future__ import annotations
 
 import heapq
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from itertools import count
 
 from ktc.arch.model import ENGINE, MEMORY, Device, Link, Node
 from ktc.runtime.device import DeviceError
@@ -58,38 +71,16 @@ class Route:
     name: str
 
 
-@dataclass(frozen=True)
-class Leg:
-    """A route carrying a block laid out as ``count`` runs of ``run_bytes``."""
-
-    route: Route
-    count: int
-    run_bytes: int
-
-    def charged(self, hop: Hop) -> int:
-        """Bytes ``hop`` carries for this block, runs rounded up to its granularity."""
-        g = hop.granularity
-        return self.count * (-(-self.run_bytes // g) * g)
-
-
-@dataclass(frozen=True)
-class Transfer:
-    start: int
-    """Cycle the first byte leaves."""
-    sent: int
-    """Cycle the last byte has left the source (the sender is free again)."""
-    arrival: int
-    """Cycle the last byte has arrived."""
-
-
 class Machine:
     """Clock, event queue, datapath resources and the traffic counters."""
 
     def __init__(self, device: Device):
         self.device = device
         self.now = 0
-        self._events: list[tuple[int, int, Callable[[], None]]] = []
-        self._seq = 0
+        self.events: list[tuple[int, int, Callable[[], None]]] = []
+        """A heap of ``(cycle, order, callback)``."""
+        self.order = count()
+        """Ties in time run in the order they were scheduled."""
         self._free: dict[tuple[str, int, int], int] = {}
         self._routes: dict[tuple[int, int], Route] = {}
         self.port_bytes: Counter[str] = Counter()
@@ -104,14 +95,13 @@ class Machine:
 
     def at(self, time: int, callback: Callable[[], None]) -> None:
         """Run ``callback`` at cycle ``time`` (not before now)."""
-        heapq.heappush(self._events, (max(time, self.now), self._seq, callback))
-        self._seq += 1
+        heapq.heappush(self.events, (max(time, self.now), next(self.order), callback))
 
     def run(self) -> None:
         """Run events until none is left."""
-        events = self._events
+        events, pop = self.events, heapq.heappop
         while events:
-            time, _, callback = heapq.heappop(events)
+            time, _, callback = pop(events)
             self.now = time
             callback()
         self.last_event = self.now
@@ -155,25 +145,36 @@ class Machine:
         granularity = min((g for link in adjacent for g in link.granularity), default=1)
         return Hop(("port", node.index, 0), bandwidth, granularity, False, node.kind)
 
-    def transfer(self, legs: list[Leg]) -> Transfer:
-        """Reserve every resource of ``legs`` for one block starting now or later."""
-        hops = [(leg, hop) for leg in legs for hop in leg.route.hops]
-        start = max([self.now] + [self._free.get(hop.key, 0) for _, hop in hops])
+    def transfer(self, legs: Iterable[tuple[Route, int, int]]) -> tuple[int, int, int]:
+        """Reserve every resource of ``legs`` (``(route, count, run_bytes)``) for one block
+        starting now or later: ``(start, sent, arrival)``, the cycles the first byte
+        leaves, the last byte has left the source (the sender is free again) and the
+        last byte has arrived."""
+        free = self._free
+        start, latency = self.now, 0
+        for route, _, _ in legs:
+            latency += route.latency
+            for hop in route.hops:
+                start = max(start, free.get(hop.key, 0))
         hold = 0
-        for leg, hop in hops:
-            nbytes = leg.charged(hop)
-            cycles = -(-nbytes // hop.bytes_per_cycle) if hop.bytes_per_cycle else 0
-            self._free[hop.key] = start + cycles
-            hold = max(hold, cycles)
-            if hop.memory is not None:
-                self.port_bytes[hop.memory] += nbytes
-            if hop.interconnect:
-                self.interconnect_bytes += nbytes
-        latency = sum(leg.route.latency for leg in legs)
-        for _, hop in hops:
-            if hop.memory is not None:
-                self.port_latency[hop.memory] = min(self.port_latency.get(hop.memory, latency), latency)
-        return Transfer(start, start + hold, start + hold + latency)
+        for route, runs, run_bytes in legs:
+            for hop in route.hops:
+                g = hop.granularity
+                nbytes = runs * (-(-run_bytes // g) * g)
+                cycles = -(-nbytes // hop.bytes_per_cycle) if hop.bytes_per_cycle else 0
+                free[hop.key] = start + cycles
+                hold = max(hold, cycles)
+                if hop.memory is not None:
+                    self._count_port(hop.memory, nbytes, latency)
+                if hop.interconnect:
+                    self.interconnect_bytes += nbytes
+        return start, start + hold, start + hold + latency
+
+    def _count_port(self, memory: str, nbytes: int, latency: int) -> None:
+        """Count a transfer of ``latency`` through a port of ``memory``."""
+        self.port_bytes[memory] += nbytes
+        if latency < self.port_latency.get(memory, latency + 1):
+            self.port_latency[memory] = latency
 
 
 def _only_beside(device: Device, a: Node, b: Node) -> bool:

@@ -13,8 +13,7 @@ raises :class:`OutOfBounds`; the engine adds which instruction made the access.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
-from functools import cached_property
+from dataclasses import dataclass, field
 
 import numpy as np
 from ktc.sim import numerics
@@ -27,9 +26,10 @@ class OutOfBounds(Exception):
     """An access outside its memory or outside every allocation in it."""
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class View:
-    """A strided window on a memory: what a ``dfir.view`` is at run time."""
+    """A strided window on a memory: what a ``dfir.view`` is at run time (a value: never
+    changed once made, ``dataclasses.replace`` makes another)."""
 
     unit: int
     """The memory's index in the dataflow's unit table."""
@@ -44,9 +44,11 @@ class View:
     strides: tuple[int, ...]
     """In elements."""
 
-    @cached_property
-    def itemsize(self) -> int:
-        return numerics.bytes_per_element(self.dtype)
+    itemsize: int = field(init=False, repr=False, compare=False)
+    """Bytes per element."""
+
+    def __post_init__(self):
+        self.itemsize = numerics.bytes_per_element(self.dtype)
 
     @property
     def nbytes(self) -> int:
@@ -55,10 +57,14 @@ class View:
 
     def span(self) -> tuple[int, int]:
         """``[lo, hi)``: the bytes between its lowest and highest element."""
-        if math.prod(self.shape) == 0:
-            return self.address, self.address
-        low = sum(min(0, (n - 1) * s) for n, s in zip(self.shape, self.strides))
-        high = sum(max(0, (n - 1) * s) for n, s in zip(self.shape, self.strides))
+        low = high = 0
+        for n, s in zip(self.shape, self.strides):
+            if n == 0:
+                return self.address, self.address
+            if s < 0:
+                low += (n - 1) * s
+            else:
+                high += (n - 1) * s
         return self.address + low * self.itemsize, self.address + (high + 1) * self.itemsize
 
     def runs(self) -> tuple[int, int]:
@@ -78,12 +84,14 @@ class View:
         ``index`` (what ``vld``/``vst`` touch); indices are checked against the shape."""
         if len(index) != len(self.shape):
             raise OutOfBounds(f"{len(index)} indices for a {len(self.shape)}-d view")
-        inner = index[-1] + length
-        if any(not 0 <= i < n for i, n in zip(index, self.shape)) or inner > self.shape[-1]:
+        offset, inside = 0, index[-1] + length <= self.shape[-1]
+        for i, n, s in zip(index, self.shape, self.strides):
+            inside = inside and 0 <= i < n
+            offset += i * s
+        if not inside:
             raise OutOfBounds(
                 f"elements {list(index)}..+{length} outside the view's shape {list(self.shape)}"
             )
-        offset = sum(i * s for i, s in zip(index, self.strides))
         return View(
             self.unit, self.address + offset * self.itemsize, self.dtype, (length,), (self.strides[-1],)
         )
@@ -123,8 +131,10 @@ class Memory:
             raise OutOfBounds(f"bytes [{lo:#x}, {hi:#x}) outside {self.name} (size {self.size:#x})")
         if lo == hi or not self.allocations:
             return
-        if not any(start <= lo and hi <= start + n for start, n in self.allocations):
-            raise OutOfBounds(f"bytes [{lo:#x}, {hi:#x}) of {self.name} outside every allocated buffer")
+        for start, n in self.allocations:
+            if start <= lo and hi <= start + n:
+                return
+        raise OutOfBounds(f"bytes [{lo:#x}, {hi:#x}) of {self.name} outside every allocated buffer")
 
     def read(self, lo: int, hi: int) -> np.ndarray:
         """A copy of bytes ``[lo, hi)`` (unwritten bytes read as zero)."""
@@ -153,43 +163,36 @@ class Memory:
             base = page * self.page_bytes
             yield page, max(lo, base), min(hi, base + self.page_bytes)
 
-    def _window(self, lo: int, hi: int) -> np.ndarray | None:
-        """Bytes ``[lo, hi)`` as a view into their page, when they lie in one."""
-        page, offset = divmod(lo, self.page_bytes)
-        if offset + hi - lo > self.page_bytes:
-            return None
-        if page not in self.pages:
-            self.pages[page] = np.zeros(self.page_bytes, np.uint8)
-        return self.pages[page][offset : offset + hi - lo]
-
     # Views -------------------------------------------------------------------------
 
     def load(self, view: View) -> np.ndarray:
         """The elements of ``view`` as values of its type, in its shape."""
-        lo, hi = view.span()
-        self.check(lo, hi)
-        block = self._window(lo, hi)
-        if block is None:
-            block = self.read(lo, hi)
-        raw = block.view(numerics.storage_dtype(view.dtype))
-        return numerics.from_storage(view.dtype, _strided(raw, view, lo)).copy()
+        elements, _ = self._elements(view)
+        return numerics.from_storage(view.dtype, elements).copy()
 
     def store(self, view: View, values: np.ndarray) -> None:
         """Write ``values`` (broadcast to the view's shape) into ``view``'s elements."""
+        elements, copied = self._elements(view)
+        if np.shape(values) != view.shape:
+            values = np.broadcast_to(values, view.shape)
+        elements[...] = numerics.to_storage(view.dtype, values)
+        if copied is not None:
+            self.write(*copied)
+
+    def _elements(self, view: View) -> tuple[np.ndarray, tuple[int, np.ndarray] | None]:
+        """The elements of ``view``, as an array of its storage type on the bytes they lie
+        in: their page, or, where they cross pages, a copy of the bytes, returned too as
+        ``(lo, bytes)`` to be written back."""
         lo, hi = view.span()
         self.check(lo, hi)
-        window = self._window(lo, hi)
-        block = self.read(lo, hi) if window is None else window
-        target = _strided(block.view(numerics.storage_dtype(view.dtype)), view, lo)
-        target[...] = numerics.to_storage(view.dtype, np.broadcast_to(values, view.shape))
-        if window is None:
-            self.write(lo, block)
-
-
-def _strided(raw: np.ndarray, view: View, lo: int) -> np.ndarray:
-    """The elements of ``view`` inside ``raw``, the typed bytes starting at ``lo``."""
-    first = (view.address - lo) // view.itemsize
-    byte_strides = tuple(s * view.itemsize for s in view.strides)
-    return np.lib.stride_tricks.as_strided(
-        raw[first:], shape=view.shape, strides=byte_strides, writeable=True
-    )
+        storage = numerics.storage_dtype(view.dtype)
+        size = view.itemsize
+        strides = tuple([s * size for s in view.strides])
+        page, offset = divmod(lo, self.page_bytes)
+        if offset + hi - lo <= self.page_bytes:
+            data = self.pages.get(page)
+            if data is None:
+                data = self.pages[page] = np.zeros(self.page_bytes, np.uint8)
+            return np.ndarray(view.shape, storage, data, offset + view.address - lo, strides), None
+        block = self.read(lo, hi)
+        return np.ndarray(view.shape, storage, block, view.address - lo, strides), (lo, block)

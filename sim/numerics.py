@@ -39,6 +39,7 @@ mathematical definitions, with the choices written next to each function.
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import cache
 
 import numpy as np
 
@@ -129,17 +130,25 @@ class _ElementType:
     """Rounds (or, for integers, wraps) any computed result to the type, as ``values``."""
     to_storage: Callable[[np.ndarray], np.ndarray]
     from_storage: Callable[[np.ndarray], np.ndarray]
+    round_quietly: Callable[[np.ndarray], np.ndarray]
+    """``round`` without silencing numpy's floating-point warnings itself."""
 
 
 def _plain(dtype) -> _ElementType:
     """A type stored as it is held; numpy's cast rounds half to even and wraps integers."""
     dtype = np.dtype(dtype)
 
-    def cast(x):
-        with np.errstate(all="ignore"):
-            return np.asarray(x).astype(dtype, copy=False)
+    def convert(x):
+        return np.asarray(x).astype(dtype, copy=False)
 
-    return _ElementType(dtype, dtype, cast, cast, cast)
+    def cast(x):
+        if type(x) is np.ndarray and x.dtype == dtype:
+            return x  # what the conversion returns, without entering np.errstate
+        with np.errstate(all="ignore"):
+            return convert(x)
+
+    # Stored elements already have the value dtype: reading them converts nothing.
+    return _ElementType(dtype, dtype, cast, cast, convert, convert)
 
 
 def _round_i1(x) -> np.ndarray:
@@ -151,9 +160,10 @@ _TYPES = {
     "f32": _plain(np.float32),
     "f64": _plain(np.float64),
     "df16": _ElementType(
-        np.dtype(np.uint16), np.dtype(np.float32), df16_round, df16_encode, df16_decode
+        np.dtype(np.uint16), np.dtype(np.float32), df16_round, df16_encode, df16_decode, df16_round
     ),
-    "i1": _ElementType(np.dtype(np.bool_), np.dtype(np.bool_), _round_i1, _round_i1, _round_i1),
+    "i1": _ElementType(np.dtype(np.bool_), np.dtype(np.bool_), _round_i1, _round_i1, _round_i1,
+                       _round_i1),
     "i8": _plain(np.int8),
     "i16": _plain(np.int16),
     "i32": _plain(np.int32),
@@ -172,6 +182,7 @@ def _element_type(name: str) -> _ElementType:
     return kind
 
 
+@cache  # called per simulated instruction
 def storage_dtype(name: str) -> np.dtype:
     """The numpy dtype in which elements of type ``name`` are laid out in memory."""
     return _element_type(name).storage
@@ -182,6 +193,7 @@ def value_dtype(name: str) -> np.dtype:
     return _element_type(name).values
 
 
+@cache  # called per simulated instruction
 def bytes_per_element(name: str) -> int:
     return _element_type(name).storage.itemsize
 
@@ -189,6 +201,14 @@ def bytes_per_element(name: str) -> int:
 def round_to(name: str, x) -> np.ndarray:
     """``x`` rounded to type ``name`` (half to even for IEEE types, df16's rule for df16)."""
     return _element_type(name).round(x)
+
+
+@cache  # called per simulated instruction
+def rounding(name: str) -> Callable[[np.ndarray], np.ndarray]:
+    """The function :func:`round_to` applies for type ``name``, for a caller that rounds
+    many arrays under one ``np.errstate(all="ignore")`` of its own (the same values,
+    without entering the context manager per call)."""
+    return _element_type(name).round_quietly
 
 
 def to_storage(name: str, values) -> np.ndarray:
@@ -210,7 +230,7 @@ def _float_op(ty: str, fn: Callable[..., np.ndarray], *operands) -> np.ndarray:
     if ty not in FLOAT_TYPES:
         raise ValueError(f"expected a floating-point type, not '{ty}'")
     with np.errstate(all="ignore"):
-        return round_to(ty, fn(*(np.asarray(a, np.float64) for a in operands)))
+        return rounding(ty)(fn(*(np.asarray(a, np.float64) for a in operands)))
 
 
 def _normal_cdf(x: np.ndarray) -> np.ndarray:

@@ -153,7 +153,8 @@ class Simulator:
                 run.engines.append(Engine(run, unit, position, program, binary.uniforms, locate))
         for engine in run.engines:
             machine.at(0, engine.resume)
-        machine.run()
+        with np.errstate(all="ignore"):
+            machine.run()
         if trace is not None:
             trace.write(self.trace_path)
         blocked = [e for e in run.engines if not e.done]
@@ -199,7 +200,7 @@ def deadlock(now: int, blocked: list[Engine]) -> str:
     groups: dict[tuple, list[int]] = {}
     for engine in blocked:
         node = engine.node
-        waits = engine.block.what() if engine.block is not None else "nothing (not started)"
+        waits = engine.waits_for()
         kind = node.kind if node.subcore is None else f"{node.kind}[c.{node.subcore}]"
         key = (kind, engine.where(f"waits for {waits}").split(" ", 1)[1])
         groups.setdefault(key, []).append(-1 if node.core is None else node.core)

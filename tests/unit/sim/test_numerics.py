@@ -213,6 +213,17 @@ def test_round_to_df16_and_integers():
     np.testing.assert_array_equal(nm.round_to("i1", np.arange(4)), [False, True, False, True])
 
 
+@pytest.mark.parametrize("name", ["f16", "f32", "f64", "df16", "i1", "i8", "i16", "i32", "i64"])
+def test_rounding_gives_the_bits_of_round_to(name):
+    """The simulator rounds through ``rounding(name)`` under one ``np.errstate`` of its
+    own: the same bits as ``round_to``, overflow, infinities and NaN included."""
+    x = np.concatenate([RNG.standard_normal(1000) * 1e5, [np.nan, np.inf, -np.inf, 1e300, -0.0]])
+    with np.errstate(all="ignore"):
+        got = nm.rounding(name)(x)
+        want = nm.round_to(name, x)
+    assert got.dtype == want.dtype and got.tobytes() == want.tobytes()
+
+
 def test_storage_round_trip():
     values = nm.df16_round(RNG.standard_normal(1000).astype(np.float32))
     raw = nm.to_storage("df16", values)

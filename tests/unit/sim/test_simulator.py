@@ -19,6 +19,7 @@ from ktc.codegen import isa
 from ktc.codegen.binary import DataflowBinary, EngineBinary, Unit
 from ktc.runtime.device import DeviceError
 from ktc.sim import numerics
+from ktc.sim.machine import Machine
 from ktc.sim.simulator import Simulator, ranges
 
 LINE4 = Path(__file__).parents[2] / "lit" / "arch" / "Inputs" / "line4.mlir"
@@ -144,6 +145,27 @@ def test_runs_are_deterministic():
 # ---------------------------------------------------------------------------------
 # Timing
 # ---------------------------------------------------------------------------------
+
+
+def test_events_of_one_cycle_run_in_the_order_they_were_scheduled():
+    """Ties in time decide who is served first at a shared resource; they run in the
+    order they were scheduled: an event scheduled later for the same cycle runs later."""
+    machine = Machine(Device.load("toy"))
+    ran = []
+
+    def event(name, then=None):
+        def callback():
+            ran.append((machine.now, name))
+            if then is not None:
+                machine.at(5, then)
+        return callback
+
+    machine.at(5, event("a"))
+    machine.at(3, event("b", then=event("d")))
+    machine.at(5, event("c"))
+    machine.run()
+    assert ran == [(3, "b"), (5, "a"), (5, "c"), (5, "d")]
+    assert machine.last_event == 5
 
 
 def single_dma(arch: str, nbytes: int, cores: int = 1):
