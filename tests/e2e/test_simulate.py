@@ -1,6 +1,7 @@
 """compile -> package -> prepare -> launch on the cycle-level simulator gives the
 reference interpreter's outputs, for every example on spyre, toy and the third test
-chip, for generated kernels, and for two launches of one prepared package.
+chip, for generated kernels (some with a row reduction split over tiles), and for two
+launches of one prepared package.
 
 Tolerances: outputs of kernels without a reduction must be bit-exact (the simulator and
 the interpreter round every elementwise operation with the same numerics); a reduction
@@ -18,9 +19,11 @@ from pathlib import Path
 import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from conftest import CORPUS, ROOT
-from kernelgen import Spec, ktir, random_inputs, specs
+from kernelgen import Spec, ktir, random_inputs, specs, split_specs
+from kernelgen import expected as numpy_expected
 from ktc.dialects.diagnostics import KtcError
 from ktc.driver import compile as compile_kernel
 from ktc.runtime.executable import prepare
@@ -204,3 +207,20 @@ def test_generated_kernel_matches_reference(device: str, spec: Spec):
     arrays = random_inputs(spec, seed=11)
     actual, expected, _ = simulate(ktir(spec), "generated", device, arrays, {})
     assert_matches(actual, expected, exact=spec.reduction is None)
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data())
+@pytest.mark.parametrize("device", DEVICES)
+def test_generated_split_reduction_matches_reference(device: str, data):
+    """A row reduction split over the tiles of a group (reduce-to-one or all-reduce
+    over the interconnect, a grid of one wave) gives the reference's results, which are
+    numpy's row reductions; the copies of an all-reduce are the same bits."""
+    spec = data.draw(split_specs(max_tiles=Simulator(DEVICES[device]).device.cores, max_nodes=3))
+    arrays = random_inputs(spec, seed=11)
+    actual, reference, report = simulate(ktir(spec), "generated", DEVICES[device], arrays, {})
+    assert_matches(actual, reference, exact=False)
+    assert_matches({"out": actual["out"]}, {"out": numpy_expected(spec, arrays)}, exact=False)
+    copies = actual["out"].reshape(spec.copies, spec.rows)
+    assert all(copy.tobytes() == copies[0].tobytes() for copy in copies)
+    assert report.bound_terms["interconnect"] > 0
