@@ -82,7 +82,10 @@ class ConstructThreeStagePipeline(ModulePass):
       innermost dimension outwards each takes ``gcd(extent, lanes still to
       cover)`` of the compute engine's SIMD lanes for the narrowest element type
       crossing a FIFO (a reduction dimension is never tiled, but counts towards the
-      lanes);
+      lanes); a parallel dimension whose tile would give some operand a tile of
+      neither one element nor its generic's whole tile (a row vector broadcast over
+      several rows narrower than the lanes, the sums of several rows) takes 1, and
+      so do the parallel dimensions outside it;
     - in the innermost loop a ``ktdf.pipeline``: a ``ktdf.private`` with one FIFO
       slot of one tile per transfer (one ``ktdf.fifo.allocate`` per pair of ends,
       ``"<memory kind>" -> "<compute kind>"`` and back) and one token per stage;
@@ -668,7 +671,10 @@ def _space(chain: _Chain, lanes: int) -> _Space:
         node: dims[classes.find(node)] for node in classes.parent if isinstance(node[0], SSAValue)
     }
     ordered = _ordered_dims(chain, classes, dims)
-    tiles = tile_sizes([dim.extent for dim in ordered], [dim.reduction for dim in ordered], lanes)
+    operands = _operand_dims(chain, classes, dims, ordered)
+    tiles = tile_sizes(
+        [dim.extent for dim in ordered], [dim.reduction for dim in ordered], lanes, operands
+    )
     for dim, tile in zip(ordered, tiles):
         dim.tile = tile
     space = _Space(ordered, of_value)
@@ -713,18 +719,60 @@ def _ordered_dims(
     return ordered
 
 
-def tile_sizes(extents: Sequence[int], reduction: Sequence[bool], lanes: int) -> list[int]:
+_Operand = tuple[frozenset[int], frozenset[int]]
+"""The dimensions a tensor is indexed along, and those its generic loops over."""
+
+
+def _operand_dims(
+    chain: _Chain, classes: _Classes, dims: dict[tuple[object, int], _Dim], ordered: list[_Dim]
+) -> list[_Operand]:
+    """For every tensor a generic of the chain reads or writes: the positions in
+    ``ordered`` of the dimensions it is indexed along, and of those its generic loops
+    over."""
+    operands = []
+    for generic in chain.generics:
+        loops = [ordered.index(dims[classes.find((generic, k))])
+                 for k in range(len(generic.iterator_types.data))]
+        for _, access in _indexed(generic):
+            indexed = [loops[e.position] for e in access.results if isinstance(e, AffineDimExpr)]
+            operands.append((frozenset(indexed), frozenset(loops)))
+    return operands
+
+
+def tile_sizes(
+    extents: Sequence[int],
+    reduction: Sequence[bool],
+    lanes: int,
+    operands: Sequence[_Operand],
+) -> list[int]:
     """Tile sizes for a loop nest (IBM's ``computeTileSizesFromShape``): from the
     innermost dimension outwards, each takes ``gcd(extent, lanes still to cover)``
     until the lanes are covered, the rest 1; a reduction dimension keeps its whole
-    extent but counts what it covers."""
-    tiles: list[int] = []
+    extent but counts what it covers.
+
+    ``operands`` gives, for every tensor a generic indexes, the dimensions it is
+    indexed along and those its generic loops over. The compute stage widens an
+    operand's tile only from one element to its generic's whole tile, and folds a
+    reduction into one element: a parallel dimension whose tile would give some
+    operand a tile of neither size (a row vector broadcast over several rows, the
+    sums of several rows) takes 1, and so do the parallel dimensions outside it."""
+    tiles = [1] * len(extents)
     remaining = lanes
-    for extent, reduces in zip(reversed(extents), reversed(reduction)):
-        covered = math.gcd(extent, remaining)
+    for i in reversed(range(len(extents))):
+        covered = math.gcd(extents[i], remaining)
+        tiles[i] = extents[i] if reduction[i] else covered
+        if not reduction[i] and not _widenable(tiles, operands):
+            tiles[i] = covered = remaining = 1
         remaining //= covered
-        tiles.append(extent if reduces else covered)
-    return tiles[::-1]
+    return tiles
+
+
+def _widenable(tiles: Sequence[int], operands: Sequence[_Operand]) -> bool:
+    """Whether every operand's tile is one element or its generic's whole tile."""
+    return all(
+        math.prod(tiles[d] for d in indexed) in (1, math.prod(tiles[d] for d in loops))
+        for indexed, loops in operands
+    )
 
 
 def _fix(space: _Space, value: SSAValue, j: int, position: int, generic: GenericOp) -> None:

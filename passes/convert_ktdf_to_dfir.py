@@ -651,7 +651,7 @@ class Walker:
         elif isinstance(op, ReadFromFifoOp):
             self.p.env[op.result] = self.receive(op.fifo_slot)
         elif isinstance(op, WriteToFifoOp):
-            self.send(op.fifo_slot, self.operand(op.data, op))
+            self.send(op.fifo_slot, self.operand(op.data, op), op)
         elif isinstance(op, GenericOp):
             self.generic(op)
         elif not _is_free(op):
@@ -713,7 +713,7 @@ class Walker:
         if isinstance(source.value.type, FifoSlotType):
             self.store_from_fifo(op, self.receive(source.value))
         elif isinstance(dest.value.type, FifoSlotType):
-            self.send(dest.value, self.load_into_fifo(op))
+            self.send(dest.value, self.load_into_fifo(op), op)
         elif TO_TILES in op.attributes:
             self.copy_between_cores(op)
         else:
@@ -786,11 +786,12 @@ class Walker:
 
     # FIFOs ------------------------------------------------------------------------
 
-    def send(self, slot: SSAValue, vector: SSAValue) -> None:
+    def send(self, slot: SSAValue, vector: SSAValue, writer: Operation) -> None:
+        """``writer`` puts ``vector`` into ``slot``."""
         reader = self.plan.fifo_ends[slot][1]
-        expected = _slot_vector(slot, slot.owner)
+        expected = _slot_vector(slot, writer)
         if vector.type != expected:
-            raise KtcError(f"{vector.type} does not fill the FIFO slot of {expected}", where(slot.owner))
+            raise KtcError(f"{vector.type} does not fill the FIFO slot of {expected}", where(writer))
         if slot in self.plan.inlined and self.plan.inlined[slot].source == slot:
             with self.aligned(self.plan.inlined[slot]):
                 self.store_from_fifo(self.plan.inlined[slot], vector)

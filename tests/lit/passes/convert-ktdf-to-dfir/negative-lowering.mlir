@@ -1,6 +1,7 @@
 // What the lowering refuses, each at the op that causes it: a scratchpad buffer
-// without an address (address-assignment has not run), and a generic body op that
-// has no SIMD instruction.
+// without an address (address-assignment has not run), a generic body op that
+// has no SIMD instruction, and a write of the sums of two rows (which the stage
+// folds into one element) into a FIFO slot of two.
 
 // RUN: not ktc-opt %s --split-input-file --arch toy -p convert-ktdf-to-dfir 2>&1 | filecheck %s
 
@@ -49,6 +50,46 @@ func.func @no_instruction() attributes {grid = [1]} {
     } {applicable_units = ["SFU"]}
     ktdf.stage depends_in(none) depends_out(none) {
       ktdf.data_transfer from %p#1 size [8] to %p#3[0] size [8] : !ktdf.fifo.slot<"SFU" -> "L1SU", 8xf16>, memref<8xf16, "L1">
+    } {applicable_units = ["L1SU"]}
+  }
+  return
+}
+
+// -----
+
+#id2 = affine_map<(d0, d1) -> (d0, d1)>
+#row = affine_map<(d0, d1) -> (d0)>
+#id1 = affine_map<(d0) -> (d0)>
+func.func @two_row_sums() attributes {grid = [1]} {
+  %zero = arith.constant 0.0 : f16
+  ktdf.pipeline {
+    %p:4 = ktdf.private -> (!ktdf.fifo.slot<"L1LU" -> "SFU", 8xf16>, !ktdf.fifo.slot<"SFU" -> "L1SU", 2xf16>, memref<8xf16, "L1">, memref<2xf16, "L1">) {
+      %f = ktdf.fifo.allocate() : !ktdf.fifo.slot<"L1LU" -> "SFU", 8xf16>
+      %g = ktdf.fifo.allocate() : !ktdf.fifo.slot<"SFU" -> "L1SU", 2xf16>
+      %x = memref.alloc() {ktdf.address = 0 : i64} : memref<8xf16, "L1">
+      %y = memref.alloc() {ktdf.address = 64 : i64} : memref<2xf16, "L1">
+      ktdf.private_yield %f, %g, %x, %y : !ktdf.fifo.slot<"L1LU" -> "SFU", 8xf16>, !ktdf.fifo.slot<"SFU" -> "L1SU", 2xf16>, memref<8xf16, "L1">, memref<2xf16, "L1">
+    }
+    ktdf.stage depends_in(none) depends_out(none) {
+      ktdf.data_transfer from %p#2[0] size [8] to %p#0 size [8] : memref<8xf16, "L1">, !ktdf.fifo.slot<"L1LU" -> "SFU", 8xf16>
+    } {applicable_units = ["L1LU"]}
+    ktdf.stage depends_in(none) depends_out(none) {
+      %u = ktdf.read_from_fifo %p#0 : <"L1LU" -> "SFU", 8xf16> -> tensor<2x4xf16>
+      %e = tensor.empty() : tensor<2xf16>
+      %acc = linalg.generic {indexing_maps = [#id1], iterator_types = ["parallel"]} outs(%e : tensor<2xf16>) {
+      ^bb0(%o: f16):
+        linalg.yield %zero : f16
+      } -> tensor<2xf16>
+      %s = linalg.generic {indexing_maps = [#id2, #row], iterator_types = ["parallel", "reduction"]} ins(%u : tensor<2x4xf16>) outs(%acc : tensor<2xf16>) {
+      ^bb0(%l: f16, %a: f16):
+        %r = arith.addf %l, %a : f16
+        linalg.yield %r : f16
+      } -> tensor<2xf16>
+      // CHECK: negative-lowering.mlir:[[# @LINE + 1]]:{{[0-9]+}}: error: vector<1xf16> does not fill the FIFO slot of vector<2xf16>
+      ktdf.write_to_fifo %s, %p#1 : tensor<2xf16>, <"SFU" -> "L1SU", 2xf16>
+    } {applicable_units = ["SFU"]}
+    ktdf.stage depends_in(none) depends_out(none) {
+      ktdf.data_transfer from %p#1 size [2] to %p#3[0] size [2] : !ktdf.fifo.slot<"SFU" -> "L1SU", 2xf16>, memref<2xf16, "L1">
     } {applicable_units = ["L1SU"]}
   }
   return
