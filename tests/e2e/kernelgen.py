@@ -98,7 +98,7 @@ def specs(draw, max_nodes: int = 4) -> Spec:
     return Spec(
         grid=draw(st.sampled_from([1, 2, 4])),
         rows_per_tile=draw(st.sampled_from([1, 2, 4])),
-        cols=draw(st.sampled_from([64, 128, 256])),
+        cols=draw(st.sampled_from([16, 32, 64, 128, 256])),
         element=draw(st.sampled_from(["f16", "f32"])),
         inputs=inputs,
         nodes=nodes,
@@ -116,7 +116,7 @@ def split_specs(draw, max_tiles: int, max_nodes: int = 4) -> Spec:
     return Spec(
         grid=draw(st.sampled_from([g for g in (1, 2, 4) if g * tiles <= max_tiles])),
         rows_per_tile=draw(st.sampled_from([1, 2, 4])),
-        cols=tiles * draw(st.sampled_from([64, 128, 256])),
+        cols=tiles * draw(st.sampled_from([16, 32, 64, 128, 256])),
         element=draw(st.sampled_from(["f16", "f32"])),
         inputs=inputs,
         nodes=nodes,
