@@ -23,7 +23,6 @@ from xdsl.dialects import arith, memref, scf
 from xdsl.dialects.builtin import (
     AffineMapAttr,
     AffineSetAttr,
-    ArrayAttr,
     DenseArrayBase,
     IndexType,
     MemRefType,
@@ -44,6 +43,7 @@ from ktc.dialects import ktdf, ktdp
 from ktc.dialects.diagnostics import KtcError, where
 from ktc.dialects.ktdf_arch import attr_text
 from ktc.passes.construct_three_stage_pipeline import box
+from ktc.passes.normalize_grid_to_1d import grid_of
 
 TO_TILES = "ktdf.to_tiles"
 """On a ``ktdf.data_transfer`` between two scratchpads: per linear tile id, the tile
@@ -230,16 +230,9 @@ def function_of(op: Operation) -> FuncOp:
     return parent
 
 
-def grid_of(func: FuncOp) -> tuple[int, ...]:
-    grid = func.attributes.get("grid")
-    if not isinstance(grid, ArrayAttr):
-        return (1,)
-    return tuple(size.value.data for size in grid.data)
-
-
 def _lower(produce: ktdp.InterTileProduceOp, scratchpad: str, stop: str) -> None:
     func = function_of(produce)
-    grid = grid_of(func)
+    grid = grid_of(func) or (1,)
     reduce, exchange = resolve(produce, prod(grid))
     partial_type = reduce.outputs[0].type
     tile = _linear_tile_id(produce, grid)

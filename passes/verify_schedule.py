@@ -22,7 +22,8 @@ from ktc.dialects.ktdf import (
 )
 from ktc.dialects.ktdf_arch import attr_text
 from ktc.dialects.ktdp import MemorySpaceAttr, SpyreMemorySpaceAttr
-from ktc.passes.inter_tile_reduce_lowering import TO_TILES, grid_of
+from ktc.passes.inter_tile_reduce_lowering import TO_TILES
+from ktc.passes.normalize_grid_to_1d import grid_of
 
 _KTIR_SPACES = MemorySpaceAttr | SpyreMemorySpaceAttr
 """KTIR memory-space attributes, which the device's mem_space_mapping resolves."""
@@ -194,7 +195,7 @@ class _Schedule:
         func = op.parent_op()
         while not isinstance(func, FuncOp):
             func = func.parent_op()
-        tiles = prod(grid_of(func))
+        tiles = prod(grid_of(func) or (1,))
         if tiles > self.device.cores:
             raise _error(op, f"copies between cores in a grid of {tiles} tiles, which does not "
                              f"run in one wave on the {self.device.cores} cores of device "
