@@ -36,7 +36,7 @@ from ktc.dialects.ktdf import (
     WriteToFifoOp,
 )
 from ktc.dialects.upstream import ForOp
-from ktc.passes.convert_ktdf_to_dfir_values import evaluate
+from ktc.passes.convert_ktdf_to_dfir.values import evaluate
 from ktc.passes.normalize_grid_to_1d import grid_of
 from ktc.passes.reduction_loop_exposure import (
     IDENTITIES,

@@ -8,7 +8,7 @@ import pytest
 
 from conftest import CORPUS_IN_SCOPE, DEVICES, EXAMPLES, corpus_kernel, run_pipeline
 from ktc.dialects.ktdf import PipelineOp, StageOp
-from ktc.passes.convert_ktdf_to_dfir_plan import ring_table
+from ktc.passes.convert_ktdf_to_dfir.plan import ring_table
 
 
 def check_schedule(module) -> None:

@@ -10,7 +10,7 @@ A scalar of the schedule (an address, an offset, a loop bound) depends on some o
 ``roots`` says which. The lowering turns a value with no root into a constant, one
 that depends on the tile alone into a per-core constant (``evaluate`` per core, then a
 uniform map), one on arguments alone into a symbol the host computes, and anything
-else into ``arith`` in the program, recursively (``Materializer`` in the pass).
+else into ``arith`` in the program, recursively (``Program.value``).
 """
 
 from __future__ import annotations
@@ -59,6 +59,12 @@ _BINARY: dict[type[Operation], Callable[[int, int], int]] = {
 _CASTS = (arith.IndexCastOp,)
 _EXPANDED = (affine.ApplyOp, DeriveSizeOp, LinearizeIndexOp)
 """Pure ops the lowering rewrites into arith."""
+
+CLONED = {"arith.addi", "arith.subi", "arith.muli", "arith.divui", "arith.divsi", "arith.remui",
+          "arith.remsi", "arith.ceildivui", "arith.ceildivsi", "arith.floordivsi", "arith.minsi",
+          "arith.maxsi", "arith.minui", "arith.maxui", "arith.index_cast", "affine.apply",
+          "ktdf.tiling.derive_size", "ktdf.tiling.linearize_index", "arith.cmpi"}
+"""The ops a program computes its index values with (``Arith.clone``)."""
 
 
 def is_scalar(value: SSAValue) -> bool:

@@ -1,0 +1,153 @@
+"""Transfers and FIFO ops for ``convert-ktdf-to-dfir``: a ``ktdf.data_transfer``
+becomes a ``dfir.dma`` (between memories, or into another core's scratchpad), a
+``dfir.load`` + ``dfir.send`` (memory into a FIFO) or a ``dfir.receive`` +
+``dfir.store`` (a FIFO into memory); a transfer whose FIFO's other end runs on the same
+engine is emitted there, at that end's k-th run."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+
+from xdsl.dialects.builtin import IntegerAttr, VectorType, i64
+from xdsl.ir import Operation, SSAValue
+
+from ktc.dialects.dfir import DmaOp, LoadOp, ReceiveOp, SendOp, SplatOp, StoreOp
+from ktc.dialects.diagnostics import KtcError, where
+from ktc.dialects.ktdf import DataTransferOp, FifoSlotType
+from ktc.passes.convert_ktdf_to_dfir.plan import stage_loops
+from ktc.passes.convert_ktdf_to_dfir.program import Program
+from ktc.passes.convert_ktdf_to_dfir.values import Index
+from ktc.passes.convert_ktdf_to_dfir.views import Views
+from ktc.passes.inter_tile_reduce_lowering import TO_TILES
+
+
+class Transfers:
+    """The transfers and FIFO ops of one program."""
+
+    def __init__(self, program: Program, views: Views):
+        self.p = program
+        self.plan = program.plan
+        self.views = views
+
+    def transfer(self, op: DataTransferOp) -> None:
+        source, dest = op.source_side, op.dest_side
+        if isinstance(source.value.type, FifoSlotType):
+            self.store_from_fifo(op, self.receive(source.value))
+        elif isinstance(dest.value.type, FifoSlotType):
+            self.send(dest.value, self.load_into_fifo(op), op)
+        elif TO_TILES in op.attributes:
+            self.copy_between_cores(op)
+        else:
+            contiguous = _kept(source.sizes) != _kept(dest.sizes)
+            views = [self.views.view(side, contiguous, user=op) for side in (source, dest)]
+            self.p.emit(DmaOp.build(operands=views))
+
+    def copy_between_cores(self, op: DataTransferOp) -> None:
+        """A DMA from this core's scratchpad into the one of the core its table names;
+        the cores marked -1 copy nothing."""
+        table = op.attributes[TO_TILES].get_values()
+        cores = [core for core, _ in self.p.instances]
+        if len(table) != self.p.df.cores * self.p.df.waves or self.p.df.waves != 1:
+            raise KtcError("a copy between cores needs a grid that runs in one wave, with one "
+                           "table entry per tile", where(op))
+        with self.p.flagged([table[core] >= 0 for core in cores]):
+            memory = self.views.root(op.dest_side.value, op)[0]
+            remote = self.p.remote(memory, None, [max(table[core], 0) for core in cores])
+            source = self.views.view(op.source_side, False, user=op)
+            dest = self.views.view(op.dest_side, False, user=op, unit=remote)
+            self.p.emit(DmaOp.build(operands=[source, dest]))
+
+    @contextmanager
+    def aligned(self, transfer: DataTransferOp) -> Iterator[None]:
+        """Emitting an inlined transfer at the other end of its FIFO: the loops of its
+        stage take the values of their k-th iteration at the other end's k-th run
+        (the linear iteration over the other end's stage loops, delinearized)."""
+        a = self.p.arith
+        index, total = self.p.linear(stage_loops(self.plan.inlined_at[transfer]))
+        loops = stage_loops(transfer)
+        trips = [a.ceildiv(a.sub(self.p.value(loop.ub), self.p.value(loop.lb)), self.p.value(loop.step))
+                 for loop in loops]
+        count: Index = 1
+        for trip in trips:
+            count = a.mul(count, trip)
+        if count != total:
+            raise KtcError(f"a FIFO between two stages of one engine is written {count} and "
+                           f"read {total} times per run of its pipeline", where(transfer))
+        saved = self.p.cache
+        self.p.cache = dict(saved)
+        for depth in reversed(range(len(loops))):
+            position = a.rem(index, trips[depth]) if depth else index
+            index = a.div(index, trips[depth]) if depth else index
+            loop = loops[depth]
+            self.p.env[loop.body.block.args[0]] = a.add(self.p.value(loop.lb),
+                                                        a.mul(position, self.p.value(loop.step)))
+        try:
+            yield
+        finally:
+            self.p.cache = saved
+            for loop in loops:
+                self.p.env.pop(loop.body.block.args[0])
+
+    def load_into_fifo(self, op: DataTransferOp) -> SSAValue:
+        """The vector a transfer from memory puts into its FIFO slot."""
+        slot = op.destination
+        view = self.views.view(op.source_side, contiguous=True, user=op)
+        vector_type = VectorType(slot.type.element_type, [view.type.get_shape()[0]])
+        loaded = self.p.emit(LoadOp.build(operands=[view, [self.p.df.constant(0)]],
+                                          result_types=[vector_type])).results[0]
+        if not op.is_splat:
+            return loaded
+        return self.p.emit(SplatOp.build(operands=[loaded],
+                                         result_types=[_slot_vector(slot, op)])).results[0]
+
+    def store_from_fifo(self, op: DataTransferOp, vector: SSAValue) -> None:
+        """A transfer from a FIFO slot into memory stores ``vector``."""
+        view = self.views.view(op.dest_side, contiguous=True, user=op)
+        self.p.emit(StoreOp.build(operands=[vector, view, [self.p.df.constant(0)]]))
+
+    # FIFOs ------------------------------------------------------------------------
+
+    def send(self, slot: SSAValue, vector: SSAValue, writer: Operation) -> None:
+        """``writer`` puts ``vector`` into ``slot``."""
+        reader = self.plan.fifo_ends[slot][1]
+        expected = _slot_vector(slot, writer)
+        if vector.type != expected:
+            raise KtcError(f"{vector.type} does not fill the FIFO slot of {expected}", where(writer))
+        if slot in self.plan.inlined and self.plan.inlined[slot].source == slot:
+            with self.aligned(self.plan.inlined[slot]):
+                self.store_from_fifo(self.plan.inlined[slot], vector)
+            return
+        if reader == self.p.kind:
+            self.p.forwarded[slot] = vector
+            return
+        ident = self.p.df.fifo_id(slot)
+        self.p.emit(SendOp.build(operands=[vector, self.p.peer(reader)],
+                                 properties={"id": IntegerAttr(ident, i64)}))
+
+    def receive(self, slot: SSAValue) -> SSAValue:
+        writer, _ = self.plan.fifo_ends[slot]
+        if slot in self.plan.inlined and self.plan.inlined[slot].destination == slot:
+            with self.aligned(self.plan.inlined[slot]):
+                return self.load_into_fifo(self.plan.inlined[slot])
+        if writer == self.p.kind:
+            return self.p.forwarded[slot]
+        ident = self.p.df.fifo_id(slot)
+        return self.p.emit(ReceiveOp.build(operands=[self.p.peer(writer)],
+                                           properties={"id": IntegerAttr(ident, i64)},
+                                           result_types=[_slot_vector(slot, slot.owner)])).results[0]
+
+    # Memory views -------------------------------------------------------------------
+
+
+def _slot_vector(slot: SSAValue, user: Operation) -> VectorType:
+    slot_type = slot.type
+    if slot_type.is_dynamic:
+        raise KtcError("a FIFO slot of dynamic size is not lowered", where(user))
+    return VectorType(slot_type.element_type, [slot_type.num_elements.data])
+
+
+def _kept(sizes: Sequence[int]) -> list[int]:
+    """The static sizes of a block without its unit dimensions (``DYNAMIC`` stays)."""
+    return [size for size in sizes if size != 1] or [1]
+

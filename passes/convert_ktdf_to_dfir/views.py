@@ -1,0 +1,193 @@
+"""Memory views for ``convert-ktdf-to-dfir``: the memory, byte address, strides and
+element type behind a transfer or compute operand, and the ``dfir.view`` of the block
+an op moves."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from math import prod
+
+from xdsl.dialects import arith, memref
+from xdsl.dialects.builtin import (
+    IntegerAttr,
+    MemRefType,
+    NoneAttr,
+    StridedLayoutAttr,
+    StringAttr,
+)
+from xdsl.ir import Attribute, Operation, SSAValue
+
+from ktc.dialects.dfir import ViewOp
+from ktc.dialects.diagnostics import KtcError, where
+from ktc.dialects.ktdf import BufferPhaseOp, SelectMemrefOp
+from ktc.dialects.ktdp import ConstructMemoryViewOp
+from ktc.passes.convert_ktdf_to_dfir.plan import WAVE, per_core, phase_loops, through_private
+from ktc.passes.convert_ktdf_to_dfir.program import Program
+from ktc.passes.convert_ktdf_to_dfir.values import ARG, Index, evaluate, is_scalar, roots
+
+DYNAMIC = -(2 ** 63)
+"""xDSL's dynamic size and offset marker (INT64_MIN)."""
+
+
+class Views:
+    """The views one program makes of memory."""
+
+    def __init__(self, program: Program):
+        self.p = program
+
+    def whole(self, value: SSAValue, user: Operation) -> SSAValue:
+        """A one-dimensional view of every element of a contiguous buffer."""
+        memory, base, strides, element = self.root(value, user)
+        shape = list(value.type.get_shape())
+        if DYNAMIC in shape or _block_layout(shape, strides)[1] != _row_major(_block_layout(shape, strides)[0]):
+            raise KtcError("a compute operand in a buffer that is not static and contiguous", where(user))
+        view_type = MemRefType(element, [prod(shape)])
+        return self.p.emit(ViewOp.build(operands=[self.memory_unit(memory), self.p.arith.ssa(base), []],
+                                        result_types=[view_type])).results[0]
+
+    def view(self, side, contiguous: bool, user: Operation, unit: SSAValue | None = None) -> SSAValue:
+        """A view of the block a transfer side moves: the block's shape (unit
+        dimensions dropped) with the memory's strides, or one row of its elements when
+        ``contiguous`` (an error if they are not). A size the program computes (the
+        rows of a partial last tile) is a dynamic dimension of the view."""
+        memory, base, strides, element = self.root(side.value, user)
+        a = self.p.arith
+        starts = [a.affine(expr, [self.p.value(i) for i in side.indices], [])
+                  for expr in side.access.data.results]
+        offset: Index = 0
+        for start, stride in zip(starts, strides):
+            offset = a.add(offset, a.mul(start, stride))
+        address = a.add(base, a.mul(offset, _element_bytes(element)))
+        dynamic = iter(side.dynamic_sizes)
+        sizes = [self.p.value(next(dynamic)) if size == DYNAMIC else size for size in side.sizes]
+        shape, layout = _block_layout(sizes, strides)
+        if contiguous and len(shape) > 1 and layout != _row_major(shape):
+            raise KtcError("a FIFO transfer moves a block that is not contiguous in memory", where(user))
+        if contiguous:
+            total: Index = 1
+            for size in shape:
+                total = a.mul(total, size)
+            shape, layout = [total], [1]
+        layout_attr = NoneAttr() if layout == _row_major(shape) else StridedLayoutAttr(layout, 0)
+        view_type = MemRefType(element, [size if isinstance(size, int) else DYNAMIC for size in shape],
+                               layout_attr)
+        dynamic_sizes = [size for size in shape if not isinstance(size, int)]
+        unit = unit if unit is not None else self.memory_unit(memory)
+        return self.p.emit(ViewOp.build(operands=[unit, a.ssa(address), dynamic_sizes],
+                                        result_types=[view_type])).results[0]
+
+    def memory_unit(self, kind: str) -> SSAValue:
+        device = self.p.df.device
+        if not per_core(device, kind):
+            return self.p.df.unit(kind, None, None)
+        return self.p.peer(kind)
+
+    def root(self, value: SSAValue, user: Operation) -> tuple[str, Index, list[int], Attribute]:
+        """(memory kind, byte address of element 0, element strides, element type)."""
+        value = through_private(value)
+        op = value.owner
+        if isinstance(op, memref.MemorySpaceCastOp):
+            return self.root(op.source, user)
+        if isinstance(op, memref.ReinterpretCastOp):
+            memory, base, _, element = self.root(op.source, user)
+            strides = list(op.static_strides.get_values())
+            if DYNAMIC in strides:
+                raise KtcError("a view with dynamic strides is not lowered", where(op))
+            offsets = list(op.static_offsets.get_values())
+            offset = self.p.value(op.offsets[0]) if offsets[0] == DYNAMIC else offsets[0]
+            return memory, self.p.arith.add(base, self.p.arith.mul(offset, _element_bytes(element))), strides, element
+        if isinstance(op, ConstructMemoryViewOp):
+            element = value.type.element_type
+            strides = list(op.static_strides.get_values())
+            if DYNAMIC in strides:
+                raise KtcError("a memory view with dynamic strides is not lowered", where(op))
+            memory = self._memory_kind(value.type, op)
+            return memory, self._scaled(op.offset, _element_bytes(element)), strides, element
+        if isinstance(op, memref.AllocOp):
+            return (self._memory_kind(value.type, op), _address(op), _row_major(_static_shape(op)),
+                    value.type.element_type)
+        if isinstance(op, SelectMemrefOp):
+            return self._selected(op, user)
+        raise KtcError(f"cannot find the memory behind a transfer operand ('{getattr(op, 'name', 'argument')}')",
+                       where(user))
+
+    def _scaled(self, value: SSAValue, scale: int) -> Index:
+        """``value * scale``; the host computes it when it depends on arguments only."""
+        if roots(value, self.p.df.roots) <= {ARG} and is_scalar(value) and evaluate(value, []) is None:
+            return self.p.df.symbol(value, scale)
+        return self.p.arith.mul(self.p.value(value), scale)
+
+    def _selected(self, op: SelectMemrefOp, user: Operation) -> tuple[str, Index, list[int], Attribute]:
+        """Double buffering: the address of the copy the current phase uses."""
+        candidates = [self.root(candidate, user) for candidate in op.candidates]
+        addresses = [candidate[1] for candidate in candidates]
+        phase = self._phase(op.phase)
+        memory, _, strides, element = candidates[0]
+        if isinstance(phase, int):
+            return memory, addresses[phase], strides, element
+        a = self.p.arith
+        address: Index = addresses[-1]
+        for index in reversed(range(len(addresses) - 1)):
+            chosen = a.compare("eq", phase, index)
+            address = self.p.emit(arith.SelectOp(chosen, a.ssa(addresses[index]), a.ssa(address))).results[0]
+        return memory, address, strides, element
+
+    def _phase(self, phase: SSAValue) -> Index:
+        op = phase.owner
+        if not isinstance(op, BufferPhaseOp):
+            return self.p.value(phase)
+        waves = [WAVE] if self.p.df.waves > 1 else []
+        return self.p.arith.rem(self.p.linear(waves + phase_loops(op))[0], op.num_phases.value.data)
+
+    def _memory_kind(self, memref_type: MemRefType, op: Operation) -> str:
+        space = memref_type.memory_space
+        if isinstance(space, NoneAttr):
+            raise KtcError("a memref without a memory space", where(op))
+        if isinstance(space, StringAttr):
+            return self.p.df.device.memory(space.data).kind
+        return self.p.df.device.memory_space(space).kind
+
+
+def _element_bytes(element: Attribute) -> int:
+    width = getattr(element, "bitwidth", None)
+    if width is None:
+        width = 16 if "df16" in str(element) else 0
+    if not width or width % 8:
+        raise KtcError(f"elements of {element} are not whole bytes")
+    return width // 8
+
+
+def _row_major(shape: Sequence[Index]) -> list[int] | None:
+    """The strides of a contiguous block of ``shape``; None when a dimension inside
+    the outermost is dynamic (its strides are not constants)."""
+    strides, step = [], 1
+    for size in reversed(shape):
+        strides.insert(0, step)
+        if not isinstance(size, int):
+            return strides if len(strides) == len(shape) else None
+        step *= size
+    return strides
+
+
+def _static_shape(op: memref.AllocOp) -> list[int]:
+    """The buffer's shape, its dynamic sizes evaluated (they must be constants)."""
+    dynamic = iter(evaluate(size, []) for size in op.dynamic_sizes)
+    shape = [next(dynamic) if size == DYNAMIC else size for size in op.memref.type.get_shape()]
+    if None in shape:
+        raise KtcError("a scratchpad buffer whose size is not a constant", where(op))
+    return shape
+
+
+def _address(op: memref.AllocOp) -> int:
+    address = op.attributes.get("ktdf.address")
+    if not isinstance(address, IntegerAttr):
+        raise KtcError("buffer has no 'ktdf.address' (run address-assignment first)", where(op))
+    return address.value.data
+
+
+def _block_layout(sizes: list[Index], strides: list[int]) -> tuple[list[Index], list[int]]:
+    """The block's shape and strides without its unit dimensions (at least one left)."""
+    kept = [(size, stride) for size, stride in zip(sizes, strides) if size != 1]
+    if not kept:
+        return [1], [1]
+    return [size for size, _ in kept], [stride for _, stride in kept]
