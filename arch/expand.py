@@ -423,7 +423,7 @@ def _engine_kind(walk: _Walk, kind: str, indices: list[int], memories_in: dict[t
         kind=kind,
         count=len(indices),
         compute="compute" in provided,
-        lanes={attr_text(t): integer(n) for t, n in lanes.items()} if isinstance(lanes, MapAttr) else {},
+        lanes={t: integer(n) for t, n in lanes.items()} if isinstance(lanes, MapAttr) else {},
         splat=simd is not None and field_of(simd, "splat") is not None,
         zero_pad=simd is not None and field_of(simd, "zero_pad") is not None,
         load=_load_store(provided.get("load")),

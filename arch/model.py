@@ -193,8 +193,9 @@ class EngineKind:
     kind: str
     count: int
     compute: bool
-    lanes: Mapping[str, int]
-    """SIMD lanes per element type, keyed by the type as written (``f16``)."""
+    lanes: Mapping[Attribute, int]
+    """SIMD lanes per element type, keyed by the type (``Float16Type()``,
+    ``DF16Type()``); ``Device.lanes`` is the lookup."""
 
     splat: bool
     zero_pad: bool
@@ -272,7 +273,9 @@ class Roofline:
     clock_mhz: int
     cores: int
     subcores_per_core: int
-    lanes: Mapping[str, int]
+    lanes: Mapping[Attribute, int]
+    """The compute engine's lanes, keyed by element type as ``EngineKind.lanes``."""
+
     issue_cycles: Mapping[str, int]
     device_memory_bytes_per_cycle: int
     """B_ddr: shared by all cores."""
@@ -300,10 +303,10 @@ class Roofline:
     def clock_hz(self) -> int:
         return self.clock_mhz * 1_000_000
 
-    def elements_per_cycle(self, op_class: str, element_type: str) -> float:
+    def elements_per_cycle(self, op_class: str, element_type: Attribute) -> float:
         """Elements all compute engines together finish per cycle (C·U·L / issue)."""
         if element_type not in self.lanes:
-            raise KtcError(f"the compute engines have no lanes for {element_type}")
+            raise KtcError(f"the compute engines have no lanes for {attr_text(element_type)}")
         engines = self.cores * self.subcores_per_core
         return engines * self.lanes[element_type] / self.issue_cycles[op_class]
 
@@ -435,15 +438,18 @@ class Device:
     def compute(self) -> EngineKind:
         return self.engine_kinds[self.compute_kind]
 
-    def lanes(self, element_type: str | Attribute) -> int:
-        """SIMD lanes of the compute engine for ``element_type`` (``f16`` or the type)."""
-        name = element_type if isinstance(element_type, str) else attr_text(element_type)
-        if name not in self.compute.lanes:
+    def lanes(self, element_type: Attribute) -> int:
+        """SIMD lanes of the compute engine for ``element_type``, an xDSL type
+        (``Float16Type()``, ``DF16Type()``); a KtcError naming the types it has lanes
+        for when it has none for this one."""
+        lanes = self.compute.lanes
+        if element_type not in lanes:
             raise KtcError(
-                f"{self.compute_kind} of device @{self.name} has no lanes for {name}",
+                f"{self.compute_kind} of device @{self.name} has no lanes for "
+                f"{attr_text(element_type)} (it has {', '.join(map(attr_text, lanes))})",
                 self.compute.where,
             )
-        return self.compute.lanes[name]
+        return lanes[element_type]
 
     def memory_space(self, space: str | Attribute) -> MemoryKind:
         """The memory a KTIR memory space (``global``, ``ct_local`` or the attribute),

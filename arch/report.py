@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from ktc.arch.model import ENGINE, MEMORY, Device, Link, Node
 from ktc.arch.roofline import bottleneck
 from ktc.dialects.diagnostics import KtcError
+from ktc.dialects.ktdf_arch import attr_text
 
 
 def verdict(device: Device) -> list[str]:
@@ -106,7 +107,7 @@ def _engines(device: Device) -> tuple[list[str], list[list[object]]]:
             engine.kind,
             engine.count,
             features,
-            _pairs(engine.lanes),
+            _pairs({attr_text(t): n for t, n in engine.lanes.items()}),
             _pairs(engine.issue_cycles),
             _pairs(words),
             ", ".join(engine.local_memories) or None,
@@ -195,7 +196,7 @@ def _roofline(device: Device) -> tuple[list[str], list[list[object]]]:
         rates = ", ".join(
             f"{op_class} {roof.elements_per_cycle(op_class, element_type):g}" for op_class in roof.issue_cycles
         )
-        rows.append([f"{element_type} elements/cycle", rates])
+        rows.append([f"{attr_text(element_type)} elements/cycle", rates])
     for level in roof.memories:
         rows.append([f"{level.kind} x{level.instances} read / write",
                      f"{level.read_bytes_per_cycle} / {level.write_bytes_per_cycle} B/cycle each"])

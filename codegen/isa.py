@@ -105,8 +105,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, fields
 from typing import ClassVar
 
+from xdsl.dialects.builtin import Float16Type, Float32Type, Float64Type, IndexType, IntegerType
+from xdsl.ir import Attribute
+
 from ktc.dialects.dfir import ARITY, ComputeKind, ReduceKind
 from ktc.dialects.diagnostics import KtcError
+from ktc.dialects.spyreop import DF16Type
 
 
 class IsaError(KtcError):
@@ -119,7 +123,22 @@ WORD = 8
 REGISTERS = {"s": 64, "v": 64, "d": 32}
 """Register files: prefix and count."""
 
-TYPES = ("f16", "f32", "f64", "df16", "i1", "i8", "i16", "i32", "i64", "index")
+ELEMENT_TYPES: dict[str, Attribute] = {
+    "f16": Float16Type(),
+    "f32": Float32Type(),
+    "f64": Float64Type(),
+    "df16": DF16Type(),
+    "i1": IntegerType(1),
+    "i8": IntegerType(8),
+    "i16": IntegerType(16),
+    "i32": IntegerType(32),
+    "i64": IntegerType(64),
+    "index": IndexType(),
+}
+"""Element type names and the IR type each stands for (the device model keys SIMD
+lanes by the type)."""
+
+TYPES = tuple(ELEMENT_TYPES)
 """Element types; the code of ``TYPES[i]`` is ``i + 1`` (0 is no type)."""
 
 ALU_OPS = (

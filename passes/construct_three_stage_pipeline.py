@@ -168,13 +168,13 @@ class _Target:
         """The compute engine's SIMD lanes for ``element_type``, which ``op`` moves."""
         lanes = self.device.compute.lanes
         name = attr_text(element_type)
-        if name not in lanes:
+        if element_type not in lanes:
             raise KtcError(
                 f"the compute engine {self.compute} of device @{self.device.name} has no "
                 f"SIMD lanes for {name}, the element type of this '{op.name}'",
                 where(op),
             )
-        return lanes[name]
+        return lanes[element_type]
 
     def memory_kind(self, view: ktdp.ConstructMemoryViewOp) -> str:
         """The device memory kind the memory space of ``view`` maps to."""

@@ -284,15 +284,10 @@ class _Rules:
             raise _error(op, f"produces {attr_text(shaped)}; tile shapes must be static")
         if isinstance(shaped, AccessTileType):
             return
-        element = attr_text(shaped.get_element_type())
-        lanes = self.device.compute.lanes
-        if element not in lanes:
-            raise _error(
-                op,
-                f"produces {attr_text(shaped)}, but {self.device.compute_kind} of device "
-                f"@{self.device.name} has no lanes for {element} (it has "
-                f"{', '.join(lanes)})",
-            )
+        try:
+            self.device.lanes(shaped.get_element_type())
+        except KtcError as err:
+            raise _error(op, f"produces {attr_text(shaped)}, but {err.message}") from None
 
 
 def _grid(func: FuncOp) -> tuple[int, ...]:

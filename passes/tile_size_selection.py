@@ -39,7 +39,6 @@ from ktc.dialects.ktdf import (
     ReserveSizeOp,
     StageOp,
 )
-from ktc.dialects.ktdf_arch import attr_text
 from ktc.passes.address_assignment import (
     Buffer,
     Sizes,
@@ -156,7 +155,7 @@ class CostModel:
         shapes = [v.type for v in op.operands if isinstance(v.type, ShapedType)]
         elements = max((math.prod(max(1, d) for d in t.get_shape()) for t in shapes), default=1)
         element = shapes[0].get_element_type() if shapes else None
-        lanes = self.device.compute.lanes.get(attr_text(element), 1) if element else 1
+        lanes = self.device.compute.lanes.get(element, 1) if element else 1
         costs = self.device.compute.issue_cycles
         transcendental = any(
             inner.dialect_name() in ("math", "spyreop") for inner in op.body.walk()

@@ -647,7 +647,7 @@ def _vbcast(e: Engine, i: isa.Vbcast, following: int):
 
 def _lanes(e: Engine, dtype: str) -> int:
     lanes = e.device_kind.lanes
-    found = lanes.get(dtype) or lanes.get(f"!spyreop.{dtype}")
+    found = lanes.get(isa.ELEMENT_TYPES[dtype])
     if not found:
         raise Fault(f"{e.node.kind} has no SIMD lanes for {dtype}")
     return found

@@ -9,6 +9,7 @@ from math import prod
 
 from xdsl.dialects import arith, memref
 from xdsl.dialects.builtin import (
+    FixedBitwidthType,
     IntegerAttr,
     MemRefType,
     NoneAttr,
@@ -149,12 +150,11 @@ class Views:
 
 
 def _element_bytes(element: Attribute) -> int:
-    width = getattr(element, "bitwidth", None)
-    if width is None:
-        width = 16 if "df16" in str(element) else 0
-    if not width or width % 8:
+    """The bytes of one element: its type's bit width (``!spyreop.df16`` is a 16-bit
+    type), whole bytes only."""
+    if not isinstance(element, FixedBitwidthType) or element.bitwidth % 8:
         raise KtcError(f"elements of {element} are not whole bytes")
-    return width // 8
+    return element.bitwidth // 8
 
 
 def _row_major(shape: Sequence[Index]) -> list[int] | None:

@@ -12,9 +12,10 @@ from pathlib import Path
 
 import pytest
 from conftest import REFERENCE, ROOT
-from xdsl.dialects.builtin import f16
+from xdsl.dialects.builtin import BFloat16Type, f16
 
 from ktc.arch.model import ENGINE, PATTERN_POINTS, Device, Link
+from ktc.codegen import isa
 from ktc.dialects.diagnostics import KtcError
 from ktc.dialects.ktdp import MemorySpaceAttr, MemorySpaceKind, SpyreMemorySpaceAttr, SpyreMemorySpaceKind
 
@@ -69,7 +70,8 @@ def test_counts(named):
     assert device.cores == facts.cores
     assert device.subcores_per_core == facts.subcores
     assert device.compute.count == facts.cores * facts.subcores
-    assert device.lanes("f16") == device.lanes(f16) == facts.f16_lanes
+    assert device.lanes(f16) == device.lanes(isa.ELEMENT_TYPES["f16"]) == facts.f16_lanes
+    assert "f16" not in device.compute.lanes, "lanes are keyed by the type, not by its text"
     assert device.memory_space("ct_local").size == facts.scratchpad_bytes
     assert device.memory(device.scratchpad).count == facts.cores
     assert device.timed == facts.timed
@@ -211,8 +213,8 @@ def test_engines_and_features(named):
             assert access.word_size("no such memory") == 1
             for shapes in access.accesses.values():
                 assert all(shape.size_in_words >= 0 and shape.align_in_words >= 1 for shape in shapes)
-    with pytest.raises(KtcError, match="has no lanes for bf16"):
-        device.lanes("bf16")
+    with pytest.raises(KtcError, match=r"has no lanes for bf16 \(it has .*f16"):
+        device.lanes(BFloat16Type())
     with pytest.raises(KtcError, match="has no execution unit"):
         device.engine("NOPE")
 
@@ -233,7 +235,7 @@ def test_roofline_constants_follow_the_file(named):
     for element_type, lanes in roof.lanes.items():
         for op_class, cycles in roof.issue_cycles.items():
             assert roof.elements_per_cycle(op_class, element_type) == engines * lanes / cycles
-    assert roof.elements_per_cycle("transcendental", "f16") < roof.elements_per_cycle("plain", "f16")
+    assert roof.elements_per_cycle("transcendental", f16) < roof.elements_per_cycle("plain", f16)
     read = device.path(device.node(device.device_memory), device.node(device.scratchpad))
     assert roof.dma_read_bytes_per_cycle == min(link.bytes_per_cycle for link in read)
     assert roof.dma_granularity in {size for link in read for size in link.granularity}

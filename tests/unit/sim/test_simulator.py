@@ -108,7 +108,7 @@ def exp_kernel(sim: Simulator, cores: list[int], rows: int, width: int, op: str 
 
 def run_exp(arch: str = "toy", cores: int = 1, rows: int = 4, trace=None, seed: int = 0):
     sim = Simulator(arch, trace=trace)
-    width = sim.device.lanes("f16")
+    width = sim.device.lanes(isa.ELEMENT_TYPES["f16"])
     dataflow, xs, ys = exp_kernel(sim, list(range(cores)), rows, width)
     rng = np.random.default_rng(seed)
     inputs = [rng.standard_normal((rows, width)).astype(np.float16) for _ in range(cores)]
@@ -227,7 +227,7 @@ def test_small_fifo_back_pressures_the_producer():
 
 def test_simd_issue_cost_scales_with_vector_length_over_lanes():
     sim = Simulator("toy")
-    lanes = sim.device.lanes("f16")
+    lanes = sim.device.lanes(isa.ELEMENT_TYPES["f16"])
     units = (Unit("DDR"), Unit("SFU", 0, 0))
     program = binary("SFU", [1], [
         isa.Vconst(0, "f16", 3 * lanes + 1, (0x3C00,)),
@@ -270,7 +270,7 @@ def test_deadlock_is_reported_with_every_blocked_engine_and_fifo_state():
     """Without the DMA engine's program its signal never comes: the load unit waits for
     it and everything downstream starves. Both cores are in the same state."""
     sim = Simulator("toy")
-    dataflow, _, _ = exp_kernel(sim, [0, 1], rows=2, width=sim.device.lanes("f16"))
+    dataflow, _, _ = exp_kernel(sim, [0, 1], rows=2, width=sim.device.lanes(isa.ELEMENT_TYPES["f16"]))
     dataflow = DataflowBinary(dataflow.name, dataflow.units, dataflow.engines[1:])
     with pytest.raises(DeviceError) as error:
         sim.execute(sim.load(dataflow))
@@ -290,7 +290,7 @@ def test_deadlock_on_a_full_fifo_names_its_occupancy():
     """A SIMD program that receives nothing leaves the load unit stuck on a full FIFO
     (the toy's FIFOs hold 2 beats) in a bounded number of events."""
     sim = Simulator("toy")
-    dataflow, _, _ = exp_kernel(sim, [0], rows=8, width=sim.device.lanes("f16"))
+    dataflow, _, _ = exp_kernel(sim, [0], rows=8, width=sim.device.lanes(isa.ELEMENT_TYPES["f16"]))
     engines = list(dataflow.engines)
     engines[2] = binary("SFU", list(engines[2].instances), [isa.Halt()], [])
     with pytest.raises(DeviceError) as error:
@@ -303,7 +303,7 @@ def test_deadlock_on_a_full_fifo_names_its_occupancy():
 
 def test_mismatched_fifo_ids_stop_the_run():
     sim = Simulator("toy")
-    dataflow, _, _ = exp_kernel(sim, [0], rows=2, width=sim.device.lanes("f16"), fifo_id_shift=10)
+    dataflow, _, _ = exp_kernel(sim, [0], rows=2, width=sim.device.lanes(isa.ELEMENT_TYPES["f16"]), fifo_id_shift=10)
     with pytest.raises(DeviceError, match=r"SFU\[0.0\] pc 6 `recv v0, s1, 2, f16, 8`: expects id 2: "
                                           r"8xf16, but the FIFO L1LU\[0.0\] -> SFU\[0.0\] holds id 12"):
         sim.execute(sim.load(dataflow))
@@ -452,7 +452,7 @@ def f32_bits(x: np.ndarray) -> tuple[int, ...]:
 
 def test_vreduce_folds_every_lane_and_costs_beats_plus_log_steps():
     sim = Simulator("toy")
-    lanes = sim.device.lanes("f32")
+    lanes = sim.device.lanes(isa.ELEMENT_TYPES["f32"])
     x = np.linspace(-1, 2, 3 * lanes, dtype=np.float32)
     units = (Unit("L1", 0), Unit("SFU", 0, 0))
     program = binary("SFU", [1], [isa.Vconst(0, "f32", x.size, f32_bits(x)),
