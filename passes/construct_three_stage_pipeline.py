@@ -43,7 +43,7 @@ from ktc.dialects import ktdf, ktdp
 from ktc.dialects.diagnostics import KtcError, where
 from ktc.dialects.ktdf_arch import attr_text
 from ktc.dialects.upstream import ApplyOp, ForOp
-from ktc.passes.linalg_fusion import fuse, generalize, reads_output
+from ktc.passes.utils.fusion import fuse, generalize, reads_output
 
 
 @dataclass(frozen=True)
@@ -70,7 +70,7 @@ class ConstructThreeStagePipeline(ModulePass):
       keeps its accumulators in such buffers and is marked
       ``{loop_type = #ktdf.loop_type<reduction_loop>}``;
     - in each phase, the compute generalized to ``linalg.generic`` and fused
-      producer into consumer (``linalg_fusion``): one generic for elementwise
+      producer into consumer (``passes/utils/fusion.py``): one generic for elementwise
       work, plus one per reduction and the fills seeding them;
     - the memory views typed with the device memory kind their KTIR memory space
       maps to (``memref<96x64xf16, "DDR">``), each access tile replaced by a strided
@@ -245,13 +245,25 @@ def _compute_blocks(block: Block) -> list[Block]:
                      for inner in _compute_blocks(body))]
 
 
-def _phase_end(op: Operation) -> Operation:
-    """The op that closes the phase of ``op``: the next loop holding compute, or the
-    block's terminator."""
-    following = op.next_op
-    while following.next_op is not None and not _holds_compute(following):
-        following = following.next_op
-    return following
+class _PhaseEnds:
+    """The op that closes the phase of each op of a block: the next loop holding
+    compute, or the block's terminator. Found in one walk over the block; an op
+    inserted since (a store, a load, a splat made again, none holding compute)
+    takes the end of the op after it."""
+
+    def __init__(self, block: Block) -> None:
+        self.closing: dict[Operation, Operation] = {}
+        current = block.last_op
+        for op in reversed(block.ops):
+            if _holds_compute(op):
+                current = op
+            self.closing[op] = current
+
+    def of(self, op: Operation) -> Operation:
+        following = op.next_op
+        while following not in self.closing:
+            following = following.next_op
+        return self.closing[following]
 
 
 @dataclass
@@ -308,10 +320,11 @@ def _materialize(block: Block, buffers: _Buffers) -> None:
     for loop in _loops(block):
         if isinstance(loop, scf.ForOp) and loop.iter_args:
             _accumulate_in_buffers(loop, buffers)
+    ends = _PhaseEnds(block)
     for op in reversed(list(block.ops)):
         for value in op.results:
             if isinstance(value.type, TensorType) or isinstance(op, tensor.ExtractOp):
-                _hand_over(block, value, buffers)
+                _hand_over(block, value, buffers, ends)
     for loop in _loops(block):
         for body in _bodies(loop):
             _materialize(body, buffers)
@@ -352,16 +365,16 @@ def _accumulate_in_buffers(loop: scf.ForOp, buffers: _Buffers) -> None:
     Rewriter.erase_op(loop)
 
 
-def _hand_over(block: Block, value: SSAValue, buffers: _Buffers) -> None:
+def _hand_over(block: Block, value: SSAValue, buffers: _Buffers, ends: _PhaseEnds) -> None:
     """Make ``value`` (a result of an op of ``block``) available where other phases use
     it: made again there if it is a splat, a constant or an extracted element, or
     else stored to a buffer and loaded there."""
     producer = value.owner
-    home = _phase_end(producer)
+    home = ends.of(producer)
     sites: dict[object, list[Operation]] = {}
     for use in value.uses:
         user = use.operation
-        site = _phase_end(user) if user.parent_block() is block else user.parent_block()
+        site = ends.of(user) if user.parent_block() is block else user.parent_block()
         if site is not home:
             sites.setdefault(site, []).append(user)
     if not sites:
@@ -416,7 +429,8 @@ def _build_phases(block: Block, target: _Target, views: _Views) -> None:
     fuse(block)
     _require_supported(block)
     stores = [op for op in block.ops if isinstance(op, ktdp.StoreOp)]
-    placed = [(chain, _phase_end(chain.stores[-1])) for chain in _Chain.components(stores)]
+    ends = _PhaseEnds(block)
+    placed = [(chain, ends.of(chain.stores[-1])) for chain in _Chain.components(stores)]
     for chain, anchor in placed:
         crossing = [
             *((op, op.result) for op in chain.loads),

@@ -87,7 +87,10 @@ def test_the_targets_count_large_kernels_and_name_those_not_measured():
     ]
     examples = [{"example": "add.mlir", "compile_s": 0.5, "compile_cpu_s": 0.4},
                 {"example": "softmax.mlir", "compile_s": 2.5, "compile_cpu_s": 0.6}]
-    lines = suite.targets(suite.Results(META, records, [], [], examples, 0))
+    chain = [{"ops": 1, "compile_s": 0.3, "compile_cpu_s": 0.2},
+             {"ops": 16, "compile_s": 0.3, "compile_cpu_s": 0.23},
+             {"ops": 256, "compile_s": 0.9, "compile_cpu_s": 0.71}]
+    lines = suite.targets(suite.Results(META, records, chain, [], examples, 0))
     assert lines == [
         "- Efficiency >= 0.85 on every large kernel: 1 of 3 (add); not measured (error): layernorm.",
         ("- Full pipeline faster than the unoptimized schedule on every large kernel: 1 of 3 "
@@ -96,7 +99,23 @@ def test_the_targets_count_large_kernels_and_name_those_not_measured():
          "(per CPU second 10,000)."),
         ("- Every example compiles in under 2 s: 1 of 2 (slowest softmax.mlir, 2.50 s); "
          "in under 2 CPU seconds: 2."),
+        ("- CPU time per op beyond the first at 256 fused ops at most 1.5x that at 16: "
+         "2.00 ms against 2.00 ms (1.00x)."),
     ]
+
+
+def test_the_chain_table_gives_the_cpu_time_each_op_beyond_the_first_adds():
+    chain = [{"ops": 1, "compile_s": 0.25, "compile_cpu_s": 0.2},
+             {"ops": 4, "compile_s": 0.3, "compile_cpu_s": 0.26},
+             {"ops": 16, "error": "error: does not fit"},
+             {"ops": 64, "compile_s": 0.9, "compile_cpu_s": 0.83}]
+    assert suite.op_costs(chain) == pytest.approx({4: 0.02, 64: 0.01})
+    table = suite.markdown(suite.Results(META, [], chain, [], [], 0))
+    assert "| 1 | 0.25 | 0.20 | 1.00 |  |" in table
+    assert "| 4 | 0.30 | 0.26 | 1.30 | 20.00 |" in table
+    assert "| 16 | error: does not fit |  |  |  |" in table
+    assert "| 64 | 0.90 | 0.83 | 4.15 | 10.00 |" in table
+    assert suite.targets(suite.Results(META, [], chain, [], [], 0))[-1].endswith("not measured.")
 
 
 def test_the_sweeps_largest_point_is_the_large_add_so_it_is_simulated_once(monkeypatch):

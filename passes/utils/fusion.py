@@ -25,9 +25,9 @@ from xdsl.dialects.builtin import AffineMapAttr, DenseIntOrFPElementsAttr, Shape
 from xdsl.dialects.linalg.ops import BroadcastOp, GenericOp, ReduceOp, YieldOp
 from xdsl.dialects.linalg.abstract_ops import LinalgStructuredOperation
 from xdsl.dialects.linalg.attrs import IteratorType, IteratorTypeAttr
-from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
+from xdsl.ir import Attribute, Block, BlockArgument, Operation, Region, SSAValue
 from xdsl.ir.affine import AffineDimExpr, AffineExpr, AffineMap
-from xdsl.rewriter import Rewriter
+from xdsl.rewriter import InsertPoint, Rewriter
 
 _ELEMENTWISE_DIALECTS = ("arith", "math")
 """Dialects whose ops on tensors apply a scalar op element by element."""
@@ -49,13 +49,12 @@ def generalize(block: Block) -> None:
 
 
 def fuse(block: Block) -> None:
-    """Fuse each fusable producer generic of ``block`` into the generics reading it."""
+    """Fuse each fusable producer generic of ``block`` into the generics reading it,
+    in block order."""
+    sizes: _Sizes = {}
     for op in list(block.ops):
-        if not isinstance(op, GenericOp):
-            continue
-        consumer = op
-        while (index := _fusable_input(consumer)) is not None:
-            consumer = _fuse(consumer, index)
+        if isinstance(op, GenericOp):
+            _fuse_producers(op, sizes)
 
 
 def reads_output(generic: GenericOp) -> list[bool]:
@@ -211,13 +210,13 @@ def _elementwise(op: Operation) -> list[Operation]:
 # ---------------------------------------------------------------------------------
 
 
-def _fusable_input(consumer: GenericOp) -> int | None:
-    """The first input of ``consumer`` that a fusable producer generic writes."""
-    for index, value in enumerate(consumer.inputs):
-        producer = value.owner
-        if isinstance(producer, GenericOp) and _is_fusable_producer(producer):
-            return index
-    return None
+def _fusable_producers(consumer: GenericOp) -> dict[int, GenericOp]:
+    """The fusable producer generics writing inputs of ``consumer``, by input index."""
+    return {
+        index: value.owner
+        for index, value in enumerate(consumer.inputs)
+        if isinstance(value.owner, GenericOp) and _is_fusable_producer(value.owner)
+    }
 
 
 def _is_fusable_producer(producer: GenericOp) -> bool:
@@ -233,47 +232,107 @@ def _is_fusable_producer(producer: GenericOp) -> bool:
     )
 
 
-def _fuse(consumer: GenericOp, index: int) -> GenericOp:
-    """Replace ``consumer`` by a generic computing its input ``index`` inline from the
-    producer's inputs; erase the producer if nothing else reads it."""
-    producer = consumer.inputs[index].owner
-    assert isinstance(producer, GenericOp)
-    inputs = len(producer.inputs)
-    producer_maps = [attr.data for attr in producer.indexing_maps.data]
-    consumer_maps = list(consumer.indexing_maps.data)
-    to_producer_loops = producer_maps[-1].inverse_permutation().compose(consumer_maps[index].data)
-    maps = [
-        *consumer_maps[:index],
-        *(AffineMapAttr(m.compose(to_producer_loops)) for m in producer_maps[:inputs]),
-        *consumer_maps[index + 1 :],
-    ]
+_Sizes = dict[GenericOp, int]
+"""The number of ops in each generic's body, counted once."""
+
+
+def _fuse_producers(consumer: GenericOp, sizes: _Sizes) -> None:
+    """Replace ``consumer`` by a generic computing each input a fusable producer
+    writes inline from that producer's inputs; erase the producers nothing else reads.
+
+    The producers precede ``consumer`` in the block, so fusion has left them without
+    fusable inputs and one round fuses all there is. The fused body holds the
+    producers' bodies, the last input's first, then the consumer's: the order fusing
+    one input at a time leaves them in. A producer read only here gives its own body,
+    another a copy; the largest body is kept and the others' ops move into it, so a
+    chain of n generics costs O(n), not O(n^2)."""
+    producers = _fusable_producers(consumer)
+    if not producers:
+        return
     consumer_args = consumer.body.block.args
-    old_args = [
-        *consumer_args[:index],
-        *producer.body.block.args[:inputs],
-        *consumer_args[index + 1 :],
-    ]
-    block = Block(arg_types=[arg.type for arg in old_args])
-    mapper: dict[SSAValue, SSAValue] = dict(zip(old_args, block.args))
-    for op in producer.body.block.ops:
-        if isinstance(op, YieldOp):
-            mapper[consumer_args[index]] = mapper.get(op.operands[0], op.operands[0])
-        else:
-            block.add_op(op.clone(value_mapper=mapper))
-    block.add_ops(op.clone(value_mapper=mapper) for op in consumer.body.block.ops)
+    consumer_maps = list(consumer.indexing_maps.data)
+    inputs: list[SSAValue] = []
+    maps: list[AffineMapAttr] = []
+    args: list[BlockArgument] = []
+    bodies: list[tuple[Block, int]] = [(consumer.body.block, _size(consumer, sizes))]
+    for index, value in enumerate(consumer.inputs):
+        producer = producers.get(index)
+        if producer is None:
+            inputs.append(value)
+            maps.append(consumer_maps[index])
+            args.append(consumer_args[index])
+            continue
+        body = producer.body.block if value.has_one_use() else _body(producer.body)
+        producer_maps = [attr.data for attr in producer.indexing_maps.data]
+        to_producer_loops = producer_maps[-1].inverse_permutation().compose(
+            consumer_maps[index].data
+        )
+        inputs += producer.inputs
+        maps += (AffineMapAttr(m.compose(to_producer_loops)) for m in producer_maps[:-1])
+        args += body.args[: len(producer.inputs)]
+        _rewire(consumer_args[index], body.last_op.operands[0])
+        body.erase_op(body.last_op)
+        bodies.insert(0, (body, _size(producer, sizes) - 1))
+    maps += consumer_maps[len(consumer.inputs) :]
+    args += consumer_args[len(consumer.inputs) :]
     fused = _generic(
-        [*consumer.inputs[:index], *producer.inputs, *consumer.inputs[index + 1 :]],
+        inputs,
         list(consumer.outputs),
-        block,
+        _joined(bodies, args),
         maps,
         consumer.iterator_types.data,
         consumer.res.types,
     )
     fused.location = consumer.location
+    sizes[fused] = sum(size for _, size in bodies)
     Rewriter.replace_op(consumer, fused)
-    if not producer.res[0].uses:
-        Rewriter.erase_op(producer)
-    return fused
+    for producer in set(producers.values()):
+        if not producer.res[0].uses:
+            Rewriter.erase_op(producer)
+
+
+def _size(generic: GenericOp, sizes: _Sizes) -> int:
+    if generic not in sizes:
+        sizes[generic] = len(generic.body.block.ops)
+    return sizes[generic]
+
+
+def _joined(bodies: list[tuple[Block, int]], args: list[BlockArgument]) -> Block:
+    """One block with the ops of ``bodies`` (blocks and their sizes) in order, its
+    arguments, unnamed, standing for ``args`` (arguments of those blocks): the
+    largest block, detached, with the others' ops moved in."""
+    blocks = [block for block, _ in bodies]
+    host = max(bodies, key=lambda body: body[1])[0]
+    if host.parent is not None:
+        host.parent.detach_block(host)
+    at = blocks.index(host)
+    before = [op for block in blocks[:at] for op in _emptied(block)]
+    after = [op for block in blocks[at + 1 :] for op in _emptied(block)]
+    if before:
+        Rewriter.insert_op(before, InsertPoint.at_start(host))
+    if after:
+        Rewriter.insert_op(after, InsertPoint.at_end(host))
+    kept = set(args)
+    for arg in [arg for arg in host.args if arg not in kept]:
+        host.erase_arg(arg)
+    for position, arg in enumerate(args):
+        if arg.block is not host:
+            _rewire(arg, host.insert_arg(arg.type, position))
+    for arg in host.args:
+        arg.name_hint = None
+    return host
+
+
+def _rewire(old: SSAValue, new: SSAValue) -> None:
+    """Make the users of ``old`` use ``new``, whose name stays as it is."""
+    name = new.name_hint
+    old.replace_all_uses_with(new)
+    new.name_hint = name
+
+
+def _emptied(block: Block) -> list[Operation]:
+    """The ops of ``block``, detached from it."""
+    return [block.detach_op(op) for op in list(block.ops)]
 
 
 # ---------------------------------------------------------------------------------

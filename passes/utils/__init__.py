@@ -1,0 +1,1 @@
+"""IR helpers that several passes share; none of them is a pass."""
