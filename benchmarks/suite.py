@@ -477,10 +477,12 @@ def run(args: argparse.Namespace) -> int:
     started = time.perf_counter()
     meta = context(args.arch)
     records = []
-    for kernel in kernels:
-        for size in sizes:
-            records.append(meta | measure(kernel, size, args.arch))
-            print("| " + " | ".join(str(c) for c in _cells(records[-1])) + " |", flush=True)
+    rows = [(kernel, size) for kernel in kernels for size in sizes]
+    for number, (kernel, size) in enumerate(rows, 1):
+        if sys.stderr.isatty():
+            sys.stderr.write(f"row {number} of {len(rows)}: {kernel} {size}\n")
+        records.append(meta | measure(kernel, size, args.arch))
+        print("| " + " | ".join(str(c) for c in _cells(records[-1])) + " |", flush=True)
     series = ([], [], []) if args.no_scaling else (
         compile_scaling(args.arch), simulator_scaling(args.arch), example_compile_times(args.arch))
     text = markdown(Results(meta, records, *series, time.perf_counter() - started))

@@ -26,11 +26,13 @@ from ktc.codegen.plan import (
     ComputeOnHost,
     DataTransfer,
     Expr,
+    MAX_LAUNCH_TRIPS,
     InitTransfer,
     Loop,
     Step,
     Symbol,
     check,
+    trips,
 )
 from ktc.codegen.signature import Argument, Signature
 from ktc.dialects.diagnostics import KtcError
@@ -564,6 +566,7 @@ def _validate_launch(package: Package, steps, scope: dict, computed: set, sent: 
                 raise _Bad(f"loop variable {step.var} is reused")
             for bound in (step.lower, step.upper, step.step):
                 _scoped(bound, scope, f"the bounds of loop {step.var}")
+            _check_trips(step)
             inner = {**scope, "loop": scope["loop"] | {step.var}}
             _validate_launch(package, step.body, inner, computed, sent)
             continue
@@ -585,6 +588,20 @@ def _validate_launch(package: Package, steps, scope: dict, computed: set, sent: 
             sent.add(step.dataflow)
         elif _relocated(dataflow) and step.dataflow not in sent:
             raise _Bad(f"ComputeOnDevice of dataflow {step.dataflow} before its symbols are sent")
+
+
+def _check_trips(loop: Loop) -> None:
+    """A loop with constant bounds has a positive step and at most ``MAX_LAUNCH_TRIPS``
+    iterations."""
+    bounds = [b[0] for b in (loop.lower, loop.upper, loop.step) if len(b) == 1 and isinstance(b[0], int)]
+    if len(bounds) != 3:
+        return
+    lower, upper, step = bounds
+    if step <= 0:
+        raise _Bad(f"loop {loop.var} of the launch plan has step {step}; it must be positive")
+    if trips(lower, upper, step) > MAX_LAUNCH_TRIPS:
+        raise _Bad(f"loop {loop.var} of the launch plan runs {trips(lower, upper, step)} times, "
+                   f"more than the limit of {MAX_LAUNCH_TRIPS}")
 
 
 def _relocated(dataflow: Dataflow) -> bool:

@@ -180,3 +180,13 @@ class Loop:
 
 
 Step = Allocate | InitTransfer | ComputeOnHost | DataTransfer | ComputeOnDevice | Loop
+
+MAX_LAUNCH_TRIPS = 1 << 24
+"""Iterations the loops of a launch plan may run, nested loops multiplied: a damaged
+package cannot keep the host looping (checked on load for constant bounds, at launch
+for the others)."""
+
+
+def trips(lower: int, upper: int, step: int) -> int:
+    """Iterations of ``range(lower, upper, step)`` for a positive ``step``."""
+    return max(0, -(-(upper - lower) // step))

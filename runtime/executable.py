@@ -25,10 +25,12 @@ from ktc.codegen.plan import (
     ComputeOnHost,
     DataTransfer,
     Expr,
+    MAX_LAUNCH_TRIPS,
     InitTransfer,
     Loop,
     Step,
     render,
+    trips,
 )
 from ktc.codegen.signature import Argument
 from ktc.dialects.diagnostics import KtcError
@@ -120,8 +122,15 @@ class Executable:
         lower, upper, step = (evaluate(e, leaves) for e in (loop.lower, loop.upper, loop.step))
         if step <= 0:
             raise KtcError(f"launch-plan loop {loop.var} has step {step}; it must be positive")
+        outer = leaves.get("trips", 1)
+        count = outer * trips(lower, upper, step)
+        if count > MAX_LAUNCH_TRIPS:
+            raise KtcError(f"launch-plan loop {loop.var} would run {trips(lower, upper, step)} "
+                           f"times ({count} with its enclosing loops), more than the limit of "
+                           f"{MAX_LAUNCH_TRIPS}: a damaged package?")
         for value in range(lower, upper, step):
-            self._run(loop.body, {**leaves, "loop": {**leaves["loop"], loop.var: value}})
+            self._run(loop.body, {**leaves, "trips": count,
+                                  "loop": {**leaves["loop"], loop.var: value}})
 
     def _compute_on_host(self, step: ComputeOnHost, leaves: dict) -> None:
         dataflow = self.package.dataflows[step.dataflow]

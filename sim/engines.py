@@ -297,12 +297,12 @@ class Engine:
         if until is not None:
             heappush(machine.events, (until, next(machine.order), self.resume))
 
-    def waits_for(self) -> str:
-        """What the engine waits on, as a deadlock report says it."""
+    def state(self) -> str:
+        """What the engine does, as a deadlock or budget report says it."""
         if self.block is None:
-            return "nothing (not started)"
+            return "runs"
         _, what, args = self.block
-        return what if isinstance(what, str) else what(*args)
+        return "waits for " + (what if isinstance(what, str) else what(*args))
 
     def where(self, message: str) -> str:
         """``SFU[0.0] pc 4 `vop.exp ...` (at file:line:col): message``."""

@@ -44,6 +44,13 @@ class SimError(DeviceError):
     operand) or a bug of the simulator (time below the roofline bound)."""
 
 
+class OverBudget(Exception):
+    """The next event lies past the cycle budget (its argument); the run stopped there."""
+
+
+WATCH_EVERY = 1 << 14
+"""Events between two calls of a run's watcher."""
+
 INTERCONNECT_KINDS = ("ring", "line")
 """Link kinds of the core interconnect."""
 
@@ -97,13 +104,22 @@ class Machine:
         """Run ``callback`` at cycle ``time`` (not before now)."""
         heapq.heappush(self.events, (max(time, self.now), next(self.order), callback))
 
-    def run(self) -> None:
-        """Run events until none is left."""
+    def run(self, limit: int | None = None, watch: Callable[[int, int], None] | None = None) -> None:
+        """Run events until none is left, or raise :class:`OverBudget` at the first event
+        later than cycle ``limit``; ``watch(now, events run)`` is called every
+        ``WATCH_EVERY`` events (progress)."""
         events, pop = self.events, heapq.heappop
+        limit = float("inf") if limit is None else limit
+        ran = 0
         while events:
             time, _, callback = pop(events)
+            if time > limit:
+                raise OverBudget(limit)
             self.now = time
             callback()
+            ran += 1
+            if watch is not None and not ran % WATCH_EVERY:
+                watch(time, ran)
         self.last_event = self.now
 
     # Datapaths ---------------------------------------------------------------------

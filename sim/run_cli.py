@@ -2,7 +2,7 @@
 
 ``ktc run KERNEL.mlir|KERNEL.ktpkg [--arch NAME|FILE] [--inputs in.npz] [--arg NAME=VALUE ...]
 [--save-outputs out.npz] [--seed N] [--check] [--trace t.json] [--report]
-[--report-json r.json]`` compiles a kernel (KTIR, or DataflowIR) with the compiler
+[--report-json r.json] [--max-cycles N]`` compiles a kernel (KTIR, or DataflowIR) with the compiler
 ``tools/`` passes in (``ktc.driver.compile``), or reads a package, prepares it once on the cycle-level simulator
 of the device ``--arch`` (default: spyre) and launches it. A package compiled for another
 device is refused. With ``--reference`` the KTIR kernel runs on the reference
@@ -24,7 +24,8 @@ reference magnitude (integers stay bit-exact). A mismatch names the
 first differing indices and both values and exits 1. ``--report`` prints the
 simulator's report of the last dataflow run, ``--report-json`` writes it
 (``ktc.sim.report.Report.to_json``), ``--trace`` writes a Chrome trace (also of a run the simulator
-stopped, such as a deadlock). Every file is written whole or not at all.
+stopped, such as a deadlock). ``--max-cycles N`` stops the simulation past cycle N (the
+simulator's default budget otherwise). Every file is written whole or not at all.
 """
 
 from __future__ import annotations
@@ -50,12 +51,12 @@ from ktc.sim import numerics
 from ktc.sim.reference import RANDOM_INDEX_BOUND, Kernel, random_inputs
 from ktc.sim.reference_compute import type_name
 from ktc.sim.report import Report
-from ktc.sim.simulator import Simulator
+from ktc.sim.simulator import BUDGET_FACTOR, BUDGET_FLOOR, Simulator
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.dialects.linalg.attrs import IteratorType
 from xdsl.dialects.linalg.ops import GenericOp, ReduceOp
 
-SIMULATOR_FLAGS = ("check", "trace", "report", "report_json")
+SIMULATOR_FLAGS = ("check", "trace", "report", "report_json", "max_cycles")
 """Flags that only mean something on the simulator (refused with ``--reference``)."""
 TOLERANCES = {"f16": 2.0**-6, "df16": 2.0**-6, "f32": 1e-5, "f64": 1e-5}
 """Relative and absolute tolerance per float element type, for kernels that reduce."""
@@ -85,6 +86,9 @@ def add_run_parser(subparsers) -> argparse.ArgumentParser:
     parser.add_argument("--report", action="store_true",
                         help="print cycles, the roofline bound, per-engine and memory figures")
     parser.add_argument("--report-json", metavar="R.json", help="write the report as JSON")
+    parser.add_argument("--max-cycles", type=int, metavar="N",
+                        help=f"stop the simulation past cycle N (default: {BUDGET_FACTOR} x the "
+                             f"cycles to move the kernel's arrays once, plus {BUDGET_FLOOR})")
     return parser
 
 
@@ -134,7 +138,7 @@ def _run_simulator(args: argparse.Namespace, compile_kernel: Compile) -> int:
                                      _package_arguments(package.signature), draw)
     inputs = {**arrays, **drawn}
     values = [inputs[a.name] if a.pointer else scalars[a.name] for a in package.signature.arguments]
-    outputs, report = _simulate(package, arch, values, args.trace)
+    outputs, report = _simulate(package, arch, values, args.trace, args.max_cycles)
     elements = {a.name: a.dtype for a in package.signature.arguments if a.pointer}
     tiles = prod(package.signature.grid)
     print(f"@{package.signature.kernel}: {tiles} {'tile' if tiles == 1 else 'tiles'} on "
@@ -153,13 +157,14 @@ def _run_simulator(args: argparse.Namespace, compile_kernel: Compile) -> int:
     return 0
 
 
-def _simulate(package: Package, arch: str, values: list, trace_path: str | None) -> tuple[dict, Report]:
+def _simulate(package: Package, arch: str, values: list, trace_path: str | None,
+              max_cycles: int | None = None) -> tuple[dict, Report]:
     """Prepare ``package`` on the simulator of ``arch`` and launch it once on ``values``;
     its outputs and report. The Chrome trace, if asked for, is written beside
     ``trace_path`` and moved there when the simulator has written it."""
     trace = _temporary(trace_path) if trace_path else None
     try:
-        executable = Simulator(arch, trace=trace).prepare(package)
+        executable = Simulator(arch, trace=trace, max_cycles=max_cycles).prepare(package)
         outputs = executable.launch(*values)
     finally:
         _commit(trace, trace_path)

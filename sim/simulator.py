@@ -5,7 +5,12 @@ what is used); ``load`` decodes a dataflow's programs and places them on their u
 ``execute`` runs every program to the end, event by event (``ktc.sim.machine``,
 ``ktc.sim.engines``), then checks that no engine is left waiting (a deadlock is an
 error listing every blocked engine, cores in the same state grouped) and that the run
-is not faster than its roofline bound. ``report()`` gives the figures of the last
+is not faster than its roofline bound. A run stops at its cycle budget
+(``max_cycles``; by default ``BUDGET_FACTOR`` times the cycles to move every byte the
+host allocated in device memory once at its bandwidth, plus ``BUDGET_FLOOR``) with an
+error listing every engine that has not ended and what it does. With ``progress``
+(a text stream; by default stderr when it is a terminal) a run longer than
+``PROGRESS_AFTER_S`` shows its cycle, share of the budget and events per second. ``report()`` gives the figures of the last
 execution; ``Simulator(..., trace="t.json")`` writes a Chrome trace of each execution.
 
 Only the timing of the arch file is used; scalar and control instructions take no
@@ -15,6 +20,7 @@ the IR op it came from); faults and deadlock reports then name that op too.
 
 from __future__ import annotations
 
+import sys
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -29,10 +35,18 @@ from ktc.codegen.package import Package
 from ktc.runtime.device import DeviceError
 from ktc.runtime.executable import Executable, prepare
 from ktc.sim.engines import Engine, Run
-from ktc.sim.machine import Machine, SimError
+from ktc.sim.machine import Machine, OverBudget, SimError
 from ktc.sim.memory import Memory, OutOfBounds
 from ktc.sim.report import Report, bound, engine_figures
 from ktc.sim.trace import Trace
+
+BUDGET_FACTOR = 1000
+BUDGET_FLOOR = 1_000_000
+"""The default cycle budget: ``BUDGET_FACTOR`` times the device-memory time of the
+allocated bytes, plus ``BUDGET_FLOOR`` (kernels with little data)."""
+PROGRESS_AFTER_S = 2.0
+"""Wall seconds a run goes before it shows progress."""
+PROGRESS_EVERY_S = 0.5
 
 
 @dataclass
@@ -47,12 +61,17 @@ class Loaded:
 class Simulator:
     """The simulated chip (see the module docstring)."""
 
-    def __init__(self, arch: str | Path | Device = "spyre", trace: str | Path | None = None):
+    def __init__(self, arch: str | Path | Device = "spyre", trace: str | Path | None = None,
+                 max_cycles: int | None = None, progress=None):
         self.device = arch if isinstance(arch, Device) else Device.load(arch)
         self.device.require_timing()
         self.arch_name = self.device.name
         self.arch_hash = self.device.content_hash
         self.trace_path = trace
+        if max_cycles is not None and max_cycles <= 0:
+            raise DeviceError(f"the cycle budget must be positive, not {max_cycles}")
+        self.max_cycles = max_cycles
+        self.progress = progress if progress is not None else (sys.stderr if sys.stderr.isatty() else None)
         self._memories: dict[int, Memory] = {}
         self._loaded: list[Loaded] = []
         self._report: Report | None = None
@@ -144,7 +163,7 @@ class Simulator:
         loaded = self._handle(handle)
         started = time.perf_counter()
         machine = Machine(self.device)
-        trace = Trace(self.device.name, self.device.cores) if self.trace_path else None
+        trace = Trace(self.device.name, self.device.clock_mhz) if self.trace_path else None
         memories = [self._memory(n) if n.role == MEMORY else None for n in loaded.nodes]
         run = Run(machine, loaded.nodes, memories, trace)
         for binary, program in zip(loaded.binary.engines, loaded.programs):
@@ -153,10 +172,19 @@ class Simulator:
                 run.engines.append(Engine(run, unit, position, program, binary.uniforms, locate))
         for engine in run.engines:
             machine.at(0, engine.resume)
-        with np.errstate(all="ignore"):
-            machine.run()
-        if trace is not None:
-            trace.write(self.trace_path)
+        limit, why = self.budget()
+        watch = Progress(self.progress, limit) if self.progress is not None else None
+        try:
+            with np.errstate(all="ignore"):
+                machine.run(limit, watch)
+        except OverBudget:
+            raise SimError(states(f"the run passed its cycle budget of {limit} cycles ({why}); "
+                                  "--max-cycles sets another", run.engines)) from None
+        finally:
+            if watch is not None:
+                watch.close()
+            if trace is not None:
+                trace.write(self.trace_path)
         blocked = [e for e in run.engines if not e.done]
         if blocked:
             raise SimError(deadlock(machine.now, blocked))
@@ -170,6 +198,23 @@ class Simulator:
         if cycles < bound_cycles:
             raise SimError(f"simulator bug: {loaded.binary.name} ran in {cycles} cycles, below its "
                            f"roofline bound of {bound_cycles} ({binding})")
+
+    def budget(self) -> tuple[int, str]:
+        """The cycle budget of a run, and where it comes from."""
+        if self.max_cycles is not None:
+            return self.max_cycles, "as asked"
+        memory = self.device.device_memory
+        allocated = sum(n for node, m in self._node_memories() if node.kind == memory
+                        for _, n in m.allocations)
+        per_cycle = self.device.roofline.device_memory_bytes_per_cycle or 1
+        ideal = -(-allocated // per_cycle)
+        return (BUDGET_FACTOR * ideal + BUDGET_FLOOR,
+                f"{BUDGET_FACTOR} x the {ideal} cycles to move the {allocated} bytes allocated "
+                f"in {memory} once, plus {BUDGET_FLOOR}")
+
+    def _node_memories(self):
+        nodes = self.device.nodes
+        return [(nodes[index], memory) for index, memory in self._memories.items()]
 
     def report(self) -> Report:
         """The figures of the last execution."""
@@ -197,14 +242,21 @@ def _locator(binary: EngineBinary) -> Callable[[int], str | None]:
 
 def deadlock(now: int, blocked: list[Engine]) -> str:
     """Every blocked engine and what it waits on; cores in the same state as ranges."""
+    return states(f"deadlock at cycle {now}: {len(blocked)} engines wait forever", blocked)
+
+
+def states(headline: str, engines: list[Engine]) -> str:
+    """``headline``, then every engine that has not ended and what it does; cores in the
+    same state as ranges."""
     groups: dict[tuple, list[int]] = {}
-    for engine in blocked:
+    for engine in engines:
+        if engine.done:
+            continue
         node = engine.node
-        waits = engine.waits_for()
         kind = node.kind if node.subcore is None else f"{node.kind}[c.{node.subcore}]"
-        key = (kind, engine.where(f"waits for {waits}").split(" ", 1)[1])
+        key = (kind, engine.where(engine.state()).split(" ", 1)[1])
         groups.setdefault(key, []).append(-1 if node.core is None else node.core)
-    lines = [f"deadlock at cycle {now}: {len(blocked)} engines wait forever"]
+    lines = [headline]
     for (kind, state), cores in groups.items():
         place = "" if cores == [-1] else f" on core{'s' * (len(cores) > 1)} {ranges(cores)}"
         lines.append(f"  {kind}{place} {state}")
@@ -221,3 +273,30 @@ def ranges(numbers: list[int]) -> str:
         else:
             spans.append([n, n])
     return ",".join(str(a) if a == b else f"{a}-{b}" for a, b in spans)
+
+
+class Progress:
+    """A run's progress on one line of a terminal: the cycle, its share of the budget and
+    events per second, from ``PROGRESS_AFTER_S`` into the run, every ``PROGRESS_EVERY_S``."""
+
+    def __init__(self, stream, limit: int):
+        self.stream, self.limit = stream, limit
+        self.started = time.perf_counter()
+        self.next = self.started + PROGRESS_AFTER_S
+        self.shown = False
+
+    def __call__(self, now: int, events: int) -> None:
+        clock = time.perf_counter()
+        if clock < self.next:
+            return
+        self.next = clock + PROGRESS_EVERY_S
+        rate = events / (clock - self.started)
+        self.stream.write(f"\rcycle {now:,} ({now / self.limit:.1%} of the budget), "
+                          f"{rate:,.0f} events/s ")
+        self.stream.flush()
+        self.shown = True
+
+    def close(self) -> None:
+        if self.shown:
+            self.stream.write("\n")
+            self.stream.flush()

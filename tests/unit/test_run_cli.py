@@ -113,6 +113,14 @@ def test_a_mismatch_exits_1_with_the_rule_and_the_first_difference(monkeypatch, 
                    "(reference); 1 of 256 elements differ\n")
 
 
+def test_max_cycles_stops_the_run_with_the_engines_state(capsys):
+    assert main(["run", str(ADD16), "--arch", "toy", "--max-cycles", "10"]) == 1
+    _, err = capsys.readouterr()
+    assert err.startswith("error: device: the run passed its cycle budget of 10 cycles (as asked)")
+    assert " pc " in err and "waits for" in err
+    assert main(["run", str(ADD16), "--arch", "toy", "--max-cycles", "1000000"]) == 0
+
+
 # ---------------------------------------------------------------------------------
 # The Python API
 

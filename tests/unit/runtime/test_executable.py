@@ -140,6 +140,25 @@ def test_non_positive_loop_step(package):
         exe.launch(x, x.copy(), 2)
 
 
+def test_a_launch_loop_past_the_trip_limit_stops_before_running(package):
+    """halve's loop runs over %rows (an argument): a huge row count is refused at
+    launch, before the device runs anything; constant bounds are refused on load."""
+    from ktc.codegen.package import decode, encode
+    from ktc.codegen.plan import MAX_LAUNCH_TRIPS
+
+    device = FakeDevice(package.arch_hash)
+    exe = prepare(package, device)
+    (loop,) = package.launch
+    exe.package = replace(package, launch=(replace(loop, upper=(1 << 40,)),))
+    x = np.zeros((2, 64), np.float16)
+    with pytest.raises(KtcError, match=rf"more than the limit of {MAX_LAUNCH_TRIPS}"):
+        exe.launch(x, x.copy(), 2)
+    assert not [c for c in device.calls if c[0] == "execute"]
+    damaged = replace(package, launch=(replace(loop, lower=(0,), upper=(1 << 40,), step=(1,)),))
+    with pytest.raises(KtcError, match=rf"runs {1 << 40} times, more than the limit"):
+        decode(encode(damaged), "damaged.ktpkg")
+
+
 def test_float_scalar_reaches_symbols_as_bits(package):
     """A float argument passed on to the device is a symbol holding its storage bits."""
     x, _, rows = package.signature.arguments

@@ -335,6 +335,47 @@ def test_device_memory_access_outside_every_buffer_stops_the_run():
         sim.execute(sim.load(DataflowBinary("oob", units, (program,))))
 
 
+def test_a_run_past_its_cycle_budget_stops_with_every_engine_state():
+    sim = Simulator("toy", max_cycles=20)
+    dataflow, _, _ = exp_kernel(sim, [0, 1], rows=4, width=sim.device.lanes("f16"))
+    with pytest.raises(DeviceError) as error:
+        sim.execute(sim.load(dataflow))
+    lines = str(error.value).splitlines()
+    assert lines[0] == ("the run passed its cycle budget of 20 cycles (as asked); "
+                        "--max-cycles sets another")
+    assert "  MNISU on cores 0-1 pc 7 `srecv s5, 4`: waits for signal id 4 from L1SU[c.0]" in lines
+
+
+def test_the_default_budget_scales_with_the_data_in_device_memory():
+    from ktc.sim.simulator import BUDGET_FACTOR, BUDGET_FLOOR
+
+    sim = Simulator("toy")
+    assert sim.budget()[0] == BUDGET_FLOOR
+    nbytes = 1 << 16
+    sim.allocate("DDR", nbytes, 128)
+    per_cycle = sim.device.roofline.device_memory_bytes_per_cycle
+    assert sim.budget()[0] == BUDGET_FACTOR * (nbytes // per_cycle) + BUDGET_FLOOR
+    with pytest.raises(DeviceError, match="must be positive"):
+        Simulator("toy", max_cycles=0)
+
+
+def test_progress_goes_to_the_stream_given_and_ends_its_line(monkeypatch):
+    import io
+
+    from ktc.sim import machine, simulator
+
+    monkeypatch.setattr(simulator, "PROGRESS_AFTER_S", 0.0)
+    monkeypatch.setattr(machine, "WATCH_EVERY", 1)
+    stream = io.StringIO()
+    sim = Simulator("toy", progress=stream)
+    dataflow, _, _ = exp_kernel(sim, [0], rows=4, width=sim.device.lanes("f16"))
+    sim.execute(sim.load(dataflow))
+    text = stream.getvalue()
+    assert text.startswith("\rcycle ") and "of the budget" in text and text.endswith("\n")
+    quiet = Simulator("toy")
+    assert quiet.progress is None  # stderr is not a terminal under pytest
+
+
 def test_ranges_group_cores():
     assert ranges([0, 1, 2, 3, 8, 9, 10, 11, 5]) == "0-3,5,8-11"
 
@@ -355,16 +396,23 @@ def test_report_json_has_the_required_keys(tmp_path):
     assert "cycles:" in sim.report().text()
 
 
-def test_trace_has_a_process_per_core_a_thread_per_engine_and_fifo_counters(tmp_path):
+def test_trace_has_a_process_per_busy_core_a_thread_per_engine_and_fifo_counters(tmp_path):
+    """Processes only for cores that ran something (spyre has 32, one is used), threads
+    named by their units, timestamps in microseconds at the arch file's clock."""
     path = tmp_path / "trace.json"
-    run_exp(cores=2, rows=4, trace=path)
-    events = json.loads(path.read_text())["traceEvents"]
+    sim, _, _ = run_exp("spyre", cores=1, rows=4, trace=path)
+    document = json.loads(path.read_text())
+    events = document["traceEvents"]
     processes = {e["args"]["name"] for e in events if e["name"] == "process_name"}
-    assert {"core 0", "core 1"} <= processes
+    assert processes == {"core 0"}
     threads = {(e["pid"], e["args"]["name"]) for e in events if e["name"] == "thread_name"}
-    assert {(1, "SFU[0.0]"), (2, "SFU[1.0]"), (1, "MNILU[0]")} <= threads
+    assert {(1, "SFU[0.0]"), (1, "MNILU[0]"), (1, "MNISU[0]")} <= threads
     busy = [e for e in events if e["ph"] == "X"]
     assert busy and all(e["dur"] > 0 for e in busy)
+    clock = document["otherData"]["clock_mhz"]
+    assert clock == sim.device.clock_mhz
+    last = max(e["ts"] + e["dur"] for e in busy)
+    assert last * clock == pytest.approx(sim.report().cycles)
     counters = {e["name"] for e in events if e["ph"] == "C"}
     assert "FIFO L1LU[0.0] -> SFU[0.0]" in counters
 
