@@ -21,7 +21,8 @@ instruction at a cycle, or when another engine wakes it):
 
 Values follow ``ktc.sim.numerics``, the functions the reference interpreter uses; the
 simulator runs them under one ``np.errstate(all="ignore")``. Each program is decoded
-once into ``(handler, instruction, next pc)`` steps, which the engine's loop runs.
+once into ``(handler, instruction, next pc)`` steps, which the engine's loop runs
+(``ktc.sim.steps``: a run of instructions that take no time is one step).
 """
 
 from __future__ import annotations
@@ -42,6 +43,7 @@ from ktc.sim import numerics
 from ktc.sim.fifo import Fifo, Message, Signals
 from ktc.sim.machine import Machine, SimError
 from ktc.sim.memory import Memory, OutOfBounds, View
+from ktc.sim.steps import compile_steps
 
 
 SIGNED_LIMIT = 1 << 63
@@ -222,6 +224,7 @@ class Engine:
         unit: int,
         position: int,
         program: list[isa.Instruction],
+        steps: list[tuple],
         uniforms: tuple[tuple[int, ...], ...],
         location: Callable[[int], str | None],
     ):
@@ -233,9 +236,9 @@ class Engine:
         self.position = position
         """Its position among the instances of its binary (for ``uni``)."""
         self.program = program
-        self.steps = [(_handler(i), i, pc + 1) for pc, i in enumerate(program)]
-        """Per pc: the handler, the instruction and the pc after it; then the end."""
-        self.steps.append((_end, None, len(program)))
+        self.steps = steps
+        """Per pc: the handler, the instruction and the pc after it; then the end
+        (``ktc.sim.steps``)."""
         self.uniforms = uniforms
         self.location = location
         self.device_kind = run.machine.device.engine(self.node.kind)
@@ -253,6 +256,10 @@ class Engine:
         self.outstanding = 0
         """Cycle by which its copies and stores have completed."""
         self.stats = Stats()
+        self.trace = run.trace
+        self.sending: dict[int, Fifo] = {}
+        self.receiving: dict[int, Fifo] = {}
+        """The FIFOs to and from each peer unit it has used."""
 
     # Driving -----------------------------------------------------------------------
 
@@ -317,10 +324,10 @@ class Engine:
         if end > stats.busy_until:
             stats.busy += end - max(start, stats.busy_until)
             stats.busy_until = end
-        if self.run.trace is not None and end > start:
+        if self.trace is not None and end > start:
             kind = getattr(instruction, "kind", None)
             name = f"{instruction.MNEMONIC}.{kind}" if kind else instruction.MNEMONIC
-            self.run.trace.busy(self, name, start, end)
+            self.trace.busy(self, name, start, end)
 
     def starves_for(self, registers) -> bool:
         """Whether the vector registers' data is still on its way (the engine then
@@ -334,6 +341,28 @@ class Engine:
             return False
         self.wait(STARVED, until, "data arriving in a vector register")
         return True
+
+    def starves_for_one(self, register: int) -> bool:
+        """``starves_for((register,))``."""
+        if self.v[register] is None:
+            raise Fault(f"v{register} holds no vector")
+        until = self.ready[register]
+        if until <= self.machine.now:
+            return False
+        self.wait(STARVED, until, "data arriving in a vector register")
+        return True
+
+    def fifo_to(self, peer: int) -> Fifo:
+        fifo = self.sending.get(peer)
+        if fifo is None:
+            fifo = self.sending[peer] = self.run.fifo(self.unit, peer)
+        return fifo
+
+    def fifo_from(self, peer: int) -> Fifo:
+        fifo = self.receiving.get(peer)
+        if fifo is None:
+            fifo = self.receiving[peer] = self.run.fifo(peer, self.unit)
+        return fifo
 
     def view(self, register: int) -> View:
         view = self.d[register]
@@ -476,7 +505,7 @@ def _vld(e: Engine, i: isa.Vld, following: int):
 
 def _vst(e: Engine, i: isa.Vst, following: int):
     run, machine = e.run, e.machine
-    if e.starves_for((i.src,)):
+    if e.starves_for_one(i.src):
         return None
     dtype, values = e.v[i.src]
     row = e.row(i, len(values))
@@ -495,37 +524,38 @@ def _vst(e: Engine, i: isa.Vst, following: int):
 
 
 def _send(e: Engine, i: isa.Send, following: int):
-    run, machine = e.run, e.machine
-    if e.starves_for((i.src,)):
+    if e.starves_for_one(i.src):
         return None
-    fifo = run.fifo(e.unit, e.s[i.peer])
+    fifo = e.fifo_to(e.s[i.peer])
     dtype, values = e.v[i.src]
     nbytes = values.size * numerics.bytes_per_element(dtype)
-    if not fifo.fits(nbytes):
+    beats = fifo.beats(nbytes)
+    if fifo.occupancy + beats > fifo.depth:
         fifo.waiting.append(e)
         return e.wait(BACKPRESSURED, None, _fifo_state, "room in", fifo, i.id, e)
+    machine = e.machine
     start, sent, arrival = machine.transfer(((fifo.route, 1, nbytes),))
-    fifo.push(Message(i.id, dtype, values, fifo.beats(nbytes), arrival))
-    _fifo_changed(run, fifo)
+    fifo.push(Message(i.id, dtype, values, beats, arrival))
+    _fifo_changed(e.run, fifo)
     e.busy(start, sent, i)
     return e.hold(sent, following) if sent > machine.now else following
 
 
 def _recv(e: Engine, i: isa.Recv, following: int):
-    run = e.run
-    fifo = run.fifo(e.s[i.peer], e.unit)
+    fifo = e.fifo_from(e.s[i.peer])
     if not fifo.messages:
         fifo.waiting.append(e)
         return e.wait(STARVED, None, _fifo_state, "data in", fifo, i.id, e)
     head = fifo.messages[0]
-    if (head.id, head.dtype, head.values.size) != (i.id, i.dtype, i.length):
+    if head.id != i.id or head.dtype != i.dtype or head.values.size != i.length:
         raise Fault(f"expects id {i.id}: {i.length}x{i.dtype}, but the FIFO {fifo.name} "
                     f"holds id {head.id}: {head.values.size}x{head.dtype} first")
-    if head.arrival > e.machine.now:
+    now = e.machine.now
+    if head.arrival > now:
         return e.wait(STARVED, head.arrival, "a vector on its way")
     fifo.pop()
-    _fifo_changed(run, fifo)
-    e.v[i.dst], e.ready[i.dst] = (head.dtype, head.values), e.machine.now
+    _fifo_changed(e.run, fifo)
+    e.v[i.dst], e.ready[i.dst] = (head.dtype, head.values), now
     return following
 
 
@@ -683,6 +713,11 @@ def _vmov(e: Engine, i: isa.Vmov, following: int):
 
 def _unknown(e: Engine, i: isa.Instruction, following: int):
     raise Fault(f"the simulator cannot execute {i.MNEMONIC}")
+
+
+def steps_of(program: list[isa.Instruction], uniforms: tuple[tuple[int, ...], ...]) -> list[tuple]:
+    """The steps an engine runs ``program`` by (shared by the instances of a binary)."""
+    return compile_steps(program, uniforms, _handler, _end, Fault)
 
 
 def _handler(instruction: isa.Instruction) -> Callable:

@@ -55,9 +55,6 @@ class Fifo:
         """Beats a vector of ``nbytes`` holds while in the FIFO."""
         return min(-(-nbytes // self.beat_bytes), self.depth)
 
-    def fits(self, nbytes: int) -> bool:
-        return self.occupancy + self.beats(nbytes) <= self.depth
-
     def push(self, message: Message) -> None:
         self.messages.append(message)
         self.occupancy += message.beats

@@ -32,7 +32,7 @@ from __future__ import annotations
 import heapq
 from collections import Counter
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from itertools import count
 
 from ktc.arch.model import ENGINE, MEMORY, Device, Link, Node
@@ -76,6 +76,14 @@ class Route:
     hops: tuple[Hop, ...]
     latency: int
     name: str
+
+    plan: tuple[tuple, ...] = field(init=False, repr=False, compare=False)
+    """Per hop ``(key, granularity, bytes_per_cycle, memory, interconnect)``: what a
+    transfer reads of it, as plain tuples."""
+
+    def __post_init__(self):
+        object.__setattr__(self, "plan", tuple(
+            (h.key, h.granularity, h.bytes_per_cycle, h.memory, h.interconnect) for h in self.hops))
 
 
 class Machine:
@@ -170,19 +178,21 @@ class Machine:
         start, latency = self.now, 0
         for route, _, _ in legs:
             latency += route.latency
-            for hop in route.hops:
-                start = max(start, free.get(hop.key, 0))
+            for hop in route.plan:
+                busy = free.get(hop[0], 0)
+                if busy > start:
+                    start = busy
         hold = 0
         for route, runs, run_bytes in legs:
-            for hop in route.hops:
-                g = hop.granularity
-                nbytes = runs * (-(-run_bytes // g) * g)
-                cycles = -(-nbytes // hop.bytes_per_cycle) if hop.bytes_per_cycle else 0
-                free[hop.key] = start + cycles
-                hold = max(hold, cycles)
-                if hop.memory is not None:
-                    self._count_port(hop.memory, nbytes, latency)
-                if hop.interconnect:
+            for key, granularity, per_cycle, memory, interconnect in route.plan:
+                nbytes = runs * (-(-run_bytes // granularity) * granularity)
+                cycles = -(-nbytes // per_cycle) if per_cycle else 0
+                free[key] = start + cycles
+                if cycles > hold:
+                    hold = cycles
+                if memory is not None:
+                    self._count_port(memory, nbytes, latency)
+                if interconnect:
                     self.interconnect_bytes += nbytes
         return start, start + hold, start + hold + latency
 

@@ -34,7 +34,7 @@ from ktc.dialects.diagnostics import KtcError
 from ktc.codegen.package import Package
 from ktc.runtime.device import DeviceError
 from ktc.runtime.executable import Executable, prepare
-from ktc.sim.engines import Engine, Run
+from ktc.sim.engines import Engine, Run, steps_of
 from ktc.sim.machine import Machine, OverBudget, SimError
 from ktc.sim.memory import Memory, OutOfBounds
 from ktc.sim.report import Report, bound, engine_figures
@@ -167,9 +167,10 @@ class Simulator:
         memories = [self._memory(n) if n.role == MEMORY else None for n in loaded.nodes]
         run = Run(machine, loaded.nodes, memories, trace)
         for binary, program in zip(loaded.binary.engines, loaded.programs):
-            locate = _locator(binary)
+            locate, steps = _locator(binary), steps_of(program, binary.uniforms)
             for position, unit in enumerate(binary.instances):
-                run.engines.append(Engine(run, unit, position, program, binary.uniforms, locate))
+                run.engines.append(Engine(run, unit, position, program, steps, binary.uniforms,
+                                          locate))
         for engine in run.engines:
             machine.at(0, engine.resume)
         limit, why = self.budget()
