@@ -18,8 +18,11 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from pathlib import Path
 
 import numpy as np
+
+from ktc.dialects.diagnostics import KtcError
 
 NUMPY = {"f16": "float16", "f32": "float32"}
 """The numpy dtype of each element type the kernels use."""
@@ -383,6 +386,61 @@ def row_sum(rows: int, cols: int, grid: int, block: int) -> Case:
                  _kernel("row_sum", arguments, grid, rows, block, views, body))
 
 
+def rotary(rows: int, cols: int, grid: int) -> Case:
+    """Rotary position embedding, rotating halves: with ``x1, x2 = x[:, :cols/2],
+    x[:, cols/2:]`` and per row the angles' ``cos`` and ``sin`` (``rows x cols/2``),
+    ``out[:, :cols/2] = x1 * cos - x2 * sin`` and ``out[:, cols/2:] = x2 * cos + x1 * sin``,
+    one row per step (each product and sum rounded to f16)."""
+    half = cols // 2
+    shape, angles, row = (rows, cols), (rows, half), (1, half)
+    arguments = _arrays("f16", x=shape, cos=angles, sin=angles, out=shape)
+    full = f"tensor<1x{half}xf16>"
+    body = (
+        f"      %half = arith.constant {half} : index\n"
+        + _load("x1", "x", shape, ["%r", "%c0"], row, "f16")
+        + _load("x2", "x", shape, ["%r", "%half"], row, "f16")
+        + _load("c", "cos", angles, ["%r", "%c0"], row, "f16")
+        + _load("s", "sin", angles, ["%r", "%c0"], row, "f16")
+        + f"      %x1c = arith.mulf %x1, %c : {full}\n"
+        f"      %x2s = arith.mulf %x2, %s : {full}\n"
+        f"      %low = arith.subf %x1c, %x2s : {full}\n"
+        f"      %x2c = arith.mulf %x2, %c : {full}\n"
+        f"      %x1s = arith.mulf %x1, %s : {full}\n"
+        f"      %high = arith.addf %x2c, %x1s : {full}\n"
+        + _store("low", "out", shape, ["%r", "%c0"], row, "f16")
+        + _store("high", "out", shape, ["%r", "%half"], row, "f16")
+    )
+    views = (_view("x", shape, "f16") + _view("cos", angles, "f16") + _view("sin", angles, "f16")
+             + _view("out", shape, "f16"))
+    return _case("rotary", arguments, "out", {"rows": rows, "cols": cols, "grid": grid},
+                 _kernel("rotary", arguments, grid, rows, 1, views, body))
+
+
+CORPUS = Path(__file__).resolve().parent.parent.parent / "shared" / "ktir-corpus" / "ktir-cpu"
+"""The KTIR corpus beside the project (read in place)."""
+LAYERNORM_FWD = "triton-ktir/layernorm_fwd_ktir.mlir"
+
+
+LAYERNORM_FWD_SHAPE = (1151, 8192)
+"""The sizes of its memory views (constants of the kernel)."""
+
+
+def layernorm_fwd(cols: int, block: int) -> Case:
+    """The corpus's Triton layer norm (``triton-ktir/layernorm_fwd_ktir.mlir``, read in
+    place), as its caller runs it: the first ``cols`` columns (``N``) of its 1151 x 8192
+    arrays walked in blocks of ``block``, ``Y = (X - mean) / sqrt(var + eps) * W + B`` per
+    row, the row's mean and 1/std stored too (``W`` and ``B`` are full arrays)."""
+    path = CORPUS / LAYERNORM_FWD
+    if not path.is_file():
+        raise KtcError(f"the KTIR corpus kernel {LAYERNORM_FWD} is not at {path}")
+    shape, rows = LAYERNORM_FWD_SHAPE, LAYERNORM_FWD_SHAPE[0]
+    arguments = (*_arrays("f16", X=shape, Y=shape, W=shape, B=shape, Mean=(rows,), Rstd=(rows,)),
+                 Argument("N", "index", value=cols), Argument("eps", "f16", value=1e-5),
+                 Argument("BLOCK_SIZE", "index", value=block))
+    return _case("layernorm_fwd", arguments, "Y", {"rows": rows, "cols": cols, "block": block},
+                 path.read_text())
+
+
 def _case(kernel: str, arguments: tuple[Argument, ...], output: str, params: dict[str, int],
           text: str) -> Case:
     return Case(kernel, params, text, arguments, output)
@@ -396,6 +454,8 @@ GENERATORS: dict[str, Callable[..., Case]] = {
     "layernorm": layernorm,
     "rmsnorm": rmsnorm,
     "row_sum": row_sum,
+    "rotary": rotary,
+    "layernorm_fwd": layernorm_fwd,
 }
 
 SIZES: dict[str, dict[str, dict[str, int]]] = {
@@ -413,9 +473,15 @@ SIZES: dict[str, dict[str, dict[str, int]]] = {
                 "large": {"rows": 256, "cols": 4096, "grid": 32}},
     "row_sum": {"small": {"rows": 64, "cols": 256, "grid": 8, "block": 8},
                 "large": {"rows": 1024, "cols": 2048, "grid": 32, "block": 8}},
+    "rotary": {"small": {"rows": 256, "cols": 128, "grid": 32},
+               "large": {"rows": 163840, "cols": 128, "grid": 32}},
+    "layernorm_fwd": {"small": {"cols": 1024, "block": 1024},
+                      "large": {"cols": 8192, "block": 1024}},
 }
 """Shapes and grids per kernel: the small one is the example's, the large one the
-issue's (row_sum, which it leaves open: 1024x2048, anchors-broader §4.3's example)."""
+issue's (row_sum, which it leaves open: 1024x2048, anchors-broader §4.3's example;
+rotary at a real model's size, 163,840 positions of 128 channels; the corpus's
+layernorm_fwd at the 8192 columns it was written for)."""
 
 
 def case(kernel: str, size: str) -> Case:

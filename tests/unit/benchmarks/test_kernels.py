@@ -40,6 +40,23 @@ def _rmsnorm(args: dict) -> np.ndarray:
     return x / np.sqrt((x * x).mean(axis=1, keepdims=True) + 1e-5) * w
 
 
+def _rotary(args: dict) -> np.ndarray:
+    x, cos, sin = _wide(args, "x"), _wide(args, "cos"), _wide(args, "sin")
+    first, second = np.split(x, 2, axis=1)
+    return np.concatenate([first * cos - second * sin, second * cos + first * sin], axis=1)
+
+
+def _layernorm_fwd(args: dict) -> np.ndarray:
+    """The first N columns normalized; the rest of Y keeps its zeros."""
+    n = args["N"]
+    x, w, b = (_wide(args, name)[:, :n] for name in ("X", "W", "B"))
+    centered = x - x.mean(axis=1, keepdims=True)
+    variance = (centered * centered).mean(axis=1, keepdims=True)
+    y = np.zeros(_wide(args, "Y").shape)
+    y[:, :n] = centered / np.sqrt(variance + float(np.float16(args["eps"]))) * w + b
+    return y
+
+
 FORMULAS = {
     "add": (lambda args: _wide(args, "a") + _wide(args, "b"), 1e-2),
     "broadcast_add": (lambda args: _wide(args, "a") + _wide(args, "b")[None, :], 1e-2),
@@ -48,6 +65,8 @@ FORMULAS = {
     "layernorm": (_layernorm, 2e-2),
     "rmsnorm": (_rmsnorm, 2e-2),
     "row_sum": (lambda args: _wide(args, "x").sum(axis=1), 1e-4),
+    "rotary": (_rotary, 1e-2),
+    "layernorm_fwd": (_layernorm_fwd, 2e-2),
 }
 """Per kernel: the expected output, and the absolute and relative tolerance."""
 
