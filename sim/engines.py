@@ -50,8 +50,8 @@ SIGNED_LIMIT = 1 << 63
 """Scalar registers hold signed 64-bit values: ``-SIGNED_LIMIT <= s < SIGNED_LIMIT``."""
 
 STEPS_WITHOUT_TIME = 10_000_000
-"""Instructions an engine may run without a cycle passing before it is taken for an
-endless loop."""
+"""Steps (``ktc.sim.steps``: an instruction, or a run of instructions that take no
+time) an engine may run without a cycle passing before it is taken for an endless loop."""
 
 
 class Fault(Exception):
@@ -285,7 +285,7 @@ class Engine:
         except KtcError as error:
             raise SimError(self.where(error.message)) from None
         self.pc = pc
-        raise SimError(self.where(f"{STEPS_WITHOUT_TIME + 1} instructions without a cycle "
+        raise SimError(self.where(f"{STEPS_WITHOUT_TIME + 1} steps without a cycle "
                                   "passing: an endless loop?"))
 
     def hold(self, until: int, following: int) -> None:
