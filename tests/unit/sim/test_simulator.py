@@ -337,7 +337,7 @@ def test_device_memory_access_outside_every_buffer_stops_the_run():
 
 def test_a_run_past_its_cycle_budget_stops_with_every_engine_state():
     sim = Simulator("toy", max_cycles=20)
-    dataflow, _, _ = exp_kernel(sim, [0, 1], rows=4, width=sim.device.lanes("f16"))
+    dataflow, _, _ = exp_kernel(sim, [0, 1], rows=4, width=sim.device.lanes(isa.ELEMENT_TYPES["f16"]))
     with pytest.raises(DeviceError) as error:
         sim.execute(sim.load(dataflow))
     lines = str(error.value).splitlines()
@@ -368,7 +368,7 @@ def test_progress_goes_to_the_stream_given_and_ends_its_line(monkeypatch):
     monkeypatch.setattr(machine, "WATCH_EVERY", 1)
     stream = io.StringIO()
     sim = Simulator("toy", progress=stream)
-    dataflow, _, _ = exp_kernel(sim, [0], rows=4, width=sim.device.lanes("f16"))
+    dataflow, _, _ = exp_kernel(sim, [0], rows=4, width=sim.device.lanes(isa.ELEMENT_TYPES["f16"]))
     sim.execute(sim.load(dataflow))
     text = stream.getvalue()
     assert text.startswith("\rcycle ") and "of the budget" in text and text.endswith("\n")
