@@ -23,7 +23,6 @@ from xdsl.dialects.builtin import (
     DenseArrayBase,
     DictionaryAttr,
     IntegerAttr,
-    StringAttr,
 )
 from xdsl.ir import Attribute, Operation
 
@@ -42,6 +41,8 @@ from ktc.arch.model import (
     MemoryKind,
     Node,
     Queue,
+    kind_name,
+    space_name,
 )
 from ktc.dialects.diagnostics import KtcError, where
 from ktc.dialects.ktdf_arch import (
@@ -56,32 +57,16 @@ from ktc.dialects.ktdf_arch import (
     SwitchOp,
     attr_text,
 )
-from ktc.dialects.ktdp import MemorySpaceAttr, SpyreMemorySpaceAttr
 
 # ---------------------------------------------------------------------------------
 # Reading attributes
 # ---------------------------------------------------------------------------------
 
 
-def kind_name(attr: Attribute) -> str:
-    """A kind written as an attribute (``"SFU"``, or any other attribute) as a string."""
-    return attr.data if isinstance(attr, StringAttr) else attr_text(attr)
-
-
 def kind_of(op: Operation) -> str:
     """A resource's kind as a string (empty when it has none)."""
     kind = op.attributes.get("kind")
     return "" if kind is None else kind_name(kind)
-
-
-def space_name(attr: Attribute) -> str:
-    """A memory space as ``mem_space_mapping`` keys it: ``global``, ``ct_local``
-    (also for the older ``#ktdp.spyre_memory_space``), or the string itself."""
-    if isinstance(attr, SpyreMemorySpaceAttr):
-        attr = attr.to_memory_space() or StringAttr("unspecified")
-    if isinstance(attr, MemorySpaceAttr):
-        return attr.kind.data.value
-    return kind_name(attr)
 
 
 def integer(attr: Attribute | None) -> int | None:

@@ -33,8 +33,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
+from weakref import WeakKeyDictionary
 
-from xdsl.dialects.builtin import FileLineColLoc, ModuleOp
+from xdsl.dialects.builtin import FileLineColLoc, MemRefType, ModuleOp, NoneAttr, StringAttr
 from xdsl.dialects.pdl import PatternOp
 from xdsl.ir import Attribute
 
@@ -42,12 +43,29 @@ from ktc.arch import resolve
 from ktc.arch.routing import search, walk
 from ktc.dialects.diagnostics import KtcError, where
 from ktc.dialects.ktdf_arch import DeviceOp, PatternsOp, attr_text
+from ktc.dialects.ktdp import MemorySpaceAttr, SpyreMemorySpaceAttr
 
 MEMORY, ENGINE, PORT = "memory", "engine", "port"
 """The roles of a node."""
 
 PATTERN_POINTS = ("pre_mapping", "pre_scheduling", "post_scheduling", "post_lowering")
 """Where the compiler applies a device's patterns, in pipeline order."""
+
+
+def kind_name(attr: Attribute) -> str:
+    """A kind written as an attribute (``"SFU"``, or any other attribute) as a string:
+    how a stage's ``applicable_units``, a FIFO end or a resource names a kind."""
+    return attr.data if isinstance(attr, StringAttr) else attr_text(attr)
+
+
+def space_name(attr: Attribute) -> str:
+    """A memory space as ``mem_space_mapping`` keys it: ``global``, ``ct_local``
+    (also for the older ``#ktdp.spyre_memory_space``), or the string itself."""
+    if isinstance(attr, SpyreMemorySpaceAttr):
+        attr = attr.to_memory_space() or StringAttr("unspecified")
+    if isinstance(attr, MemorySpaceAttr):
+        return attr.kind.data.value
+    return kind_name(attr)
 
 
 # ---------------------------------------------------------------------------------
@@ -454,11 +472,36 @@ class Device:
     def memory_space(self, space: str | Attribute) -> MemoryKind:
         """The memory a KTIR memory space (``global``, ``ct_local`` or the attribute),
         an alias in ``mem_space_mapping`` or a memory kind names."""
-        from ktc.arch.expand import space_name
-
         name = space if isinstance(space, str) else space_name(space)
         spaces = {"global": self.device_memory, "ct_local": self.scratchpad, **self.spaces}
         return self.memory(spaces.get(name, name))
+
+    def memory_of(self, memref: MemRefType, where: str = "") -> MemoryKind | None:
+        """The memory that holds a memref: the one its memory space names (a memory
+        kind such as ``"L1"``, a KTIR space, an alias in ``mem_space_mapping``);
+        None when it has no memory space. A space that names no memory of the device
+        is an error at ``where`` (the device's definition when not given)."""
+        space = memref.memory_space
+        if isinstance(space, NoneAttr):
+            return None
+        try:
+            return self.memory_space(space)
+        except KtcError as error:
+            raise KtcError(error.message, where or error.where) from None
+
+    def alignment(self, kind: str) -> int:
+        """Bytes every buffer in memory ``kind`` is aligned to: the least common
+        multiple, over the load and store units reaching it, of word size times the
+        coarsest alignment they access it with (1 when no unit says)."""
+        result = 1
+        for engine in self.engine_kinds.values():
+            for feature in (engine.load, engine.store):
+                if feature is None or kind not in {*feature.word_sizes, *feature.accesses}:
+                    continue
+                accesses = feature.access_granularity(kind)
+                words = max((access.align_in_words for access in accesses), default=1)
+                result = math.lcm(result, feature.word_size(kind) * words)
+        return result
 
     def instances(self, kind: str) -> tuple[Node, ...]:
         """Every node of ``kind``, in core and sub-core order."""
@@ -615,12 +658,18 @@ def clear_caches() -> None:
 
     _LOADED.clear()
     _READ.clear()
+    _DECLARED.clear()
+
+
+_DECLARED: WeakKeyDictionary[DeviceOp, tuple[Path, Device]] = WeakKeyDictionary()
+"""Per device declaration, the file it imports and the device loaded from it: a
+module's device is read once, however many passes ask for it."""
 
 
 def device_of(module: ModuleOp) -> Device:
     """The device a module declares with ``ktdf_arch.device @name import("file")``
-    (as ``ktc-opt --arch`` adds), loaded. A relative import path is read from the
-    folder of the file that declares it."""
+    (as ``ktc-opt --arch`` adds), loaded once per declaration. A relative import
+    path is read from the folder of the file that declares it."""
     declared = [op for op in module.walk() if isinstance(op, DeviceOp)]
     if not declared:
         raise KtcError("no device declared: pass --arch NAME|FILE or import a device file")
@@ -636,4 +685,7 @@ def device_of(module: ModuleOp) -> Device:
     loc = device.location
     if not path.is_absolute() and isinstance(loc, FileLineColLoc):
         path = Path(loc.filename.data).parent / path
-    return Device.load(path)
+    known = _DECLARED.get(device)
+    if known is None or known[0] != path:
+        known = _DECLARED[device] = (path, Device.load(path))
+    return known[1]

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from xdsl.dialects.builtin import ArrayAttr, IndexType, IntegerAttr, ShapedType
+from xdsl.dialects.builtin import IndexType, ShapedType
 from xdsl.dialects.func import FuncOp
 from xdsl.ir import Attribute, BlockArgument
 
@@ -27,6 +27,7 @@ from ktc.dialects.ktdp import (
     MemorySpaceKind,
     RuntimeArgType,
     SpyreMemorySpaceAttr,
+    grid_of,
 )
 from ktc.dialects.spyreop import DF16Type
 
@@ -56,7 +57,7 @@ def signature(kernel: FuncOp) -> Signature:
     """The signature of a KTIR (or lowered) kernel function."""
     bound = {arg: (("arg", i),) for i, arg in enumerate(kernel.args)}
     arguments = tuple(_argument(kernel, arg, bound) for arg in kernel.args)
-    return Signature(kernel.sym_name.data, arguments, _grid(kernel))
+    return Signature(kernel.sym_name.data, arguments, grid_of(kernel))
 
 
 def type_name(type_: Attribute) -> str:
@@ -132,11 +133,3 @@ def _contiguous(sizes: tuple[Expr, ...], strides: tuple[Expr, ...]) -> bool:
         extent = _constant(size)
         expected = None if extent is None or expected is None else extent * expected
     return True
-
-
-def _grid(kernel: FuncOp) -> tuple[int, ...]:
-    grid = kernel.attributes.get("grid")
-    if not isinstance(grid, ArrayAttr):
-        return (1,)
-    return tuple(v.value.data for v in grid.data if isinstance(v, IntegerAttr))
-

@@ -15,6 +15,11 @@ from xdsl.dialects import get_all_dialects
 from xdsl.ir import Dialect
 
 KTC_DIALECTS = ("ktdp", "spyreop", "ktdf", "ktdf_arch", "dfir")
+
+UNPREFIXED_ATTRIBUTES = {"loop_type": "ktdf"}
+"""Discardable attributes that a ktc dialect declares without its prefix (IBM's
+``loop_type`` on ``scf.for``), by dialect: the module verifier loads that dialect's
+``verify_attributes`` for them as it does for a prefixed name."""
 UPSTREAM_DIALECTS = (
     "builtin",
     "func",

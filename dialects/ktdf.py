@@ -15,7 +15,7 @@ produce a fresh identity every time they run, so CSE never merges two of them.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from enum import auto
 from dataclasses import dataclass
 from math import prod
@@ -27,6 +27,7 @@ from xdsl.dialects.builtin import (
     AffineMapAttr,
     ArrayAttr,
     DenseArrayBase,
+    DictionaryAttr,
     IndexType,
     IntAttr,
     IntegerAttr,
@@ -687,6 +688,10 @@ class WriteToFifoOp(IRDLOperation):
         )
 
 
+TRANSFER_MODE = "transfer_mode"
+"""On a ``ktdf.data_transfer``: ``"splat"`` to broadcast one source element over the
+destination (``scalar-broadcast-legalization``), checked by the op's verifier."""
+
 _SPLAT = StringAttr("splat")
 
 _TRANSFER_SYNTAX = ("static_source_sizes", "static_dest_sizes", "source_map", "dest_map")
@@ -711,6 +716,12 @@ class _Side:
     @property
     def map_name(self) -> str:
         return f"{self.name}_map"
+
+    @property
+    def mixed_sizes(self) -> list[int | SSAValue]:
+        """Extent per dimension: an int where static, the size operand where not."""
+        dynamic = iter(self.dynamic_sizes)
+        return [next(dynamic) if size == DYNAMIC_INDEX else size for size in self.sizes]
 
     @property
     def static_count(self) -> int | None:
@@ -880,7 +891,11 @@ class DataTransferOp(IRDLOperation):
 
     @property
     def is_splat(self) -> bool:
-        return self.attributes.get("transfer_mode") == _SPLAT
+        return self.attributes.get(TRANSFER_MODE) == _SPLAT
+
+    def make_splat(self) -> None:
+        """Broadcast one source element over the destination."""
+        self.attributes[TRANSFER_MODE] = _SPLAT
 
     def verify_(self) -> None:
         source, dest = self.source_side, self.dest_side
@@ -890,7 +905,7 @@ class DataTransferOp(IRDLOperation):
             )
         source.verify()
         dest.verify()
-        mode = self.attributes.get("transfer_mode")
+        mode = self.attributes.get(TRANSFER_MODE)
         if mode is not None and mode != _SPLAT:
             raise VerifyException(f"'transfer_mode' must be \"splat\", got {mode}")
         if source.element_type() != dest.element_type():
@@ -1440,6 +1455,231 @@ class TileTableOp(IRDLOperation):
     def verify_(self) -> None:
         if not self.values.get_values():
             raise VerifyException("requires at least one value")
+
+
+# ---------------------------------------------------------------------------------
+# Attributes one pass leaves for another
+# ---------------------------------------------------------------------------------
+#
+# Discardable attributes that passes set on ops of this dialect and of others, for
+# later passes to read. Each has its name, the ops it may sit on, a check of its
+# value (``verify_attributes``, which the module verifier runs on every op) and
+# typed accessors; no other module spells their names.
+
+ADDRESS = "ktdf.address"
+"""On a ``memref.alloc``: its byte offset in one instance of its memory (an
+``i64``, >= 0; ``address-assignment``)."""
+
+COPY_STRIDE = "ktdf.copy_stride"
+"""On a ``memref.alloc`` with an address that stands for several live copies: copy
+``k`` starts at ``address + k * stride`` bytes (an ``i64``, > 0)."""
+
+TILE_SIZE = "ktdf.tile_size"
+"""On the ``arith.constant`` that replaced a ``ktdf.tiling.reserve_size``: who chose
+the size, one of ``CHOSEN_BY``."""
+
+TILE_SIZES = "ktdf.tile_sizes"
+"""On a ``func.func``: the tile sizes chosen for it (``TileChoice``)."""
+
+TO_TILES = "ktdf.to_tiles"
+"""On a ``ktdf.data_transfer`` between two scratchpads: per linear tile id, the tile
+whose scratchpad the destination is in (-1: that tile does not transfer)."""
+
+LOOP_TYPE = "loop_type"
+"""On an ``scf.for``: a ``LoopTypeAttr`` (IBM's spelling, without the prefix)."""
+
+BY_COST_MODEL, BY_OPTION = "cost model", "option"
+CHOSEN_BY = (BY_COST_MODEL, BY_OPTION)
+"""Who may choose a tile size: the cost model, or a pass option."""
+
+
+@dataclass(frozen=True)
+class TileChoice:
+    """The tile sizes of one function and what the cost model estimated for them."""
+
+    chosen_by: str
+    """One of ``CHOSEN_BY``."""
+    sizes: tuple[int, ...]
+    """The sizes in program order of their ``reserve_size`` ops."""
+    estimated_cycles: int
+    peak_bytes: dict[str, int]
+    """Per memory kind below device memory, the bytes its buffers span."""
+    capacity: dict[str, int]
+    """Per memory kind of ``peak_bytes``, its capacity in bytes."""
+
+    def attribute(self) -> DictionaryAttr:
+        entries: dict[str, Attribute] = {
+            "chosen_by": StringAttr(self.chosen_by),
+            "sizes": DenseArrayBase.from_list(i64, list(self.sizes)),
+            "estimated_cycles": IntegerAttr(self.estimated_cycles, i64),
+        }
+        for kind, used in self.peak_bytes.items():
+            entries[f"{kind}{_PEAK}"] = IntegerAttr(used, i64)
+            entries[f"{kind}{_CAPACITY}"] = IntegerAttr(self.capacity[kind], i64)
+        return DictionaryAttr(entries)
+
+    @staticmethod
+    def of(attr: DictionaryAttr) -> TileChoice:
+        entries = attr.data
+        per_kind = {name: value.value.data for name, value in entries.items()
+                    if name.endswith((_PEAK, _CAPACITY))}
+        return TileChoice(
+            entries["chosen_by"].data,
+            tuple(entries["sizes"].get_values()),
+            entries["estimated_cycles"].value.data,
+            {n.removesuffix(_PEAK): v for n, v in per_kind.items() if n.endswith(_PEAK)},
+            {n.removesuffix(_CAPACITY): v for n, v in per_kind.items() if n.endswith(_CAPACITY)},
+        )
+
+
+_PEAK, _CAPACITY = "_peak_bytes", "_capacity"
+
+
+def address(alloc: Operation) -> int | None:
+    attr = alloc.attributes.get(ADDRESS)
+    return None if attr is None else attr.value.data
+
+
+def set_address(alloc: Operation, offset: int) -> None:
+    alloc.attributes[ADDRESS] = IntegerAttr(offset, i64)
+
+
+def copy_stride(alloc: Operation) -> int | None:
+    attr = alloc.attributes.get(COPY_STRIDE)
+    return None if attr is None else attr.value.data
+
+
+def set_copy_stride(alloc: Operation, stride: int) -> None:
+    alloc.attributes[COPY_STRIDE] = IntegerAttr(stride, i64)
+
+
+def tile_size_chosen_by(constant: Operation) -> str | None:
+    attr = constant.attributes.get(TILE_SIZE)
+    return None if attr is None else attr.data
+
+
+def set_tile_size_chosen_by(constant: Operation, chosen_by: str) -> None:
+    constant.attributes[TILE_SIZE] = StringAttr(chosen_by)
+
+
+def tile_choice(func: Operation) -> TileChoice | None:
+    attr = func.attributes.get(TILE_SIZES)
+    return None if attr is None else TileChoice.of(attr)
+
+
+def set_tile_choice(func: Operation, choice: TileChoice) -> None:
+    func.attributes[TILE_SIZES] = choice.attribute()
+
+
+def to_tiles(transfer: Operation) -> tuple[int, ...] | None:
+    attr = transfer.attributes.get(TO_TILES)
+    return None if attr is None else tuple(attr.get_values())
+
+
+def to_tiles_attribute(table: Sequence[int]) -> dict[str, Attribute]:
+    """The attributes of a transfer that copies to the tiles of ``table``."""
+    return {TO_TILES: DenseArrayBase.from_list(i64, list(table))}
+
+
+def loop_type(loop: Operation) -> LoopType | None:
+    attr = loop.attributes.get(LOOP_TYPE)
+    return attr.data if isinstance(attr, LoopTypeAttr) else None
+
+
+def set_loop_type(loop: Operation, kind: LoopType) -> None:
+    loop.attributes[LOOP_TYPE] = LoopTypeAttr(kind)
+
+
+def _i64(attr: Attribute) -> int | None:
+    if isinstance(attr, IntegerAttr) and attr.type == i64:
+        return attr.value.data
+    return None
+
+
+def _check_address(op: Operation, attr: Attribute) -> str | None:
+    value = _i64(attr)
+    return None if value is not None and value >= 0 else "must be a byte offset: an i64 >= 0"
+
+
+def _check_copy_stride(op: Operation, attr: Attribute) -> str | None:
+    value = _i64(attr)
+    if value is None or value <= 0:
+        return "must be a byte distance: an i64 > 0"
+    return None if ADDRESS in op.attributes else f"needs a '{ADDRESS}' to count from"
+
+
+def _check_tile_size(op: Operation, attr: Attribute) -> str | None:
+    if not isinstance(attr, StringAttr) or attr.data not in CHOSEN_BY:
+        return f"must name who chose the size: one of {', '.join(map(repr, CHOSEN_BY))}"
+    return None if isinstance(op.results[0].type, IndexType) else "must sit on an index constant"
+
+
+def _count(attr: Attribute) -> bool:
+    value = _i64(attr)
+    return value is not None and value >= 0
+
+
+def _check_tile_sizes(op: Operation, attr: Attribute) -> str | None:
+    if isinstance(attr, DictionaryAttr):
+        entries = dict(attr.data)
+        chosen_by, sizes = entries.pop("chosen_by", None), entries.pop("sizes", None)
+        cycles = entries.pop("estimated_cycles", None)
+        peaks = {name.removesuffix(_PEAK) for name in entries if name.endswith(_PEAK)}
+        capacities = {name.removesuffix(_CAPACITY) for name in entries if name.endswith(_CAPACITY)}
+        if (
+            isinstance(chosen_by, StringAttr) and chosen_by.data in CHOSEN_BY
+            and isinstance(sizes, DenseArrayBase) and sizes.elt_type == i64
+            and cycles is not None and _count(cycles)
+            and peaks == capacities and len(entries) == 2 * len(peaks)
+            and all(_count(value) for value in entries.values())
+        ):
+            return None
+    return ("must be a dictionary of chosen_by (who chose), sizes (an i64 array), "
+            "estimated_cycles and, per memory kind, <kind>_peak_bytes and <kind>_capacity "
+            "(each an i64 >= 0)")
+
+
+def _check_to_tiles(op: Operation, attr: Attribute) -> str | None:
+    if not isinstance(attr, DenseArrayBase) or attr.elt_type != i64 or not attr.get_values():
+        return "must be a non-empty i64 array: one entry per tile"
+    if any(to < -1 for to in attr.get_values()):
+        return "entries must be -1 (no copy) or a tile id"
+    return None
+
+
+def _check_loop_type(op: Operation, attr: Attribute) -> str | None:
+    return None if isinstance(attr, LoopTypeAttr) else "must be a #ktdf.loop_type"
+
+
+DECLARED: dict[str, tuple[tuple[str, ...], Callable[[Operation, Attribute], str | None]]] = {
+    ADDRESS: (("memref.alloc",), _check_address),
+    COPY_STRIDE: (("memref.alloc",), _check_copy_stride),
+    TILE_SIZE: (("arith.constant",), _check_tile_size),
+    TILE_SIZES: (("func.func",), _check_tile_sizes),
+    TO_TILES: (("ktdf.data_transfer",), _check_to_tiles),
+    LOOP_TYPE: (("scf.for",), _check_loop_type),
+}
+"""Per attribute, the ops it may sit on and what is wrong with a value (None: nothing)."""
+
+
+def verify_attributes(op: Operation) -> None:
+    """Check the attributes of this dialect on ``op``: a ``ktdf.``-prefixed name must
+    be declared and sit on an op it may sit on; every declared one on such an op
+    must hold a well-formed value (``loop_type``, which has no prefix, is checked on
+    ``scf.for`` only)."""
+    for name, value in op.attributes.items():
+        declared = DECLARED.get(name)
+        if declared is None:
+            if name.startswith("ktdf."):
+                raise VerifyException(f"'{name}' is not an attribute of the ktdf dialect")
+            continue
+        ops, check = declared
+        if op.name not in ops:
+            if not name.startswith("ktdf."):
+                continue
+            raise VerifyException(f"'{name}' may only sit on '{ops[0]}'")
+        if (problem := check(op, value)) is not None:
+            raise VerifyException(f"'{name}' {problem}")
 
 
 KTDF = Dialect(

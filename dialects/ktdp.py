@@ -60,6 +60,7 @@ from xdsl.ir import (
     Attribute,
     Block,
     Dialect,
+    Operation,
     ParametrizedAttribute,
     Region,
     SSAValue,
@@ -105,6 +106,7 @@ from xdsl.utils.exceptions import VerifyException
 from xdsl.utils.lexer import Span
 from xdsl.utils.str_enum import StrEnum
 
+from ktc.dialects.diagnostics import KtcError, where
 from ktc.dialects.printer import affine_set_text
 from ktc.dialects.syntax import (
     AngleBracketEnum,
@@ -1555,6 +1557,41 @@ class InterTileReduceOp(KtdpOperation):
                     f"yield_reduced operand #{index} type {value.type} must match partial "
                     f"type {partial}"
                 )
+
+
+# --- the kernel grid ---------------------------------------------------------------------
+
+GRID = "grid"
+"""The ``func.func`` attribute giving a kernel's grid of compute tiles,
+``grid = [X(, Y(, Z))]`` (a KTIR convention that no dialect op declares)."""
+
+
+def grid_of(func: Operation) -> tuple[int, ...]:
+    """A kernel's grid, checked: a non-empty list of positive integers; ``(1,)``, one
+    tile, when it gives none."""
+    grid = func.attributes.get(GRID)
+    if grid is None:
+        return (1,)
+    name = f"@{func.sym_name.data}"
+    if not isinstance(grid, ArrayAttr) or not all(isinstance(n, IntegerAttr) for n in grid.data):
+        from ktc.dialects.ktdf_arch import attr_text
+
+        raise KtcError(f"grid {attr_text(grid)} of {name} is not a list of integers", where(func))
+    sizes = tuple(n.value.data for n in grid.data)
+    if not sizes:
+        raise KtcError(f"grid of {name} must have at least one dimension", where(func))
+    for size in sizes:
+        if size < 1:
+            raise KtcError(f"grid size must be positive (got {size}) in {name}", where(func))
+    return sizes
+
+
+def set_grid(func: Operation, sizes: Sequence[int]) -> None:
+    """Give ``func`` the grid ``sizes``, its entries typed as the old grid's (i64 for
+    a function without one)."""
+    old = func.attributes.get(GRID)
+    element = old.data[0].type if isinstance(old, ArrayAttr) and old.data else i64
+    func.attributes[GRID] = ArrayAttr([IntegerAttr(size, element) for size in sizes])
 
 
 KTDP = Dialect(

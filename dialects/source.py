@@ -8,7 +8,10 @@ at that op's location. Both raise ``KtcError``. ``split_input`` cuts a file at i
 """
 
 import re
+import sys
 from contextlib import contextmanager
+from importlib import import_module
+from types import ModuleType
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp, UnknownLoc
@@ -120,12 +123,32 @@ def split_input(text: str) -> list[tuple[int, str]]:
 
 
 def verify_module(module: ModuleOp) -> None:
-    """Verify every op; the first failure becomes a ``KtcError`` at that op."""
+    """Verify every op, and the attributes of ktc's dialects it carries (a dialect's
+    ``verify_attributes``); the first failure becomes a ``KtcError`` at that op."""
+    from ktc.dialects import KTC_DIALECTS
+
+    dialects = {name: sys.modules.get(f"ktc.dialects.{name}") for name in KTC_DIALECTS}
     for op in module.walk():
         try:
             op.verify(verify_nested_ops=False)
+            if op.attributes:
+                _verify_attributes(op, dialects)
         except DiagnosticException as err:
             raise KtcError(_op_message(op, _message(err)), where(op)) from None
+
+
+def _verify_attributes(op: Operation, dialects: dict[str, ModuleType | None]) -> None:
+    """Run ``verify_attributes`` of every ktc dialect in ``dialects`` that is loaded
+    or that declares one of ``op``'s attributes (``ktdf.address``, ``loop_type``:
+    loaded now)."""
+    from ktc.dialects import UNPREFIXED_ATTRIBUTES
+
+    owners = {UNPREFIXED_ATTRIBUTES.get(key, key.partition(".")[0]) for key in op.attributes}
+    for name in owners & dialects.keys():
+        dialects[name] = dialects[name] or import_module(f"ktc.dialects.{name}")
+    for dialect in dialects.values():
+        if dialect is not None and hasattr(dialect, "verify_attributes"):
+            dialect.verify_attributes(op)
 
 
 def _op_message(op: Operation, message: str) -> str:

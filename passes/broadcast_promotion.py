@@ -15,16 +15,19 @@ from ktc.dialects.ktdf import (
     PrivateYieldOp,
     StageOp,
 )
-from ktc.passes.normalize_scf_for_loops import constant_value, defined_inside
-from ktc.passes.tile_transfers import clone_needed, collapse, folded, memory_root, prune
+from ktc.passes.utils.ir import ancestor, defined_inside
+from ktc.passes.utils.loops import empty_nest, remap_bounds
+from ktc.passes.utils.resources import handed_out, remove_resources
+from ktc.passes.utils.transfers import clone_needed, collapse, folded, memory_root, prune
 from xdsl.context import Context
 from xdsl.dialects import arith, memref, scf
 from xdsl.dialects.builtin import IndexType, IntegerAttr, MemRefType, ModuleOp
-from xdsl.ir import Block, Operation, Region, SSAValue
+from xdsl.ir import Operation, SSAValue
 from xdsl.ir.affine import AffineDimExpr, AffineExpr
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 from xdsl.traits import is_side_effect_free
+from xdsl.transforms.canonicalization_patterns.utils import const_evaluate_operand
 
 
 @dataclass(frozen=True)
@@ -57,9 +60,9 @@ class BroadcastPromotion(ModulePass):
     loop's dimension the whole extent, and a sibling ``ktdf.pipeline`` with one
     stage (the donor's ``applicable_units``) doing the transfer once, inside the
     carried loops, which then become one transfer where its pieces lie side by side
-    (``tile_transfers.collapse``). Readers read the new buffer at index 0 in the
-    reduced dimensions and at ``linearize_index`` of the tile index and their own in
-    the grown ones; the old buffer leaves the ``ktdf.private``. Repeated until no
+    (``ktc.passes.utils.transfers.collapse``). Readers read the new buffer at index 0
+    in the reduced dimensions and at ``linearize_index`` of the tile index and their
+    own in the grown ones; the old buffer leaves the ``ktdf.private``. Repeated until no
     transfer qualifies, so the pass is idempotent.
     """
 
@@ -114,7 +117,7 @@ class _Hoist:
         mapping: dict[SSAValue, SSAValue] = {
             loop.body.block.args[0]: zero.result for loop in self.loops if loop not in self.carried
         }
-        alloc = _yielded(old).owner
+        alloc = handed_out(old).owner
         assert isinstance(alloc, memref.AllocOp)
         bounds = [b for loop in self.unpaired() for b in (loop.lb, loop.ub, loop.step)]
         pre = clone_needed([*alloc.dynamic_sizes, *(p.total for p in self.pairs), *bounds],
@@ -165,7 +168,7 @@ class _Hoist:
             sizes[dim] = 1
         for dim, pair in self.grown.items():
             total = mapping.get(pair.total, pair.total)
-            count = constant_value(total)
+            count = const_evaluate_operand(total)
             sizes[dim] = total if count is None else count
         shape = [size if isinstance(size, int) else DYNAMIC_INDEX for size in sizes]
         new_type = MemRefType(old.type.element_type, shape, memory_space=old.type.memory_space)
@@ -177,29 +180,20 @@ class _Hoist:
         (None, None, {}) when nothing is carried."""
         tiles = {id(pair.tile): pair for pair in self.pairs}
         unpaired = self.unpaired()
-        outer: scf.ForOp | None = None
-        body: Block | None = None
+        like = [loop for loop in reversed(self.loops) if id(loop) in tiles or loop in unpaired]
+        if not like:
+            return None, None, {}
+        bounds = [(zero, tiles[id(loop)].total, one) if id(loop) in tiles
+                  else (loop.lb, loop.ub, loop.step) for loop in like]
+        copies = empty_nest(bounds, like)
         untiled: dict[int, SSAValue] = {}
-        for loop in reversed(self.loops):
-            pair = tiles.get(id(loop))
-            if pair is None and loop not in unpaired:
-                continue
-            block = Block(arg_types=[IndexType()])
-            if pair is not None:
-                bounds = (zero, mapping.get(pair.total, pair.total), one)
-                untiled[id(pair)] = block.args[0]
+        for loop, copy in zip(like, copies):
+            if id(loop) in tiles:
+                untiled[id(tiles[id(loop)])] = copy.body.block.args[0]
             else:
-                bounds = tuple(mapping.get(b, b) for b in (loop.lb, loop.ub, loop.step))
-                mapping[loop.body.block.args[0]] = block.args[0]
-            copy = scf.ForOp(*bounds, [], Region(block))
-            copy.attributes.update(loop.attributes)
-            block.add_op(scf.YieldOp())
-            if body is None:
-                outer = copy
-            else:
-                body.insert_op_before(copy, body.last_op)
-            body = block
-        return outer, body, untiled
+                mapping[loop.body.block.args[0]] = copy.body.block.args[0]
+        remap_bounds(copies, mapping)
+        return copies[0], copies[-1].body.block, untiled
 
     def _reread(self, reader: DataTransferOp, buffer: SSAValue) -> None:
         """``reader`` reading ``buffer``: at 0 in the reduced dimensions, at the
@@ -234,19 +228,9 @@ class _Hoist:
 
 
 def _stage(op: Operation) -> StageOp:
-    parent = op.parent_op()
-    while not isinstance(parent, StageOp):
-        assert parent is not None
-        parent = parent.parent_op()
-    return parent
-
-
-def _yielded(result: SSAValue) -> SSAValue:
-    private = result.owner
-    assert isinstance(private, PrivateOp)
-    terminator = private.body.block.last_op
-    assert isinstance(terminator, PrivateYieldOp)
-    return terminator.values[private.resources.index(result)]
+    stage = ancestor(op, StageOp)
+    assert stage is not None
+    return stage
 
 
 def _next(module: ModuleOp) -> _Hoist | None:
@@ -275,7 +259,7 @@ def _private_buffer(value: SSAValue) -> bool:
     """A ``memref.alloc`` handed out by a ``ktdf.private``."""
     if not isinstance(value.owner, PrivateOp):
         return False
-    return isinstance(_yielded(value).owner, memref.AllocOp)
+    return isinstance(handed_out(value).owner, memref.AllocOp)
 
 
 def _only_writer(transfer: DataTransferOp) -> bool:
@@ -354,7 +338,7 @@ def _hoist(transfer: DataTransferOp, loops: list[scf.ForOp], root: SSAValue) -> 
         return None
     if not _linearized(hoist) or not _destination_dims(hoist):
         return None
-    alloc = _yielded(transfer.destination).owner
+    alloc = handed_out(transfer.destination).owner
     assert isinstance(alloc, memref.AllocOp)
     if any(_depends_on(size, target) for size in alloc.dynamic_sizes):
         return None
@@ -373,7 +357,7 @@ def _pairs(transfer: DataTransferOp, carried: list[scf.ForOp]) -> list[_Pair] | 
         if not stage.is_ancestor(point) or not isinstance(derive, DeriveSizeOp):
             continue
         tiles = [loop for loop in carried if list(derive.ivs) == [loop.body.block.args[0]]]
-        if tiles and not stage.is_ancestor(tiles[0]) and constant_value(point.step) == 1:
+        if tiles and not stage.is_ancestor(tiles[0]) and const_evaluate_operand(point.step) == 1:
             pairs.append(_Pair(tiles[0], point))
     paired = {id(pair.tile) for pair in pairs}
     if any(not stage.is_ancestor(loop) and id(loop) not in paired for loop in carried):
@@ -417,7 +401,7 @@ def _pair_of(op: Operation, pairs: Sequence[_Pair]) -> _Pair | None:
         assert isinstance(derive, DeriveSizeOp)
         ivs = [pair.tile.body.block.args[0], pair.point.body.block.args[0]]
         if list(op.ivs) == ivs and op.strides[0] == derive.tile_sizes[0] \
-                and constant_value(op.strides[1]) == 1:
+                and const_evaluate_operand(op.strides[1]) == 1:
             return pair
     return None
 
@@ -514,18 +498,5 @@ def _retarget(transfer: DataTransferOp, buffer: SSAValue, mapping: dict[SSAValue
 def _drop_private_result(result: SSAValue) -> None:
     """Remove an unused resource (and its op) from its ``ktdf.private``."""
     private = result.owner
-    assert isinstance(private, PrivateOp) and not [u for u in result.uses]
-    index = private.resources.index(result)
-    terminator = private.body.block.last_op
-    assert isinstance(terminator, PrivateYieldOp)
-    values = list(terminator.values)
-    source = values.pop(index)
-    Rewriter.replace_op(terminator, PrivateYieldOp(*values))
-    if not source.uses:
-        Rewriter.erase_op(source.owner)
-    kept = [r for r in private.resources if r is not result]
-    new = PrivateOp([r.type for r in kept], private.detach_region(private.body))
-    Rewriter.insert_op(new, InsertPoint.before(private))
-    for old, replacement in zip(kept, new.resources):
-        old.replace_all_uses_with(replacement)
-    Rewriter.erase_op(private)
+    assert isinstance(private, PrivateOp) and not result.uses
+    remove_resources(private.parent_op(), [result])

@@ -13,8 +13,6 @@ from enum import Enum, auto
 from xdsl.context import Context
 from xdsl.dialects import func
 from xdsl.dialects.builtin import (
-    ArrayAttr,
-    IntegerAttr,
     ModuleOp,
     StringAttr,
     TensorType,
@@ -27,11 +25,9 @@ from xdsl.traits import IsTerminator, SymbolOpInterface
 
 from ktc.dialects.diagnostics import KtcError, where
 from ktc.dialects.ktdf_arch import DeviceOp
-from ktc.dialects.ktdp import LoadOp, StoreOp
+from ktc.dialects.ktdp import LoadOp, StoreOp, grid_of, set_grid
 
 PROGRAM_PREFIX = "local_schedule_"
-DEFAULT_GRID = ArrayAttr([IntegerAttr(1, 64)])
-"""KTIR's grid for a kernel that declares none: a single compute tile."""
 
 
 @dataclass(frozen=True)
@@ -224,7 +220,7 @@ class _Slicer:
         pure = [copy for copy, op in zip(copies, [*clones, *group]) if self.kinds[op] is _Kind.PURE]
         _erase_dead(reversed(pure))
         program = func.FuncOp(name, (types, []), Region(body))
-        program.attributes["grid"] = self.kernel.attributes.get("grid", DEFAULT_GRID)
+        set_grid(program, grid_of(self.kernel))
         program.location = group[0].location
         return program
 

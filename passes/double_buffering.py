@@ -12,7 +12,6 @@ from xdsl.dialects.builtin import (
     IntegerAttr,
     MemRefType,
     ModuleOp,
-    StringAttr,
     i64,
 )
 from xdsl.dialects.memref import AllocOp
@@ -20,20 +19,20 @@ from xdsl.ir import Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
-from ktc.arch.model import Device, MemoryKind, device_of
-from ktc.dialects.diagnostics import KtcError
+from ktc.arch.model import Device, device_of
+from ktc.dialects.diagnostics import where
 from ktc.dialects.ktdf import (
     BufferPhaseOp,
     DataTransferOp,
     ParallelOp,
     PipelineOp,
-    PrivateOp,
-    PrivateYieldOp,
     SelectMemrefOp,
     StageOp,
     WriteToFifoOp,
 )
-from ktc.passes.normalize_scf_for_loops import constant_value, defined_inside
+from ktc.passes.utils.ir import defined_inside
+from ktc.passes.utils.loops import static_trip_count
+from ktc.passes.utils.resources import handed_out, remove_resources, stage_in
 
 PHASES = 2
 """Copies of each double-buffered buffer."""
@@ -120,7 +119,7 @@ def _double_buffer(pipeline: PipelineOp, device: Device) -> None:
         select.result.name_hint = alloc.memref.name_hint
         Rewriter.insert_op(select, InsertPoint.before(pipeline))
         private.resources[index].replace_all_uses_with(select.result)
-    _drop_resources(private, chosen)
+    remove_resources(pipeline, [private.resources[index] for index in chosen])
     pipeline.modulo = IntegerAttr(PHASES, i64)
 
 
@@ -135,14 +134,6 @@ def _scope(pipeline: PipelineOp, sizes: Sequence[SSAValue]) -> list[scf.ForOp]:
     return loops
 
 
-def static_trip_count(loop: scf.ForOp) -> int | None:
-    """Iterations of ``loop`` when its bounds are constants."""
-    lb, ub, step = (constant_value(value) for value in (loop.lb, loop.ub, loop.step))
-    if lb is None or ub is None or step is None or step < 1:
-        return None
-    return max(0, -((lb - ub) // step))
-
-
 def _reused(scope: Sequence[scf.ForOp]) -> bool:
     """Whether the scope may run the pipeline more than once."""
     counts = [static_trip_count(loop) for loop in scope]
@@ -152,11 +143,7 @@ def _reused(scope: Sequence[scf.ForOp]) -> bool:
 def _alloc_of(resource: SSAValue) -> AllocOp | None:
     """The ``memref.alloc`` in the private region that a private resource hands out,
     when nothing but the yield uses it."""
-    private = resource.owner
-    assert isinstance(private, PrivateOp)
-    terminator = private.body.block.last_op
-    assert isinstance(terminator, PrivateYieldOp)
-    value = terminator.values[resource.index]
+    value = handed_out(resource)
     alloc = value.owner
     if not isinstance(alloc, AllocOp) or not value.has_one_use():
         return None
@@ -173,24 +160,15 @@ def _eligible(
     alloc = _alloc_of(resource)
     if alloc is None or any(defined_inside(size, innermost) for size in alloc.dynamic_sizes):
         return False
-    return _local_and_fits(resource.type, device) and _handed_over(pipeline, resource)
+    return _local_and_fits(alloc, device) and _handed_over(pipeline, resource)
 
 
-def memory_of(memref: MemRefType, device: Device) -> MemoryKind | None:
-    """The device memory a memref lives in: its memory space as a memory kind
-    (``"L1"``) or a KTIR space the device maps; None when it names none."""
-    space = memref.memory_space
-    try:
-        return device.memory_space(space.data if isinstance(space, StringAttr) else space)
-    except KtcError:
-        return None
-
-
-def _local_and_fits(memref: MemRefType, device: Device) -> bool:
-    """Whether ``memref`` lives below the device memory and two copies of it fit
-    one instance of its memory (a dynamic size is left to tile-size selection,
-    which counts the copies)."""
-    memory = memory_of(memref, device)
+def _local_and_fits(alloc: AllocOp, device: Device) -> bool:
+    """Whether the buffer of ``alloc`` lives below the device memory and two copies
+    of it fit one instance of its memory (a dynamic size is left to tile-size
+    selection, which counts the copies)."""
+    memref = alloc.memref.type
+    memory = device.memory_of(memref, where(alloc))
     if memory is None or memory.depth == 0:
         return False
     element = memref.element_type
@@ -205,7 +183,7 @@ def _handed_over(pipeline: PipelineOp, buffer: SSAValue) -> bool:
     writers: set[StageOp] = set()
     readers: set[StageOp] = set()
     for use in buffer.uses:
-        stage = _stage_in(pipeline, use.operation)
+        stage = stage_in(pipeline, use.operation)
         access = _access(use.operation, buffer)
         if stage is None or access is None:
             return False
@@ -218,16 +196,6 @@ def _handed_over(pipeline: PipelineOp, buffer: SSAValue) -> bool:
     if len(writers) != 1 or not readers or writers & readers:
         return False
     return readers <= _after(next(iter(writers)), pipeline)
-
-
-def _stage_in(pipeline: PipelineOp, op: Operation) -> StageOp | None:
-    """The stage of ``pipeline`` that holds ``op``, at any depth."""
-    while op.parent_op() is not pipeline:
-        parent = op.parent_op()
-        if parent is None:
-            return None
-        op = parent
-    return op if isinstance(op, StageOp) else None
 
 
 def _unconditional(op: Operation, stage: StageOp) -> bool:
@@ -266,24 +234,3 @@ def _after(stage: StageOp, pipeline: PipelineOp) -> set[StageOp]:
                     later.add(other)
                     pending.append(other)
     return later
-
-
-def _drop_resources(private: PrivateOp, dropped: Sequence[int]) -> None:
-    """Rebuild ``private`` without the (now unused) resources at ``dropped``, and
-    erase what created them."""
-    terminator = private.body.block.last_op
-    assert isinstance(terminator, PrivateYieldOp)
-    keep = [index for index in range(len(private.resources)) if index not in dropped]
-    gone = [terminator.values[index].owner for index in dropped]
-    Rewriter.replace_op(terminator, PrivateYieldOp(*(terminator.values[index] for index in keep)))
-    for op in gone:
-        assert isinstance(op, Operation)
-        Rewriter.erase_op(op)
-    rebuilt = PrivateOp(
-        [private.resources[index].type for index in keep], private.detach_region(private.body)
-    )
-    results = iter(rebuilt.resources)
-    replacements = [
-        next(results) if index in keep else None for index in range(len(private.resources))
-    ]
-    Rewriter.replace_op(private, rebuilt, replacements)

@@ -6,11 +6,9 @@ from math import prod
 from xdsl.context import Context
 from xdsl.dialects.builtin import (
     AnyFloat,
-    ArrayAttr,
     DenseIntOrFPElementsAttr,
     IndexType,
     IntAttr,
-    IntegerAttr,
     IntegerType,
     MemRefType,
     ModuleOp,
@@ -34,10 +32,11 @@ from ktc.dialects.ktdp import (
     InterTileProduceOp,
     RuntimeArgType,
     SpyreMemorySpaceAttr,
+    grid_of,
 )
 from ktc.dialects.printer import affine_map_text
 from ktc.dialects.spyreop import DF16Type
-from ktc.passes.inter_tile_reduce_lowering import function_of, resolve
+from ktc.passes.analysis.inter_tile import function_of, resolve
 
 LOWERING_POINTS = ("pre_mapping", "pre_scheduling")
 """The pattern application points before scheduling, where a device lowers intrinsics."""
@@ -124,8 +123,8 @@ class KtirLegalityCheck(ModulePass):
     ``ktdp.inter_tile_produce`` + ``ktdp.inter_tile_reduce`` only as
     ``inter-tile-reduce-lowering`` lowers them: a reduce whose consumers are
     producers of their group, at the kernel's top level or in ``scf.for`` loops
-    (``inter_tile_reduce_lowering.function_of`` and ``resolve`` name what else is
-    refused).
+    (``ktc.passes.analysis.inter_tile``'s ``function_of`` and ``resolve`` name what
+    else is refused).
 
     Produces the module unchanged.
     """
@@ -221,7 +220,7 @@ class _Rules:
                     f"argument #{index} has type {attr_text(arg.type)}; kernel arguments "
                     "are pointers (index) and integer or float scalars",
                 )
-        grid = _grid(func)
+        grid = grid_of(func)
         communicates = any(inner.name.startswith("ktdp.inter_tile_") for inner in func.walk())
         try:
             self.device.place_grid(grid, single_wave=communicates)
@@ -290,18 +289,6 @@ class _Rules:
             raise _error(op, f"produces {attr_text(shaped)}, but {err.message}") from None
 
 
-def _grid(func: FuncOp) -> tuple[int, ...]:
-    """The kernel's grid; ``[1]`` when it gives none."""
-    grid = func.attributes.get("grid")
-    if grid is None:
-        return (1,)
-    if not isinstance(grid, ArrayAttr) or not all(
-        isinstance(size, IntegerAttr) for size in grid.data
-    ):
-        raise _error(func, f"has grid {attr_text(grid)}; a grid is a list of integers")
-    return tuple(size.value.data for size in grid.data)
-
-
 def _memory_view(op: ConstructMemoryViewOp) -> None:
     space = op.memory_space
     if isinstance(space, SpyreMemorySpaceAttr):
@@ -329,8 +316,8 @@ def _access_tile(op: ConstructAccessTileOp) -> None:
 
 
 def _inter_tile(op: InterTileProduceOp) -> None:
-    """A reduce as ``inter_tile_reduce_lowering`` lowers it (``function_of``, ``resolve``)."""
-    resolve(op, prod(_grid(function_of(op))))
+    """A reduce as ``inter-tile-reduce-lowering`` lowers it (``function_of``, ``resolve``)."""
+    resolve(op, prod(grid_of(function_of(op))))
 
 
 def _reduce(op: Operation) -> None:

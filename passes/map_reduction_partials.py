@@ -14,14 +14,14 @@ from ktc.arch.model import Device, device_of
 from ktc.dialects.diagnostics import located
 from ktc.dialects.ktdf import (
     LoopType,
-    LoopTypeAttr,
     PipelineOp,
     ReadFromFifoOp,
     StageOp,
     WriteToFifoOp,
+    loop_type,
 )
 from ktc.dialects.upstream import ForOp
-from ktc.passes.reduction_loop_exposure import add_resources
+from ktc.passes.utils.resources import add_resources
 from xdsl.context import Context
 from xdsl.dialects import memref, scf, tensor
 from xdsl.dialects.builtin import MemRefType, ModuleOp, StringAttr, TensorType
@@ -29,8 +29,6 @@ from xdsl.dialects.linalg.ops import GenericOp
 from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
-
-_REDUCTION = LoopTypeAttr(LoopType.REDUCTION_LOOP)
 
 
 @dataclass(frozen=True)
@@ -72,7 +70,7 @@ def local_memory(device: Device) -> str:
 
 def _accumulates(loop: Operation) -> bool:
     """A streamed reduction loop of the form this pass maps."""
-    if not isinstance(loop, ForOp) or loop.attributes.get("loop_type") != _REDUCTION:
+    if not isinstance(loop, ForOp) or loop_type(loop) != LoopType.REDUCTION_LOOP:
         return False
     if len(loop.iter_args) != 1 or not isinstance(loop.iter_args[0].type, TensorType):
         return False

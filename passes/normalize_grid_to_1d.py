@@ -6,33 +6,13 @@ from dataclasses import dataclass
 
 from xdsl.context import Context
 from xdsl.dialects import arith
-from xdsl.dialects.builtin import ArrayAttr, IndexType, IntegerAttr, ModuleOp
+from xdsl.dialects.builtin import IndexType, IntegerAttr, ModuleOp
 from xdsl.dialects.func import FuncOp
 from xdsl.ir import Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import Rewriter
 
-from ktc.dialects.diagnostics import KtcError, where
-from ktc.dialects.ktdf_arch import attr_text
-from ktc.dialects.ktdp import GetComputeTileIdOp
-
-
-def grid_of(func: FuncOp) -> tuple[int, ...] | None:
-    """A function's ``grid``, checked: a non-empty list of positive integers; None
-    when it has none."""
-    grid = func.attributes.get("grid")
-    if grid is None:
-        return None
-    name = f"@{func.sym_name.data}"
-    if not isinstance(grid, ArrayAttr) or not all(isinstance(n, IntegerAttr) for n in grid.data):
-        raise KtcError(f"grid {attr_text(grid)} of {name} is not a list of integers", where(func))
-    sizes = tuple(n.value.data for n in grid.data)
-    if not sizes:
-        raise KtcError(f"grid of {name} must have at least one dimension", where(func))
-    for size in sizes:
-        if size < 1:
-            raise KtcError(f"grid size must be positive (got {size}) in {name}", where(func))
-    return sizes
+from ktc.dialects.ktdp import GetComputeTileIdOp, grid_of, set_grid
 
 
 def coordinates(
@@ -97,10 +77,9 @@ class NormalizeGridTo1D(ModulePass):
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         for func in [f for f in op.walk() if isinstance(f, FuncOp)]:
-            grid = grid_of(func) or (1,)
+            grid = grid_of(func)
             for tile_id in [t for t in func.walk() if isinstance(t, GetComputeTileIdOp)]:
                 if len(grid) > 1 or len(tile_id.ids) > 1:
                     _flatten(tile_id, grid)
             if len(grid) > 1:
-                element = func.attributes["grid"].data[0].type
-                func.attributes["grid"] = ArrayAttr([IntegerAttr(math.prod(grid), element)])
+                set_grid(func, [math.prod(grid)])

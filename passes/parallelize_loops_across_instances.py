@@ -13,18 +13,19 @@ from xdsl.passes import ModulePass
 from xdsl.rewriter import Rewriter
 
 from ktc.arch.model import Device, device_of
+from ktc.dialects.diagnostics import where
 from ktc.dialects.ktdf import (
     BufferPhaseOp,
     FifoSlotType,
     LoopType,
-    LoopTypeAttr,
     ParallelOp,
     ParallelYieldOp,
     PipelineOp,
     StageOp,
+    loop_type,
 )
-from ktc.passes.double_buffering import memory_of, static_trip_count
-from ktc.passes.normalize_scf_for_loops import defined_inside
+from ktc.passes.utils.ir import ancestor, defined_inside
+from ktc.passes.utils.loops import static_trip_count
 
 
 @dataclass(frozen=True)
@@ -102,7 +103,7 @@ class _Instances:
         return _Instances(device, units, memories)
 
     def distributable(self, loop: scf.ForOp) -> bool:
-        if not _parallel_loop(loop) or _inside_parallel(loop):
+        if not _parallel_loop(loop) or ancestor(loop, ParallelOp) is not None:
             return False
         inside = [op for op in loop.walk() if op is not loop]
         stages = [op for op in inside if isinstance(op, StageOp)]
@@ -122,18 +123,18 @@ class _Instances:
     def _private_to_instance(self, op: Operation, loop: scf.ForOp) -> bool:
         """Whether each instance can have its own copy of what ``op`` allocates and
         of the per-instance resources it uses from outside the loop."""
-        if isinstance(op, AllocOp) and not self._per_subcore(op.memref):
+        if isinstance(op, AllocOp) and not self._per_subcore(op.memref, op):
             return False
         return not any(
             not defined_inside(value, loop)
-            and (isinstance(value.type, FifoSlotType) or self._per_subcore(value))
+            and (isinstance(value.type, FifoSlotType) or self._per_subcore(value, op))
             for value in op.operands
         )
 
-    def _per_subcore(self, value: SSAValue) -> bool:
+    def _per_subcore(self, value: SSAValue, user: Operation) -> bool:
         if not isinstance(value.type, MemRefType):
             return False
-        memory = memory_of(value.type, self.device)
+        memory = self.device.memory_of(value.type, where(user))
         return memory is not None and memory.kind in self.memories
 
 
@@ -141,18 +142,11 @@ def _parallel_loop(loop: scf.ForOp) -> bool:
     """A parallel ``index`` loop without ``iter_args`` that may run more than once."""
     trips = static_trip_count(loop)
     return (
-        loop.attributes.get("loop_type") == LoopTypeAttr(LoopType.PARALLEL_LOOP)
+        loop_type(loop) == LoopType.PARALLEL_LOOP
         and not loop.iter_args
         and isinstance(loop.lb.type, IndexType)
         and (trips is None or trips > 1)
     )
-
-
-def _inside_parallel(op: Operation) -> bool:
-    parent = op.parent_op()
-    while parent is not None and not isinstance(parent, ParallelOp):
-        parent = parent.parent_op()
-    return parent is not None
 
 
 def _distribute(loop: scf.ForOp, instances: int) -> None:

@@ -32,7 +32,7 @@ from xdsl.ir.affine import AffineExpr, AffineMap
 from xdsl.passes import ModulePass
 from xdsl.rewriter import Rewriter
 
-from ktc.arch.expand import kind_name
+from ktc.arch.model import kind_name
 from ktc.arch.model import ENGINE, MEMORY, Device, Node, device_of
 from ktc.dialects.diagnostics import KtcError, located, where
 from ktc.dialects.ktdf import (
@@ -47,9 +47,9 @@ from ktc.dialects.ktdf import (
     StageOp,
     TokenType,
     WriteToFifoOp,
+    to_tiles,
 )
 from ktc.dialects.ktdf_arch import attr_text
-from ktc.passes.inter_tile_reduce_lowering import TO_TILES
 
 
 @dataclass(frozen=True)
@@ -182,7 +182,7 @@ def _expand(pipeline: PipelineOp, device: Device) -> None:
 def _copies_between_cores(pipeline: PipelineOp) -> bool:
     """A copy from one core's scratchpad into another's (``inter-tile-reduce-lowering``):
     already on the interconnect stop, which reads and writes the scratchpad itself."""
-    return any(TO_TILES in op.attributes for op in pipeline.walk()
+    return any(to_tiles(op) is not None for op in pipeline.walk()
                if isinstance(op, DataTransferOp))
 
 
@@ -351,12 +351,12 @@ def _transfer_hops(
     memref_side = source if isinstance(source.value.type, MemRefType) else dest
     memref_type = memref_side.value.type
     assert isinstance(memref_type, MemRefType)
-    staging_sizes = _sizes(memref_side)
-    ends = [_End(source.value, _access(source), _sizes(source))]
+    staging_sizes = tuple(memref_side.mixed_sizes)
+    ends = [_End(source.value, _access(source), tuple(source.mixed_sizes))]
     for piece in pieces[:-1]:
         staging = _Staging(piece[-1].kind, memref_type.get_element_type(), staging_sizes)
         ends.append(_End(staging, (_zeros(len(staging_sizes)), ()), staging_sizes))
-    ends.append(_End(dest.value, _access(dest), _sizes(dest)))
+    ends.append(_End(dest.value, _access(dest), tuple(dest.mixed_sizes)))
 
     anchored_at_end = isinstance(dest.value.type, FifoSlotType) or (
         before_work and not isinstance(source.value.type, FifoSlotType)
@@ -392,9 +392,10 @@ def _node(
                 )
             return device.node(kind)
         assert isinstance(value_type, MemRefType)
-        if isinstance(value_type.memory_space, NoneAttr):
+        memory = device.memory_of(value_type)
+        if memory is None:
             raise KtcError(f"memref {attr_text(value_type)} names no memory space")
-        return device.node(device.memory_space(value_type.memory_space).kind)
+        return device.node(memory.kind)
     except KtcError as err:
         raise KtcError(f"'ktdf.data_transfer': {err.message}", where(transfer)) from None
 
@@ -469,11 +470,6 @@ def _beside(piece: list[Node], last: bool) -> str:
 
 def _access(side) -> tuple[AffineMap, Sequence[SSAValue]] | None:
     return None if side.access is None else (side.access.data, tuple(side.indices))
-
-
-def _sizes(side) -> tuple[int | SSAValue, ...]:
-    dynamic = iter(side.dynamic_sizes)
-    return tuple(next(dynamic) if size == DYNAMIC_INDEX else size for size in side.sizes)
 
 
 def _zeros(rank: int) -> AffineMap:

@@ -28,27 +28,22 @@ from ktc.dialects.ktdf import (
     FifoAllocateOp,
     FifoSlotType,
     LoopType,
-    LoopTypeAttr,
     PipelineOp,
     PrivateOp,
     ReadFromFifoOp,
     StageOp,
     WriteToFifoOp,
+    set_loop_type,
 )
+from ktc.dialects.ktdp import grid_of
 from ktc.dialects.upstream import ForOp
-from ktc.passes.convert_ktdf_to_dfir.values import evaluate
-from ktc.passes.normalize_grid_to_1d import grid_of
-from ktc.passes.reduction_loop_exposure import (
-    IDENTITIES,
-    add_resources,
-    combiner,
-    reduces_innermost,
-    remove_resources,
-)
+from ktc.passes.analysis.reductions import IDENTITIES, combiner, reduces_innermost
+from ktc.passes.utils.ir import defined_inside, enclosing_function
+from ktc.passes.utils.resources import add_resources, handed_out, remove_resources, stage_in
+from ktc.passes.utils.values import evaluate
 from xdsl.context import Context
 from xdsl.dialects import arith, memref, scf, tensor
 from xdsl.dialects.builtin import (
-    DYNAMIC_INDEX,
     AffineMapAttr,
     FixedBitwidthType,
     FloatAttr,
@@ -58,10 +53,9 @@ from xdsl.dialects.builtin import (
     ModuleOp,
     TensorType,
 )
-from xdsl.dialects.func import FuncOp
 from xdsl.dialects.linalg.attrs import IteratorType, IteratorTypeAttr
 from xdsl.dialects.linalg.ops import GenericOp, YieldOp
-from xdsl.ir import Attribute, Block, BlockArgument, Operation, Region, SSAValue
+from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.ir.affine import AffineDimExpr, AffineMap
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
@@ -182,14 +176,14 @@ def _plan(reduction: GenericOp) -> _Plan | None:
     pipeline = buffer.owner.parent_op()
     extent = row.type.get_shape()[-1]
     loads = [use.operation for use in buffer.uses if use.operation is not feed]
-    stores = [_stage_in(use.operation, pipeline) for use in result.uses if use.operation is not drain]
+    stores = [stage_in(pipeline, use.operation) for use in result.uses if use.operation is not drain]
     if not all(_is_load(t, buffer, extent) for t in loads) or feed.source_side.sizes[-1] != extent:
         return None
-    if not loads or None in stores or _stage_in(feed, pipeline) in stores or not _sinks(stores, pipeline):
+    if not loads or None in stores or stage_in(pipeline, feed) in stores or not _sinks(stores, pipeline):
         return None
-    if any(_defined_in(v, pipeline) for v in _alloc_of(result).operands):
+    if any(defined_inside(v, pipeline) for v in handed_out(result).owner.operands):
         return None
-    if any(_defined_in(v, drain.parent_op()) for v in drain.dest_indices):
+    if any(defined_inside(v, drain.parent_op()) for v in drain.dest_indices):
         return None
     return _Plan(pipeline, reduction, write, feed, drain, loads, list(dict.fromkeys(stores)), extent)
 
@@ -222,14 +216,8 @@ def _private_pair(buffer: SSAValue, result: SSAValue) -> bool:
     return (
         isinstance(private, PrivateOp)
         and result.owner is private
-        and all(isinstance(_alloc_of(v), memref.AllocOp) for v in (buffer, result))
+        and all(isinstance(handed_out(v).owner, memref.AllocOp) for v in (buffer, result))
     )
-
-
-def _alloc_of(value: SSAValue) -> Operation:
-    """What a ``ktdf.private`` result stands for."""
-    private = value.owner
-    return private.body.block.last_op.operands[private.results.index(value)].owner
 
 
 def _is_load(transfer: Operation, buffer: SSAValue, extent: int) -> bool:
@@ -244,22 +232,10 @@ def _is_load(transfer: Operation, buffer: SSAValue, extent: int) -> bool:
     )
 
 
-def _stage_in(op: Operation, pipeline: PipelineOp) -> StageOp | None:
-    """The stage of ``pipeline`` that holds ``op``."""
-    while op is not None and op.parent_op() is not pipeline:
-        op = op.parent_op()
-    return op if isinstance(op, StageOp) else None
-
-
 def _sinks(stages: list[StageOp], pipeline: PipelineOp) -> bool:
     """Whether no other stage of ``pipeline`` waits for ``stages``."""
     released = {token for stage in stages for token in stage.depends_out}
     return not any(t in released for s in pipeline.stages if s not in stages for t in s.depends_in)
-
-
-def _defined_in(value: SSAValue, op: Operation) -> bool:
-    owner = value.block.parent_op() if isinstance(value, BlockArgument) else value.owner
-    return owner is not None and op.is_ancestor(owner)
 
 
 # ---------------------------------------------------------------------------------
@@ -308,9 +284,7 @@ def _bytes(element: Attribute, op: Operation) -> int:
 def _refuse_split_over_cores(plan: _Plan) -> None:
     """Fail when two tiles of the grid load different parts of the rows and store
     their results at the same device-memory offset."""
-    func = plan.pipeline
-    while func is not None and not isinstance(func, FuncOp):
-        func = func.parent_op()
+    func = enclosing_function(plan.pipeline)
     grid = grid_of(func) if func is not None else None
     stores = [
         t for stage in plan.stores for t in stage.walk()
@@ -364,7 +338,7 @@ def _chunk(plan: _Plan, chunks: int) -> None:
 
 def _hoist_result(result: SSAValue, pipeline: PipelineOp) -> None:
     """The result buffer allocated before ``pipeline`` so that it outlives it."""
-    alloc = _alloc_of(result).clone()
+    alloc = handed_out(result).owner.clone()
     Rewriter.insert_op(alloc, InsertPoint.before(pipeline))
     result.replace_all_uses_with(alloc.results[0])
     remove_resources(pipeline, [result])
@@ -402,7 +376,7 @@ def _resized(transfer: DataTransferOp, length: int, chunk: SSAValue | None = Non
     ``chunk * length`` along the row when ``chunk`` is given."""
     sides = []
     for side in (transfer.source_side, transfer.dest_side):
-        sizes = _sizes(side)
+        sizes = side.mixed_sizes
         sizes[-1] = length
         access = None if side.access is None else (side.access.data, list(side.indices))
         if access is not None and chunk is not None and side.name == "source":
@@ -417,11 +391,6 @@ def _resized(transfer: DataTransferOp, length: int, chunk: SSAValue | None = Non
     ), transfer)
     Rewriter.replace_op(transfer, new)
     return new
-
-
-def _sizes(side) -> list[int | SSAValue]:
-    dynamic = iter(side.dynamic_sizes)
-    return [next(dynamic) if size == DYNAMIC_INDEX else size for size in side.sizes]
 
 
 def _split_stores(pipeline: PipelineOp, stores: list[StageOp]) -> None:
@@ -453,7 +422,7 @@ def _later_chunks(plan: _Plan, chunks: int, length: int) -> None:
     twin = dict(zip(pipeline.walk(), copy.walk()))
     body = Block([copy, scf.YieldOp()], arg_types=[IndexType()])
     loop = ForOp(bounds[0].result, bounds[1].result, bounds[0].result, [], body)
-    loop.attributes["loop_type"] = LoopTypeAttr(LoopType.REDUCTION_LOOP)
+    set_loop_type(loop, LoopType.REDUCTION_LOOP)
     Rewriter.insert_op(loop, InsertPoint.after(bounds[1]))
     for load in plan.loads:
         _resized(twin[load], length, body.args[0])
@@ -471,7 +440,7 @@ def _combine(reduction: GenericOp, write: WriteToFifoOp, feed: DataTransferOp, d
     [partial] = add_resources(inner, [FifoAllocateOp([partial_slot])])
     source = drain.dest_side
     reload = located(DataTransferOp(
-        drain.destination, _sizes(source), partial, _sizes(drain.source_side),
+        drain.destination, source.mixed_sizes, partial, drain.source_side.mixed_sizes,
         (source.access.data, list(source.indices)), None,
     ), drain)
     Rewriter.insert_op(reload, InsertPoint.after(feed))

@@ -11,7 +11,7 @@ result after its loop.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from ktc.arch.model import device_of
@@ -21,19 +21,19 @@ from ktc.dialects.ktdf import (
     FifoAllocateOp,
     FifoSlotType,
     LoopType,
-    LoopTypeAttr,
     PipelineOp,
-    PrivateOp,
-    PrivateYieldOp,
     ReadFromFifoOp,
     StageOp,
     WriteToFifoOp,
+    loop_type,
+    set_loop_type,
 )
 from ktc.dialects.upstream import ForOp
+from ktc.passes.analysis.reductions import IDENTITIES, combiner, reduces_innermost
+from ktc.passes.utils.resources import add_resources, remove_resources
 from xdsl.context import Context
 from xdsl.dialects import arith, scf, tensor
 from xdsl.dialects.builtin import (
-    DYNAMIC_INDEX,
     AffineMapAttr,
     FloatAttr,
     IndexType,
@@ -47,16 +47,6 @@ from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.ir.affine import AffineDimExpr, AffineMap
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
-
-IDENTITIES: dict[type[Operation], float] = {
-    arith.AddfOp: 0.0,
-    arith.MulfOp: 1.0,
-    arith.MaxnumfOp: -math.inf,
-    arith.MaximumfOp: -math.inf,
-    arith.MinnumfOp: math.inf,
-    arith.MinimumfOp: math.inf,
-}
-"""The combiners a reduction may use, with their neutral element."""
 
 _STAGE_OPS = (ReadFromFifoOp, WriteToFifoOp, GenericOp, tensor.EmptyOp, arith.ConstantOp)
 """What a compute stage this pass streams may hold."""
@@ -111,15 +101,6 @@ class ReductionLoopExposure(ModulePass):
 # ---------------------------------------------------------------------------------
 
 
-def reduces_innermost(op: Operation) -> bool:
-    """Whether ``op`` is a tensor ``linalg.generic`` whose innermost loop is its only
-    reduction."""
-    if not isinstance(op, GenericOp) or op.outputs and not isinstance(op.outputs[0].type, TensorType):
-        return False
-    kinds = [attr.data for attr in op.iterator_types.data]
-    return kinds[-1] == IteratorType.REDUCTION and kinds.count(IteratorType.REDUCTION) == 1
-
-
 def _reduction_stage(pipeline: PipelineOp) -> StageOp | None:
     """The stage of ``pipeline`` (directly) that runs a reduction of its innermost
     dimension."""
@@ -127,19 +108,6 @@ def _reduction_stage(pipeline: PipelineOp) -> StageOp | None:
         (s for s in pipeline.stages if any(reduces_innermost(op) for op in s.body.block.ops)),
         None,
     )
-
-
-def combiner(generic: GenericOp) -> type[Operation] | None:
-    """The ``arith`` op that folds a value into the output of a reduction generic."""
-    block = generic.body.block
-    out = block.args[-1]
-    yielded = block.last_op
-    if not isinstance(yielded, YieldOp) or len(yielded.operands) != 1:
-        return None
-    folding = yielded.operands[0].owner
-    if type(folding) not in IDENTITIES or out not in folding.operands:
-        return None
-    return type(folding)
 
 
 @dataclass
@@ -344,7 +312,7 @@ def _walk(walker: GenericOp, plan: _Plan, bounds) -> ForOp:
         seeds = [fill[-1].results[0]]
     loop = ForOp(*bounds, seeds, body)
     kind = LoopType.REDUCTION_LOOP if reduction else LoopType.PARALLEL_LOOP
-    loop.attributes["loop_type"] = LoopTypeAttr(kind)
+    set_loop_type(loop, kind)
     return loop
 
 
@@ -470,7 +438,7 @@ def _refill_peer(
         body.add_ops(_moved(peer[op], slot_of(op), body.args[0], plan) for op in mine)
         body.add_op(scf.YieldOp())
         loop = ForOp(*bounds, [], body)
-        loop.attributes["loop_type"] = phase.loop.attributes["loop_type"]
+        set_loop_type(loop, loop_type(phase.loop))
         block.add_op(loop)
 
 
@@ -479,7 +447,7 @@ def _moved(transfer: DataTransferOp, slot: SSAValue, vector: SSAValue | None, pl
     only that vector's slice of the row."""
     sides = []
     for side in (transfer.source_side, transfer.dest_side):
-        sizes = _sizes(side)
+        sizes = side.mixed_sizes
         if vector is not None and not (transfer.is_splat and side.name == "source"):
             sizes[-1] = plan.width
         if isinstance(side.value.type, FifoSlotType):
@@ -496,62 +464,11 @@ def _moved(transfer: DataTransferOp, slot: SSAValue, vector: SSAValue | None, pl
     ), transfer)
 
 
-def _sizes(side) -> list[int | SSAValue]:
-    dynamic = iter(side.dynamic_sizes)
-    return [next(dynamic) if size == DYNAMIC_INDEX else size for size in side.sizes]
-
-
 def _shifted(access: tuple[AffineMap, list[SSAValue]], vector: SSAValue, width: int):
     """``access`` moved ``width * vector`` further along its last dimension."""
     old, indices = access
     results = (*old.results[:-1], old.results[-1] + AffineDimExpr(old.num_dims) * width)
     return AffineMap(old.num_dims + 1, 0, results), [*indices, vector]
-
-
-# ---------------------------------------------------------------------------------
-# Pipeline resources
-# ---------------------------------------------------------------------------------
-
-
-def add_resources(pipeline: PipelineOp, ops: Sequence[Operation]) -> list[SSAValue]:
-    """Create ``ops`` in ``pipeline``'s ``ktdf.private`` region and hand their
-    results out; returns the new private results, in order."""
-    private = pipeline.private
-    terminator = private.body.block.last_op
-    Rewriter.insert_op(ops, InsertPoint.before(terminator))
-    values = [result for op in ops for result in op.results]
-    handed = _reprivate(private, [*terminator.values, *values])
-    return [handed[value] for value in values]
-
-
-def remove_resources(pipeline: PipelineOp, dead: Sequence[SSAValue]) -> None:
-    """Stop handing out the private results ``dead`` (unused by now) and erase what
-    created them once nothing else uses it."""
-    private = pipeline.private
-    terminator = private.body.block.last_op
-    kept = [v for v, r in zip(terminator.values, private.results) if r not in dead]
-    gone = {v.owner for v, r in zip(terminator.values, private.results) if r in dead}
-    _reprivate(private, kept)
-    for op in gone:
-        if all(not result.uses for result in op.results):
-            Rewriter.erase_op(op)
-
-
-def _reprivate(private: PrivateOp, values: list[SSAValue]) -> dict[SSAValue, SSAValue]:
-    """Replace ``private`` by one handing out ``values``; returns the new result per
-    yielded value."""
-    terminator = private.body.block.last_op
-    old = dict(zip(terminator.values, private.results))
-    Rewriter.erase_op(terminator)
-    private.body.block.add_op(PrivateYieldOp(*values))
-    new = PrivateOp([v.type for v in values], private.detach_region(private.body))
-    Rewriter.insert_op(new, InsertPoint.before(private))
-    handed = dict(zip(values, new.results))
-    for value, result in old.items():
-        if value in handed:
-            result.replace_all_uses_with(handed[value])
-    Rewriter.erase_op(private, safe_erase=False)
-    return handed
 
 
 def _ends(slot: FifoSlotType) -> tuple[Attribute, Attribute]:

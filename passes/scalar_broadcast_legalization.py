@@ -21,7 +21,6 @@ from xdsl.dialects.builtin import (
     FixedBitwidthType,
     MemRefType,
     ModuleOp,
-    StringAttr,
     TensorType,
     i64,
 )
@@ -31,7 +30,7 @@ from xdsl.ir.affine import AffineConstantExpr, AffineExpr, AffineMap
 from xdsl.passes import ModulePass
 from xdsl.rewriter import Rewriter
 
-from ktc.arch.expand import kind_name
+from ktc.arch.model import kind_name
 from ktc.arch.model import Device, EngineKind, device_of
 from ktc.dialects.diagnostics import KtcError, where
 from ktc.dialects.ktdf import DataTransferOp, FifoSlotType, PrivateOp, ReadFromFifoOp, StageOp
@@ -111,7 +110,7 @@ def _legalize(generic: GenericOp, index: int, read: ReadFromFifoOp, device: Devi
         _check_splat(transfers[-1], slot_type, compute, scalar, device, what, generic)
     for transfer in transfers[:-1]:
         engine = device.engine(_runner(transfer))
-        if not _fetches(engine, _memory(transfer.source, device), scalar):
+        if not _fetches(engine, _source_memory(transfer, device), scalar):
             _widen(transfer, device.lanes(element))
     if not compute.splat:
         _splat(generic, index, read, transfers[-1])
@@ -147,11 +146,12 @@ def _runner(transfer: DataTransferOp) -> str:
     return kind_name(stage.applicable_units.data[0])
 
 
-
-def _memory(value: SSAValue, device: Device) -> str:
-    memref_type = value.type
-    assert isinstance(memref_type, MemRefType)
-    return device.memory_space(memref_type.memory_space).kind
+def _source_memory(transfer: DataTransferOp, device: Device) -> str:
+    memory = device.memory_of(transfer.source.type, where(transfer))
+    if memory is None:
+        raise KtcError("'ktdf.data_transfer' reads a memref without a memory space",
+                       where(transfer))
+    return memory.kind
 
 
 def _fetches(engine: EngineKind, memory: str, nbytes: int) -> bool:
@@ -237,7 +237,7 @@ def _splat(generic: GenericOp, index: int, read: ReadFromFifoOp, transfer: DataT
     _retype_resource(read.fifo_slot, wide_slot)
     sizes = list(transfer.static_dest_sizes.get_values())
     transfer.properties["static_dest_sizes"] = DenseArrayBase.from_list(i64, [*sizes[:-1], width])
-    transfer.attributes["transfer_mode"] = StringAttr("splat")
+    transfer.make_splat()
     Rewriter.replace_value_with_new_type(read.result, TensorType(slot_type.element_type, shape))
     maps = list(generic.indexing_maps.data)
     maps[index] = AffineMapAttr(AffineMap(indexing.num_dims, indexing.num_symbols, tuple(results)))

@@ -11,17 +11,17 @@ from ktc.dialects.ktdf import (
     DeriveSizeOp,
     FifoSlotType,
     LoopType,
-    LoopTypeAttr,
     PipelineOp,
     PrivateOp,
     PrivateYieldOp,
     ReserveSizeOp,
     StageOp,
     TokenType,
+    loop_type,
 )
-from ktc.passes.normalize_scf_for_loops import constant_value, defined_inside, normalize
-from ktc.passes.tile_scf_for_loops import tile
-from ktc.passes.tile_transfers import collapse, memory_root
+from ktc.passes.utils.ir import defined_inside
+from ktc.passes.utils.loops import normalize, tile
+from ktc.passes.utils.transfers import collapse, memory_root
 from xdsl.context import Context
 from xdsl.dialects import arith, func, memref, scf
 from xdsl.dialects.builtin import (
@@ -37,6 +37,7 @@ from xdsl.ir.affine import AffineExpr, AffineMap
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 from xdsl.traits import is_side_effect_free
+from xdsl.transforms.canonicalization_patterns.utils import const_evaluate_operand
 
 
 @dataclass(frozen=True)
@@ -71,7 +72,7 @@ class StageCoarsening(ModulePass):
     loop (its trip count, or the tile size for a point loop) and indexed by the
     loop indices; tokens between groups order the outer stages. In a one-stage
     group (the DMA stages) each transfer then moves the whole tile at once
-    (``tile_transfers.collapse``): one transfer of ``derive_size`` rows by the
+    (``ktc.passes.utils.transfers.collapse``): one transfer of ``derive_size`` rows by the
     row's columns, e.g. ``[ts, 128]``, into the expanded buffer at index 0, the
     rows a cast with the tile's row count when the row's address moved with the
     loop. A sunk loop whose trip count stays unknown once tile sizes are chosen
@@ -345,7 +346,7 @@ def _sinkable(loop: scf.ForOp, inner: Operation) -> bool:
     return (
         not loop.iter_args
         and isinstance(loop.ub.type, IndexType)
-        and loop.attributes.get("loop_type") != LoopTypeAttr(LoopType.REDUCTION_LOOP)
+        and loop_type(loop) != LoopType.REDUCTION_LOOP
         and all(not op.regions and is_side_effect_free(op) for op in _between(loop, inner))
     )
 
@@ -365,7 +366,7 @@ def _sunk_loops(pipeline: PipelineOp, depth: int) -> list[scf.ForOp]:
 def _extent(loop: scf.ForOp, outermost: scf.ForOp) -> int | SSAValue | None:
     """The most iterations ``loop`` makes, known before ``outermost``: a constant,
     the tile size of a point loop, or a bound from outside; None if unknown there."""
-    if (count := constant_value(loop.ub)) is not None:
+    if (count := const_evaluate_operand(loop.ub)) is not None:
         return count
     bound = loop.ub.owner.tile_sizes[-1] if isinstance(loop.ub.owner, DeriveSizeOp) else loop.ub
     return None if defined_inside(bound, outermost) else bound

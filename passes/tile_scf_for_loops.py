@@ -1,25 +1,25 @@
 """``tile-scf-for-loops``: tile perfect nests of parallel loops, with tile sizes
 given or left for tile-size selection to choose."""
 
-from collections.abc import Sequence
 from dataclasses import dataclass
 
 from xdsl.context import Context
 from xdsl.dialects import arith, scf
 from xdsl.dialects.builtin import IndexType, IntegerAttr, ModuleOp
-from xdsl.ir import Block, Operation, Region, SSAValue
+from xdsl.ir import Operation
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
-from ktc.dialects.ktdf import DeriveSizeOp, LinearizeIndexOp, LoopType, LoopTypeAttr, ReserveSizeOp
-from ktc.passes.normalize_scf_for_loops import defined_inside, normalize
+from ktc.dialects.ktdf import DeriveSizeOp, LoopType, ReserveSizeOp, loop_type
+from ktc.passes.utils.ir import defined_inside
+from ktc.passes.utils.loops import normalize, tile
 
 MAX_DEPTH = 4
 """The most loops tiled together (IBM's LoopTilingAnalysis cap)."""
 
 
 def _is_parallel(loop: scf.ForOp) -> bool:
-    return loop.attributes.get("loop_type") == LoopTypeAttr(LoopType.PARALLEL_LOOP)
+    return loop_type(loop) == LoopType.PARALLEL_LOOP
 
 
 def _from_tiling(loop: scf.ForOp) -> bool:
@@ -76,52 +76,6 @@ def candidate_nests(module: ModuleOp, depth: int) -> list[list[scf.ForOp]]:
             nests.append(nest)
             taken.update(nest)
     return nests
-
-
-def _tile_loops(nest: Sequence[scf.ForOp], counts: Sequence[SSAValue]) -> list[scf.ForOp]:
-    """Empty loops from 0 to each count, nested like ``nest`` and carrying its
-    attributes; the innermost body holds only its terminator."""
-    loops: list[scf.ForOp] = []
-    body: list[Operation] = [scf.YieldOp()]
-    for loop, count in reversed(list(zip(nest, counts))):
-        block = Block(body, arg_types=[IndexType()])
-        tile = scf.ForOp(loop.lb, count, loop.step, [], Region(block))
-        tile.attributes.update(loop.attributes)
-        loops.insert(0, tile)
-        body = [tile, scf.YieldOp()]
-    return loops
-
-
-def tile(nest: Sequence[scf.ForOp], sizes: Sequence[SSAValue]) -> None:
-    """Tile a normalized perfect nest by ``sizes``, one per loop, defined before it.
-
-    Tile loops run to ``ceildivui(N, size)``; the nest's own loops become the point
-    loops inside them, running to ``derive_size``; each index they had, where used,
-    is ``linearize_index`` of the tile and point indices."""
-    outer, innermost = nest[0], nest[-1]
-    counts = [arith.CeilDivUIOp(loop.ub, size) for loop, size in zip(nest, sizes)]
-    Rewriter.insert_op(counts, InsertPoint.before(outer))
-    tiles = _tile_loops(nest, [count.result for count in counts])
-    tile_ivs = [loop.body.block.args[0] for loop in tiles]
-    derived = [
-        DeriveSizeOp([iv], [size], loop.ub) for iv, size, loop in zip(tile_ivs, sizes, nest)
-    ]
-    Rewriter.insert_op(tiles[0], InsertPoint.before(outer))
-    outer.detach()
-    Rewriter.insert_op([*derived, outer], InsertPoint.at_start(tiles[-1].body.block))
-    body_start = InsertPoint.at_start(innermost.body.block)
-    for loop, tile_iv, size, size_op in zip(nest, tile_ivs, sizes, derived):
-        loop.operands[1] = size_op.result
-        point_iv = loop.body.block.args[0]
-        uses = list(point_iv.uses)
-        if not uses:
-            continue
-        index = LinearizeIndexOp([tile_iv, point_iv], [size, loop.step])
-        index.result.name_hint = point_iv.name_hint
-        for use in uses:
-            use.operation.operands[use.index] = index.result
-        Rewriter.insert_op(index, body_start)
-        body_start = InsertPoint.after(index)
 
 
 @dataclass(frozen=True)

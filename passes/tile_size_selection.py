@@ -11,16 +11,12 @@ from itertools import pairwise
 from xdsl.context import Context
 from xdsl.dialects import arith, scf
 from xdsl.dialects.builtin import (
-    DenseArrayBase,
-    DictionaryAttr,
     FixedBitwidthType,
     IndexType,
     IntegerAttr,
     MemRefType,
     ModuleOp,
     ShapedType,
-    StringAttr,
-    i64,
 )
 from xdsl.dialects.func import FuncOp
 from xdsl.dialects.linalg.ops import GenericOp
@@ -28,18 +24,24 @@ from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import Rewriter
 
-from ktc.arch.expand import kind_name
+from ktc.arch.model import kind_name
 from ktc.arch.model import Device, Link, Node, device_of
 from ktc.dialects.diagnostics import KtcError, where
 from ktc.dialects.ktdf import (
+    BY_COST_MODEL,
+    BY_OPTION,
     DataTransferOp,
     DeriveSizeOp,
     FifoSlotType,
     ParallelOp,
     ReserveSizeOp,
     StageOp,
+    TileChoice,
+    set_tile_choice,
+    set_tile_size_chosen_by,
 )
-from ktc.passes.address_assignment import (
+from ktc.dialects.ktdf_arch import attr_text
+from ktc.passes.analysis.memory_layout import (
     Buffer,
     Sizes,
     bound,
@@ -48,6 +50,8 @@ from ktc.passes.address_assignment import (
     high_water,
     program_layouts,
 )
+from ktc.passes.utils.ir import ancestor, enclosing_function
+from ktc.passes.utils.loops import trip_count
 
 
 MAX_CANDIDATES = 64
@@ -59,11 +63,6 @@ OPEN_LIMIT = 1 << 16
 
 ROUNDS = 4
 """Rounds of choosing each tile size of a function in turn, the others fixed."""
-
-TILE_SIZES = "ktdf.tile_sizes"
-"""Function attribute recording the choice: sizes, who chose them, the estimated
-cycles and, per memory, the peak bytes and the capacity."""
-
 
 # ---------------------------------------------------------------------------------
 # The cost model
@@ -137,10 +136,10 @@ class CostModel:
         loops = _loops(op, self.func)
         if isinstance(op, GenericOp):
             return _Work(op, engine, loops, None, self._compute(op))
-        source, target = self._node(op.source, "source"), self._node(op.destination, "dest")
+        source, target = self._node(op, op.source, "source"), self._node(op, op.destination, "dest")
         return _Work(op, engine, loops, self.device.path(source, target), 0)
 
-    def _node(self, value: SSAValue, side: str) -> Node:
+    def _node(self, op: DataTransferOp, value: SSAValue, side: str) -> Node:
         value_type = value.type
         if isinstance(value_type, FifoSlotType):
             end = value_type.source if side == "source" else value_type.destination
@@ -149,7 +148,11 @@ class CostModel:
                 return self.device.node(name)
             return self.device.node(self.device.memory_space(name).kind)
         assert isinstance(value_type, MemRefType)
-        return self.device.node(self.device.memory_space(value_type.memory_space).kind)
+        memory = self.device.memory_of(value_type, where(op))
+        if memory is None:
+            raise KtcError(f"'{op.name}' moves {attr_text(value_type)}, which has no memory space",
+                           where(op))
+        return self.device.node(memory.kind)
 
     def _compute(self, op: GenericOp) -> int:
         shapes = [v.type for v in op.operands if isinstance(v.type, ShapedType)]
@@ -180,12 +183,10 @@ def _element_bytes(element: Attribute) -> int:
 
 def _engine(op: Operation) -> str | None:
     """The first unit kind of the stage that runs ``op``."""
-    parent = op.parent_op()
-    while parent is not None and not isinstance(parent, StageOp):
-        parent = parent.parent_op()
-    if parent is None or parent.applicable_units is None:
+    stage = ancestor(op, StageOp)
+    if stage is None or stage.applicable_units is None:
         return None
-    return kind_name(parent.applicable_units.data[0])
+    return kind_name(stage.applicable_units.data[0])
 
 
 def _loops(op: Operation, func: FuncOp) -> tuple[Operation, ...]:
@@ -219,7 +220,7 @@ def _trips(lb: SSAValue, ub: SSAValue, step: SSAValue, sizes: Sizes) -> int:
     if high is None:
         return 1
     low, stride = exact(lb, sizes) or 0, exact(step, sizes) or 1
-    return max(0, -(-(high - low) // stride))
+    return trip_count(low, high, stride)
 
 
 # ---------------------------------------------------------------------------------
@@ -286,7 +287,7 @@ def _best(model: CostModel, sizes: dict[ReserveSizeOp, int], op: ReserveSizeOp) 
 
 def _replace(op: ReserveSizeOp, size: int, chosen_by: str) -> None:
     constant = arith.ConstantOp(IntegerAttr(size, IndexType()))
-    constant.attributes["ktdf.tile_size"] = StringAttr(chosen_by)
+    set_tile_size_chosen_by(constant, chosen_by)
     Rewriter.replace_op(op, constant)
     for use in list(constant.result.uses):
         _fold(use.operation)
@@ -322,24 +323,17 @@ def _whole_tile(op: DeriveSizeOp) -> int | None:
 
 
 def _record(func: FuncOp, model: CostModel, sizes: dict[ReserveSizeOp, int], chosen_by: str):
-    entries: dict[str, Attribute] = {
-        "chosen_by": StringAttr(chosen_by),
-        "sizes": DenseArrayBase.from_list(i64, list(sizes.values())),
-        "estimated_cycles": IntegerAttr(model.cycles(sizes), i64),
-    }
-    for kind, used in model.peaks(sizes).items():
-        entries[f"{kind}_peak_bytes"] = IntegerAttr(used, i64)
-        entries[f"{kind}_capacity"] = IntegerAttr(model.device.memory(kind).size, i64)
-    func.attributes[TILE_SIZES] = DictionaryAttr(entries)
+    peaks = model.peaks(sizes)
+    capacity = {kind: model.device.memory(kind).size for kind in peaks}
+    choice = TileChoice(chosen_by, tuple(sizes.values()), model.cycles(sizes), peaks, capacity)
+    set_tile_choice(func, choice)
 
 
-def _function(op: Operation) -> FuncOp:
-    parent = op.parent_op()
-    while parent is not None and not isinstance(parent, FuncOp):
-        parent = parent.parent_op()
-    if parent is None:
+def _function(op: ReserveSizeOp) -> FuncOp:
+    func = enclosing_function(op)
+    if func is None:
         raise KtcError("'ktdf.tiling.reserve_size' outside a function sizes no loop", where(op))
-    return parent
+    return func
 
 
 @dataclass(frozen=True)
@@ -383,7 +377,7 @@ class TileSizeSelection(ModulePass):
             return
         device = device_of(op)
         given = self._given(reserves)
-        chosen_by = "option" if given else "cost model"
+        chosen_by = BY_OPTION if given else BY_COST_MODEL
         functions: dict[FuncOp, list[ReserveSizeOp]] = {}
         for reserve in reserves:
             functions.setdefault(_function(reserve), []).append(reserve)

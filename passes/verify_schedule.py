@@ -6,24 +6,24 @@ from math import prod
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import MemRefType, ModuleOp, StringAttr
-from xdsl.dialects.func import FuncOp
 from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.passes import ModulePass
 
 from ktc.arch.model import PORT, Device, device_of
 from ktc.dialects.diagnostics import KtcError, where
 from ktc.dialects.ktdf import (
+    TO_TILES,
     DataTransferOp,
     FifoAllocateOp,
     FifoSlotType,
     ReadFromFifoOp,
     StageOp,
     WriteToFifoOp,
+    to_tiles,
 )
 from ktc.dialects.ktdf_arch import attr_text
-from ktc.dialects.ktdp import MemorySpaceAttr, SpyreMemorySpaceAttr
-from ktc.passes.inter_tile_reduce_lowering import TO_TILES
-from ktc.passes.normalize_grid_to_1d import grid_of
+from ktc.dialects.ktdp import MemorySpaceAttr, SpyreMemorySpaceAttr, grid_of
+from ktc.passes.utils.ir import ancestor, enclosing_function
 
 _KTIR_SPACES = MemorySpaceAttr | SpyreMemorySpaceAttr
 """KTIR memory-space attributes, which the device's mem_space_mapping resolves."""
@@ -102,8 +102,8 @@ class _Schedule:
             for slot in op.slots:
                 self._fifo(op, slot.type)
         elif isinstance(op, DataTransferOp):
-            if TO_TILES in op.attributes:
-                self._between_cores(op)
+            if (table := to_tiles(op)) is not None:
+                self._between_cores(op, table)
             for engine in self._engines(op):
                 self._moves(op, engine, op.source, op.destination, into=False)
                 self._moves(op, engine, op.destination, op.source, into=True)
@@ -140,9 +140,7 @@ class _Schedule:
 
     def _engines(self, op: Operation) -> Sequence[str]:
         """The engines that may run ``op``: those of its stage (checked already)."""
-        stage = op.parent_op()
-        while stage is not None and not isinstance(stage, StageOp):
-            stage = stage.parent_op()
+        stage = ancestor(op, StageOp)
         if stage is None:
             raise _error(op, "is outside any ktdf.stage, so no engine runs it")
         assert stage.applicable_units is not None
@@ -173,7 +171,7 @@ class _Schedule:
                 f"@{self.device.name} has no datapath {source} -> {target}",
             )
 
-    def _between_cores(self, op: DataTransferOp) -> None:
+    def _between_cores(self, op: DataTransferOp, table: Sequence[int]) -> None:
         """A copy from this core's scratchpad into another core's (``ktdf.to_tiles``)."""
         if self.device.interconnect is None:
             raise _error(op, f"copies between cores, but device @{self.device.name} has no "
@@ -188,14 +186,11 @@ class _Schedule:
             if memory != self.device.scratchpad:
                 raise _error(op, f"copies between cores with a {side} {attr_text(value.type)} "
                                  f"outside the scratchpad \"{self.device.scratchpad}\"")
-        self._table(op, op.attributes[TO_TILES].get_values())
+        self._table(op, table)
 
     def _table(self, op: DataTransferOp, table: Sequence[int]) -> None:
         """One entry per tile of a one-wave grid: -1 or another tile's id."""
-        func = op.parent_op()
-        while not isinstance(func, FuncOp):
-            func = func.parent_op()
-        tiles = prod(grid_of(func) or (1,))
+        tiles = prod(grid_of(enclosing_function(op)))
         if tiles > self.device.cores:
             raise _error(op, f"copies between cores in a grid of {tiles} tiles, which does not "
                              f"run in one wave on the {self.device.cores} cores of device "

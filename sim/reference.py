@@ -60,6 +60,7 @@ from ktc.dialects.ktdp import (
     ConstructIndirectAccessTileOp,
     ConstructMemoryViewOp,
     RuntimeArgType,
+    grid_of,
 )
 from ktc.dialects.source import parse_module, verify_module
 from ktc.sim import numerics
@@ -165,7 +166,7 @@ class Kernel:
             )
         self.func = func = functions[0]
         self.name = func.sym_name.data
-        self.grid = _grid(func)
+        self.grid = grid_of(func)
         block = func.body.block
         self.parameters = tuple(
             Parameter(arg.name_hint or f"arg{i}", arg.type, arg, _views_on(arg))
@@ -336,16 +337,6 @@ def _memory(machine: Machine, ct_id: int | None, op: Operation):
 
 # ---------------------------------------------------------------------------------------
 # Signature
-
-
-def _grid(func: FuncOp) -> tuple[int, ...]:
-    grid = func.attributes.get("grid")
-    if grid is None:
-        return (1,)
-    extents = tuple(getattr(entry, "value", entry).data for entry in getattr(grid, "data", ()))
-    if not extents or any(not isinstance(n, int) or n < 1 for n in extents):
-        raise KtcError(f"grid must be a list of positive extents, not {grid}", where(func))
-    return extents
 
 
 def _views_on(arg: BlockArgument) -> tuple[ConstructMemoryViewOp, ...]:

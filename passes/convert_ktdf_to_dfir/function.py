@@ -5,13 +5,13 @@ from __future__ import annotations
 
 from math import prod
 
-from xdsl.dialects.builtin import ArrayAttr
 from xdsl.dialects.func import FuncOp, ReturnOp
 from xdsl.ir import Region
 
 from ktc.arch.model import Device
 from ktc.dialects.dfir import DataflowOp
 from ktc.dialects.diagnostics import KtcError, where
+from ktc.dialects.ktdp import grid_of
 from ktc.passes.convert_ktdf_to_dfir.dataflow import Dataflow
 from ktc.passes.convert_ktdf_to_dfir.plan import Plan
 from ktc.passes.convert_ktdf_to_dfir.program import Program
@@ -19,17 +19,8 @@ from ktc.passes.convert_ktdf_to_dfir.signals import fan_in
 from ktc.passes.convert_ktdf_to_dfir.walker import Walker
 
 
-def grid_of(func: FuncOp) -> list[int]:
-    grid = func.attributes.get("grid")
-    if grid is None:
-        return [1]
-    if isinstance(grid, ArrayAttr):
-        return [entry.value.data for entry in grid.data]
-    return list(grid.get_values())
-
-
 def lower_function(func: FuncOp, device: Device) -> None:
-    grid = grid_of(func)
+    grid = list(grid_of(func))
     tiles = prod(grid)
     cores = min(tiles, device.cores)
     waves = -(-tiles // cores)

@@ -29,8 +29,8 @@ from ktc.dialects.ktdf import (
     SelectMemrefOp,
     StageOp,
     WriteToFifoOp,
+    to_tiles,
 )
-from ktc.passes.inter_tile_reduce_lowering import TO_TILES
 
 WAVE = "wave"
 """The implicit outermost loop of a grid with more tiles than the device has cores."""
@@ -320,8 +320,8 @@ class Plan:
 def ring_table(stage: StageOp) -> tuple[int, ...] | None:
     """The per-core destination table of a stage's copy between cores, if it has one."""
     for op in stage.walk():
-        if isinstance(op, DataTransferOp) and TO_TILES in op.attributes:
-            return tuple(op.attributes[TO_TILES].get_values())
+        if isinstance(op, DataTransferOp) and (table := to_tiles(op)) is not None:
+            return table
     return None
 
 

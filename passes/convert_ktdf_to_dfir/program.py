@@ -24,10 +24,10 @@ from ktc.passes.convert_ktdf_to_dfir.values import (
     TILE,
     Arith,
     Index,
-    evaluate,
     is_scalar,
     roots,
 )
+from ktc.passes.utils.values import evaluate
 
 
 class Program:

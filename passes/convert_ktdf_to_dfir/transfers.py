@@ -14,12 +14,11 @@ from xdsl.ir import Operation, SSAValue
 
 from ktc.dialects.dfir import DmaOp, LoadOp, ReceiveOp, SendOp, SplatOp, StoreOp
 from ktc.dialects.diagnostics import KtcError, where
-from ktc.dialects.ktdf import DataTransferOp, FifoSlotType
+from ktc.dialects.ktdf import DataTransferOp, FifoSlotType, to_tiles
 from ktc.passes.convert_ktdf_to_dfir.plan import stage_loops
 from ktc.passes.convert_ktdf_to_dfir.program import Program
 from ktc.passes.convert_ktdf_to_dfir.values import Index
 from ktc.passes.convert_ktdf_to_dfir.views import Views
-from ktc.passes.inter_tile_reduce_lowering import TO_TILES
 
 
 class Transfers:
@@ -36,7 +35,7 @@ class Transfers:
             self.store_from_fifo(op, self.receive(source.value))
         elif isinstance(dest.value.type, FifoSlotType):
             self.send(dest.value, self.load_into_fifo(op), op)
-        elif TO_TILES in op.attributes:
+        elif to_tiles(op) is not None:
             self.copy_between_cores(op)
         else:
             contiguous = _kept(source.sizes) != _kept(dest.sizes)
@@ -46,7 +45,7 @@ class Transfers:
     def copy_between_cores(self, op: DataTransferOp) -> None:
         """A DMA from this core's scratchpad into the one of the core its table names;
         the cores marked -1 copy nothing."""
-        table = op.attributes[TO_TILES].get_values()
+        table = to_tiles(op)
         cores = [core for core, _ in self.p.instances]
         if len(table) != self.p.df.cores * self.p.df.waves or self.p.df.waves != 1:
             raise KtcError("a copy between cores needs a grid that runs in one wave, with one "

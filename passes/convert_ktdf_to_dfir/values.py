@@ -8,9 +8,10 @@ A scalar of the schedule (an address, an offset, a loop bound) depends on some o
 - ``IV``: induction variables and anything else only the running program knows.
 
 ``roots`` says which. The lowering turns a value with no root into a constant, one
-that depends on the tile alone into a per-core constant (``evaluate`` per core, then a
-uniform map), one on arguments alone into a symbol the host computes, and anything
-else into ``arith`` in the program, recursively (``Program.value``).
+that depends on the tile alone into a per-core constant (``evaluate`` of
+``ktc.passes.utils.values`` per core, then a uniform map), one on arguments alone
+into a symbol the host computes, and anything else into ``arith`` in the program,
+recursively (``Program.value``).
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from xdsl.dialects import affine, arith
-from xdsl.dialects.builtin import IndexType, IntegerAttr, IntegerType
+from xdsl.dialects.builtin import IndexType, IntegerType
 from xdsl.ir import BlockArgument, Operation, SSAValue
 from xdsl.ir.affine import (
     AffineBinaryOpExpr,
@@ -30,40 +31,22 @@ from xdsl.ir.affine import (
 )
 from xdsl.traits import is_side_effect_free
 
-from ktc.dialects.ktdf import DeriveSizeOp, LinearizeIndexOp, TileTableOp
+from ktc.dialects.ktdf import DeriveSizeOp, LinearizeIndexOp
 from ktc.dialects.ktdp import GetComputeTileIdOp
+from ktc.passes.utils.values import INTEGER_CASTS, INTEGER_OPS
 
 ARG, TILE, IV = "arg", "tile", "iv"
 
 Index = int | SSAValue
 """A scalar in a program: a Python int when it is a known constant."""
 
-_BINARY: dict[type[Operation], Callable[[int, int], int]] = {
-    arith.AddiOp: lambda a, b: a + b,
-    arith.SubiOp: lambda a, b: a - b,
-    arith.MuliOp: lambda a, b: a * b,
-    arith.DivUIOp: lambda a, b: a // b,
-    arith.DivSIOp: lambda a, b: int(a / b),
-    arith.RemUIOp: lambda a, b: a % b,
-    arith.RemSIOp: lambda a, b: a - int(a / b) * b,
-    arith.CeilDivUIOp: lambda a, b: -(-a // b),
-    arith.CeilDivSIOp: lambda a, b: -(-a // b),
-    arith.FloorDivSIOp: lambda a, b: a // b,
-    arith.MinSIOp: min,
-    arith.MaxSIOp: max,
-    arith.MinUIOp: min,
-    arith.MaxUIOp: max,
-}
-"""Integer arith ops the lowering evaluates and clones, with their meaning."""
-
-_CASTS = (arith.IndexCastOp,)
 _EXPANDED = (affine.ApplyOp, DeriveSizeOp, LinearizeIndexOp)
 """Pure ops the lowering rewrites into arith."""
 
 CLONED = {"arith.addi", "arith.subi", "arith.muli", "arith.divui", "arith.divsi", "arith.remui",
           "arith.remsi", "arith.ceildivui", "arith.ceildivsi", "arith.floordivsi", "arith.minsi",
           "arith.maxsi", "arith.minui", "arith.maxui", "arith.index_cast", "affine.apply",
-          "ktdf.tiling.derive_size", "ktdf.tiling.linearize_index", "arith.cmpi"}
+          DeriveSizeOp.name, LinearizeIndexOp.name, "arith.cmpi"}
 """The ops a program computes its index values with (``Arith.clone``)."""
 
 
@@ -88,72 +71,12 @@ def roots(value: SSAValue, cache: dict[SSAValue, frozenset[str]]) -> frozenset[s
             result = frozenset()
         elif isinstance(op, GetComputeTileIdOp):
             result = frozenset({TILE})
-        elif not op.regions and (is_side_effect_free(op) or type(op) in _BINARY):
+        elif not op.regions and (is_side_effect_free(op) or type(op) in INTEGER_OPS):
             result = frozenset().union(*(roots(operand, cache) for operand in op.operands))
         else:
             result = frozenset({IV})
     cache[value] = result
     return result
-
-
-def evaluate(value: SSAValue, tile_ids: Sequence[int]) -> int | None:
-    """The value of an index expression given the tile id results, or None."""
-    if isinstance(value, BlockArgument):
-        return None
-    op = value.owner
-    if isinstance(op, arith.ConstantOp):
-        attr = op.value
-        return attr.value.data if isinstance(attr, IntegerAttr) else None
-    if isinstance(op, GetComputeTileIdOp):
-        return tile_ids[op.results.index(value)] if len(tile_ids) >= len(op.results) else None
-    operands = [evaluate(operand, tile_ids) for operand in op.operands]
-    if None in operands:
-        return None
-    if type(op) in _BINARY:
-        if isinstance(op, (arith.DivUIOp, arith.DivSIOp, arith.RemUIOp, arith.RemSIOp,
-                           arith.CeilDivUIOp, arith.CeilDivSIOp, arith.FloorDivSIOp)) and operands[1] == 0:
-            return None
-        return _BINARY[type(op)](*operands)
-    if isinstance(op, _CASTS):
-        return operands[0]
-    if isinstance(op, affine.ApplyOp):
-        return affine_value(op.map.data.results[0], operands, [])
-    if isinstance(op, LinearizeIndexOp):
-        half = len(operands) // 2
-        return sum(iv * stride for iv, stride in zip(operands[:half], operands[half:]))
-    if isinstance(op, DeriveSizeOp):
-        return derive_size_value(operands)
-    if isinstance(op, TileTableOp):
-        values = op.values.get_values()
-        return values[operands[0]] if 0 <= operands[0] < len(values) else None
-    return None
-
-
-def derive_size_value(operands: Sequence[int]) -> int:
-    """``ktdf.tiling.derive_size``: min(innermost tile, max(total - start, 0))."""
-    levels = (len(operands) - 1) // 2
-    ivs, sizes, total = operands[:levels], operands[levels:2 * levels], operands[-1]
-    start = sum(iv * size for iv, size in zip(ivs, sizes))
-    return min(sizes[-1], max(total - start, 0))
-
-
-def affine_value(expr: AffineExpr, dims: Sequence[int], symbols: Sequence[int]) -> int:
-    """An affine expression evaluated on integers."""
-    if isinstance(expr, AffineConstantExpr):
-        return expr.value
-    if isinstance(expr, AffineDimExpr):
-        return dims[expr.position]
-    if isinstance(expr, AffineSymExpr):
-        return symbols[expr.position]
-    assert isinstance(expr, AffineBinaryOpExpr)
-    lhs, rhs = affine_value(expr.lhs, dims, symbols), affine_value(expr.rhs, dims, symbols)
-    return {
-        AffineBinaryOpKind.Add: lambda: lhs + rhs,
-        AffineBinaryOpKind.Mul: lambda: lhs * rhs,
-        AffineBinaryOpKind.Mod: lambda: lhs % rhs,
-        AffineBinaryOpKind.FloorDiv: lambda: lhs // rhs,
-        AffineBinaryOpKind.CeilDiv: lambda: -(-lhs // rhs),
-    }[expr.kind]()
 
 
 class Arith:
@@ -172,7 +95,7 @@ class Arith:
 
     def _binary(self, op: type[Operation], lhs: Index, rhs: Index) -> Index:
         if isinstance(lhs, int) and isinstance(rhs, int):
-            return _BINARY[op](lhs, rhs)
+            return INTEGER_OPS[op](lhs, rhs)
         return self.emit(op(self.ssa(lhs), self.ssa(rhs))).results[0]
 
     def add(self, lhs: Index, rhs: Index) -> Index:
@@ -232,12 +155,12 @@ class Arith:
 
     def clone(self, op: Operation, operands: Sequence[Index]) -> Index:
         """``op`` (one of the ops ``roots`` follows) applied to program values."""
-        if type(op) in _BINARY:
+        if type(op) in INTEGER_OPS:
             return self._binary(type(op), *operands)
         if isinstance(op, arith.CmpiOp):
             lhs, rhs = (self.ssa(operand) for operand in operands)
             return self.emit(arith.CmpiOp(lhs, rhs, op.predicate.value.data)).results[0]
-        if isinstance(op, _CASTS):
+        if isinstance(op, INTEGER_CASTS):
             source = operands[0]
             if isinstance(source, int):
                 return source

@@ -10,21 +10,21 @@ from math import prod
 from xdsl.dialects import arith, memref
 from xdsl.dialects.builtin import (
     FixedBitwidthType,
-    IntegerAttr,
     MemRefType,
     NoneAttr,
     StridedLayoutAttr,
-    StringAttr,
 )
 from xdsl.ir import Attribute, Operation, SSAValue
 
+from ktc.dialects import ktdf
 from ktc.dialects.dfir import ViewOp
 from ktc.dialects.diagnostics import KtcError, where
 from ktc.dialects.ktdf import BufferPhaseOp, SelectMemrefOp
 from ktc.dialects.ktdp import ConstructMemoryViewOp
 from ktc.passes.convert_ktdf_to_dfir.plan import WAVE, per_core, phase_loops, through_private
 from ktc.passes.convert_ktdf_to_dfir.program import Program
-from ktc.passes.convert_ktdf_to_dfir.values import ARG, Index, evaluate, is_scalar, roots
+from ktc.passes.convert_ktdf_to_dfir.values import ARG, Index, is_scalar, roots
+from ktc.passes.utils.values import evaluate
 
 DYNAMIC = -(2 ** 63)
 """xDSL's dynamic size and offset marker (INT64_MIN)."""
@@ -141,12 +141,10 @@ class Views:
         return self.p.arith.rem(self.p.linear(waves + phase_loops(op))[0], op.num_phases.value.data)
 
     def _memory_kind(self, memref_type: MemRefType, op: Operation) -> str:
-        space = memref_type.memory_space
-        if isinstance(space, NoneAttr):
+        memory = self.p.df.device.memory_of(memref_type, where(op))
+        if memory is None:
             raise KtcError("a memref without a memory space", where(op))
-        if isinstance(space, StringAttr):
-            return self.p.df.device.memory(space.data).kind
-        return self.p.df.device.memory_space(space).kind
+        return memory.kind
 
 
 def _element_bytes(element: Attribute) -> int:
@@ -179,10 +177,10 @@ def _static_shape(op: memref.AllocOp) -> list[int]:
 
 
 def _address(op: memref.AllocOp) -> int:
-    address = op.attributes.get("ktdf.address")
-    if not isinstance(address, IntegerAttr):
-        raise KtcError("buffer has no 'ktdf.address' (run address-assignment first)", where(op))
-    return address.value.data
+    offset = ktdf.address(op)
+    if offset is None:
+        raise KtcError(f"buffer has no '{ktdf.ADDRESS}' (run address-assignment first)", where(op))
+    return offset
 
 
 def _block_layout(sizes: list[Index], strides: list[int]) -> tuple[list[Index], list[int]]:

@@ -11,9 +11,9 @@ from xdsl.dialects.func import FuncOp
 
 from conftest import CORPUS_IN_SCOPE, DEVICES, EXAMPLES, corpus_kernel, pipeline_through, run_pipeline
 from ktc.arch.model import device_of
-from ktc.dialects.ktdf import ReserveSizeOp
+from ktc.dialects.ktdf import ReserveSizeOp, address
 from ktc.dialects.ktdp import GetComputeTileIdOp
-from ktc.passes.address_assignment import ADDRESS, alignment, buffers
+from ktc.passes.analysis.memory_layout import buffers
 
 SPEC = pipeline_through("normalize-grid-to-1d")
 """ktir-to-dfir up to the lowering."""
@@ -29,17 +29,17 @@ def check(module) -> None:
             assert len(tile_id.ids) == 1
         placed = buffers(func, device, {})
         for buffer in placed:
-            address = buffer.alloc.attributes[ADDRESS].value.data
-            assert address % buffer.alignment == 0 and buffer.alignment % alignment(device, buffer.memory) == 0
-            assert address + buffer.nbytes <= buffer.memory.size
+            start = address(buffer.alloc)
+            assert start % buffer.alignment == 0
+            assert buffer.alignment % device.alignment(buffer.memory.kind) == 0
+            assert start + buffer.nbytes <= buffer.memory.size
             for other in placed:
                 if other is buffer or other.memory != buffer.memory:
                     continue
                 if other.last < buffer.first or buffer.last < other.first:
                     continue
-                start = other.alloc.attributes[ADDRESS].value.data
-                end = start + other.footprint
-                assert end <= address or address + buffer.footprint <= start
+                other_start = address(other.alloc)
+                assert other_start + other.footprint <= start or start + buffer.footprint <= other_start
     allocs = [op for op in module.walk() if isinstance(op, memref.AllocOp)]
     assert allocs, "the schedule has no buffers"
 

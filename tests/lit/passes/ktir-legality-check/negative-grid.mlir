@@ -2,7 +2,7 @@
 // tiles beyond the core count run in later waves, but tiles that communicate must
 // all run at once, so toy (2 cores) rejects four communicating tiles where line4
 // (4 cores) takes them and rejects the produce whose partials nobody reduces. A grid needs
-// positive integer sizes.
+// positive integer sizes (ktdp's checked grid_of says which rule it breaks).
 
 // RUN: ktc-opt %s --split-input-file --verify-diagnostics --arch toy -p ktir-legality-check
 // RUN: not ktc-opt %s --split-input-file --arch %S/../../arch/Inputs/line4.mlir -p ktir-legality-check 2>&1 | filecheck %s --check-prefix=LINE4
@@ -23,18 +23,18 @@ func.func @communicating(%partial: f16) attributes {grid = [4]} {
 
 // -----
 
-// expected-error@+1 {{'func.func' @empty cannot run on device @toy: grid [4, 0] must have positive sizes}}
+// expected-error@+1 {{grid size must be positive (got 0) in @empty}}
 func.func @empty() attributes {grid = [4, 0]} {
   return
 }
 
-// LINE4:      error: 'func.func' @empty cannot run on device @line4: grid [4, 0] must have positive sizes
+// LINE4:      negative-grid.mlir:27:1: error: grid size must be positive (got 0) in @empty
 
 // -----
 
-// expected-error@+1 {{'func.func' @named has grid ["x"]; a grid is a list of integers}}
+// expected-error@+1 {{grid ["x"] of @named is not a list of integers}}
 func.func @named() attributes {grid = ["x"]} {
   return
 }
 
-// LINE4:      error: 'func.func' @named has grid ["x"]; a grid is a list of integers
+// LINE4:      negative-grid.mlir:36:1: error: grid ["x"] of @named is not a list of integers

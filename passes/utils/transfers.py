@@ -1,28 +1,20 @@
-"""Tile transfers: the ``ktdf.data_transfer`` ops of a loop nest, each moving one
-piece per iteration, replaced by one transfer each that moves every piece at once.
+"""Transfers in loop nests: the ``ktdf.data_transfer`` ops of a nest, each moving
+one piece per iteration, replaced by one transfer each that moves every piece at
+once (``collapse``), and what that needs: how a value depends on loop indices
+(``coefficients``), the ops a value needs cloned (``clone_needed``), the memory a
+view is of (``memory_root``).
 
-``stage-coarsening`` uses it so that the outer pipeline's DMA stages move a whole
-tile per transfer; ``broadcast-promotion`` so that a hoisted operand moves whole.
+``stage-coarsening`` collapses nests so that the outer pipeline's DMA stages move a
+whole tile per transfer; ``broadcast-promotion`` so that a hoisted operand moves
+whole.
 """
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from ktc.dialects.diagnostics import located
-from ktc.dialects.ktdf import (
-    DYNAMIC_INDEX,
-    DataTransferOp,
-    DeriveSizeOp,
-    LinearizeIndexOp,
-)
-from ktc.passes.normalize_scf_for_loops import (
-    constant_value,
-    defined_inside,
-    is_normalized,
-)
 from xdsl.dialects import affine, arith, memref, scf
 from xdsl.dialects.builtin import IndexType, IntegerAttr, MemRefType, StridedLayoutAttr
-from xdsl.ir import Block, Operation, Region, SSAValue
+from xdsl.ir import Operation, SSAValue
 from xdsl.ir.affine import (
     AffineBinaryOpExpr,
     AffineBinaryOpKind,
@@ -34,6 +26,17 @@ from xdsl.ir.affine import (
 )
 from xdsl.rewriter import InsertPoint, Rewriter
 from xdsl.traits import is_side_effect_free
+from xdsl.transforms.canonicalization_patterns.utils import const_evaluate_operand
+
+from ktc.dialects.diagnostics import located
+from ktc.dialects.ktdf import (
+    DYNAMIC_INDEX,
+    DataTransferOp,
+    DeriveSizeOp,
+    LinearizeIndexOp,
+)
+from ktc.passes.utils.ir import defined_inside
+from ktc.passes.utils.loops import empty_nest, is_normalized
 
 Linear = dict[SSAValue, int]
 """How a value changes per step of each loop index it depends on."""
@@ -149,7 +152,7 @@ def coefficients(value: SSAValue, ivs: Sequence[SSAValue], root: Operation) -> L
     if isinstance(op, arith.AddiOp | arith.SubiOp):
         return _sum(terms[0], terms[1], 1 if isinstance(op, arith.AddiOp) else -1)
     if isinstance(op, arith.MuliOp):
-        return _scaled(terms, [constant_value(operand) for operand in op.operands])
+        return _scaled(terms, [const_evaluate_operand(operand) for operand in op.operands])
     if isinstance(op, affine.ApplyOp):
         affine_map = op.map.data
         return affine_coefficients(affine_map.results[0], terms, affine_map.num_dims)
@@ -163,7 +166,7 @@ def _linearized(op: LinearizeIndexOp, ivs: Sequence[SSAValue], root: Operation) 
         if term is None or coefficients(stride, ivs, root) != {}:
             return None
         if term:
-            if (factor := constant_value(stride)) is None:
+            if (factor := const_evaluate_operand(stride)) is None:
                 return None
             total = _sum(total, term, factor)
     return total
@@ -258,7 +261,7 @@ def _static_trip(loop: scf.ForOp) -> bool:
     bound = loop.ub
     if isinstance(bound.owner, DeriveSizeOp):
         bound = bound.owner.total_size
-    return constant_value(bound) is not None
+    return const_evaluate_operand(bound) is not None
 
 
 def _plan(side, stepping: _Stepping, taken: Sequence[int], loops: Sequence[scf.ForOp]):
@@ -267,7 +270,7 @@ def _plan(side, stepping: _Stepping, taken: Sequence[int], loops: Sequence[scf.F
     sizes: list[Size] = [next(dynamic) if size == DYNAMIC_INDEX else size for size in side.sizes]
     for k in taken:
         dim = stepping.dims[k]
-        count = constant_value(loops[k].ub)
+        count = const_evaluate_operand(loops[k].ub)
         sizes[dim] = count * sizes[dim] if count is not None else (k, sizes[dim])
     memref_type = side.value.type
     assert isinstance(memref_type, MemRefType)
@@ -323,21 +326,15 @@ def _build(transfer: DataTransferOp, loops: list[scf.ForOp], taken: Sequence[int
 def _shell(loops: Sequence[scf.ForOp], mapping: dict[SSAValue, SSAValue]):
     """Copies of ``loops``, empty but for their terminators, the indices mapped in
     ``mapping``: (the outermost, the innermost body), or (None, None)."""
-    outer: scf.ForOp | None = None
-    body: Block | None = None
-    for loop in loops:
-        block = Block(arg_types=[IndexType()])
-        block.args[0].name_hint = loop.body.block.args[0].name_hint
-        mapping[loop.body.block.args[0]] = block.args[0]
-        copy = scf.ForOp(loop.lb, mapping.get(loop.ub, loop.ub), loop.step, [], Region(block))
-        copy.attributes.update(loop.attributes)
-        block.add_op(scf.YieldOp())
-        if body is None:
-            outer = copy
-        else:
-            body.insert_op_before(copy, body.last_op)
-        body = block
-    return outer, body
+    if not loops:
+        return None, None
+    copies = empty_nest([(loop.lb, loop.ub, loop.step) for loop in loops], loops)
+    for loop, copy in zip(loops, copies):
+        copy.body.block.args[0].name_hint = loop.body.block.args[0].name_hint
+        mapping[loop.body.block.args[0]] = copy.body.block.args[0]
+    for copy in copies:
+        copy.operands[1] = mapping.get(copy.ub, copy.ub)
+    return copies[0], copies[-1].body.block
 
 
 def _stepping(side, ivs: Sequence[SSAValue], nest: scf.ForOp) -> _Stepping | None:
@@ -398,7 +395,7 @@ def _row_dim(stepping: _Stepping, side) -> int | None:
 def _is_zero(expr: AffineExpr, indices: Sequence[SSAValue]) -> bool:
     if isinstance(expr, AffineConstantExpr):
         return expr.value == 0
-    return isinstance(expr, AffineDimExpr) and constant_value(indices[expr.position]) == 0
+    return isinstance(expr, AffineDimExpr) and const_evaluate_operand(indices[expr.position]) == 0
 
 
 def _whole_side(side, stepping: _Stepping, trips: dict[int, SSAValue],
@@ -424,7 +421,7 @@ def _whole_side(side, stepping: _Stepping, trips: dict[int, SSAValue],
 
 def _times(trip: SSAValue, size: int, ops: list[Operation]) -> int | SSAValue:
     """``trip * size``: a constant, or a value computed by ops appended to ``ops``."""
-    if (count := constant_value(trip)) is not None:
+    if (count := const_evaluate_operand(trip)) is not None:
         return count * size
     if size == 1:
         return trip
@@ -462,7 +459,7 @@ def folded(access: AffineMap, indices: Sequence[SSAValue]) -> tuple[AffineMap, l
     kept: list[SSAValue] = []
     replacements: list[AffineExpr] = []
     for index in indices:
-        value = constant_value(index)
+        value = const_evaluate_operand(index)
         if value is None:
             replacements.append(AffineExpr.dimension(len(kept)))
             kept.append(index)
