@@ -8,7 +8,7 @@ tools print it and exit 1 without a traceback.
 from dataclasses import dataclass
 from typing import TypeVar
 
-from xdsl.dialects.builtin import FileLineColLoc, IntAttr, StringAttr
+from xdsl.dialects.builtin import FileLineColLoc, IntAttr, NameLoc, StringAttr
 from xdsl.ir import Operation
 
 OpT = TypeVar("OpT", bound=Operation)
@@ -38,10 +38,16 @@ def where(op: Operation) -> str:
 
 def source_location(op: Operation) -> str:
     """``file:line:col`` of an op's source location, or "" when it has none."""
+    loc = _file_line_col(op)
+    return f"{loc.filename.data}:{loc.line.data}:{loc.column.data}" if loc else ""
+
+
+def _file_line_col(op: Operation) -> FileLineColLoc | None:
+    """The op's file position, also inside a named location ``loc("name"("f":1:2))``."""
     loc = op.location
-    if isinstance(loc, FileLineColLoc):
-        return f"{loc.filename.data}:{loc.line.data}:{loc.column.data}"
-    return ""
+    if isinstance(loc, NameLoc):
+        loc = loc.location
+    return loc if isinstance(loc, FileLineColLoc) else None
 
 
 def located(op: OpT, origin: Operation) -> OpT:
@@ -52,5 +58,5 @@ def located(op: OpT, origin: Operation) -> OpT:
 
 
 def line_of(op: Operation) -> int | None:
-    loc = op.location
-    return loc.line.data if isinstance(loc, FileLineColLoc) else None
+    loc = _file_line_col(op)
+    return loc.line.data if loc else None

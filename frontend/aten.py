@@ -1,0 +1,385 @@
+"""What the PyTorch front end does with each ATen op of a graph.
+
+The graph comes after decomposition to core ATen. Each call is one of:
+
+- an **alias** (``view``, ``reshape``, ``squeeze``, ...): it moves no data; kernels read
+  through it, and PyTorch applies it where its result is needed outside a kernel;
+- a **computation** this table lowers to kernel steps (``ktc.frontend.kernel``):
+  elementwise ops, reductions along the last dimension, softmax and layer norm along
+  the last dimension, casts between float16 and float32;
+- anything else, which runs in PyTorch; ``refusal`` says why.
+
+A computation is either *elementwise* (its frame is its result's shape, each tensor
+operand has the frame's shape or is broadcast along the rows or over the columns of
+it) or *row-wise* (its frame is its input's shape; it reduces or normalizes along the
+last dimension). ``Form`` tells the partitioner which, and ``lower`` writes the steps.
+
+Matrix products (``mm``, ``bmm``, ``addmm``, attention) are refused in ``CONTRACTIONS``:
+ktc compiles no contraction yet. A lowering for them goes into ``LOWERINGS`` and their
+entry out of ``CONTRACTIONS``.
+"""
+
+from __future__ import annotations
+
+import math
+import operator
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import torch
+from torch.fx import Node
+
+from ktc.frontend.kernel import COL, FULL, ROW
+
+aten = torch.ops.aten
+
+DTYPES = {torch.float16: "f16", torch.float32: "f32"}
+"""The tensor types kernels compute in, and their KTIR names."""
+
+SAME = "same"
+"""An operand of its op's frame shape (``ROW``: broadcast along rows, ``COL``: over
+the columns of the frame)."""
+
+ALIASES = frozenset({
+    aten.view.default, aten._unsafe_view.default, aten.reshape.default, aten.alias.default,
+    aten.squeeze.default, aten.squeeze.dim, aten.squeeze.dims, aten.unsqueeze.default,
+})
+"""Ops that give a new shape to the same contiguous data."""
+
+CONTRACTIONS = {
+    op: "a matrix product: ktc compiles no contraction (linalg.matmul) yet"
+    for op in (aten.mm.default, aten.bmm.default, aten.addmm.default, aten.baddbmm.default,
+               aten.matmul.default, aten.linear.default,
+               aten._scaled_dot_product_flash_attention_for_cpu.default,
+               aten._scaled_dot_product_efficient_attention.default,
+               aten._scaled_dot_product_flash_attention.default)
+}
+
+_NO_SELECT = ("compares and selects: ktc's compute engines have no compare or select "
+              "instruction (arith.cmpf, arith.select)")
+KNOWN_REFUSALS = {
+    **CONTRACTIONS,
+    **{op: _NO_SELECT for op in (
+        aten.where.self, aten.gt.Scalar, aten.gt.Tensor, aten.lt.Scalar, aten.lt.Tensor,
+        aten.ge.Scalar, aten.ge.Tensor, aten.le.Scalar, aten.le.Tensor, aten.eq.Scalar,
+        aten.eq.Tensor, aten.ne.Scalar, aten.ne.Tensor)},
+    **{op: "a transpose, which moves data" for op in (
+        aten.permute.default, aten.transpose.int, aten.t.default)},
+}
+"""Ops PyTorch runs instead, with the reason."""
+
+
+@dataclass(frozen=True)
+class Form:
+    """How a computation sits over the kernel matrix."""
+
+    frame: tuple[int, ...]
+    rowwise: bool
+    """The frame's last dimension must be the kernel's columns (reductions and
+    normalizations, and elementwise ops that broadcast)."""
+
+    operands: tuple[tuple[Node, str], ...]
+    """Each tensor operand with how it covers the frame (``SAME``, ``ROW``, ``COL``)."""
+
+    results: tuple[str, ...]
+    """The layout of each result over the frame (``FULL`` or ``ROW``)."""
+
+
+class Builder:
+    """Writes the steps of one node: ``emit`` infers each step's layout from its
+    operands (the widest one; a ``ROW`` and a ``COL`` make a ``FULL``)."""
+
+    def __init__(self, node: Node, values: dict[Node, str], layouts: dict[str, str],
+                 append: Callable[[str, tuple, str, str, str], str]):
+        self.node, self.values, self.layouts, self.append = node, values, layouts, append
+        value = node.meta["val"]
+        self.dtype = DTYPES[(value[0] if isinstance(value, tuple | list) else value).dtype]
+
+    def value(self, arg) -> str | float:
+        """The kernel value of an FX operand, or the float of a number."""
+        return self.values[arg] if isinstance(arg, Node) else float(arg)
+
+    def emit(self, op: str, *args: str | float, dtype: str | None = None) -> str:
+        layouts = {self.layouts[a] for a in args if isinstance(a, str)}
+        layout = FULL if FULL in layouts or layouts == {ROW, COL} else layouts.pop()
+        return self.append(op, args, layout, dtype or self.dtype, self.node.name)
+
+    def reduce(self, op: str, value: str) -> str:
+        return self.append(op, (value,), ROW, self.dtype, self.node.name)
+
+
+Lowering = Callable[[Builder, dict], tuple[str, ...]]
+
+
+# ---------------------------------------------------------------------------------
+# Lowerings
+# ---------------------------------------------------------------------------------
+
+
+def _binary(op: str, swap: bool = False) -> Lowering:
+    def lower(b: Builder, a: dict) -> tuple[str, ...]:
+        x, y = b.value(a["self"]), b.value(a["other"])
+        alpha = a.get("alpha", 1)
+        if alpha != 1:
+            y = b.emit("mul", y, float(alpha)) if isinstance(y, str) else y * alpha
+        return (b.emit(op, *((y, x) if swap else (x, y))),)
+    return lower
+
+
+def _unary(*ops: str) -> Lowering:
+    def lower(b: Builder, a: dict) -> tuple[str, ...]:
+        value = b.value(a["self"])
+        for op in ops:
+            value = b.emit(op, value)
+        return (value,)
+    return lower
+
+
+def _sigmoid(b: Builder, value: str) -> str:
+    return b.emit("div", 1.0, b.emit("add", b.emit("exp", b.emit("neg", value)), 1.0))
+
+
+def _gelu(b: Builder, a: dict) -> tuple[str, ...]:
+    x = b.value(a["self"])
+    if a["approximate"] == "none":
+        return (b.emit("gelu", x),)
+    cube = b.emit("mul", b.emit("mul", x, x), x)
+    inner = b.emit("mul", b.emit("add", x, b.emit("mul", cube, 0.044715)), math.sqrt(2 / math.pi))
+    half = b.emit("mul", x, 0.5)
+    return (b.emit("mul", half, b.emit("add", b.emit("tanh", inner), 1.0)),)
+
+
+_POWERS: dict[float, Callable[[Builder, str], str]] = {
+    1.0: lambda b, x: b.emit("mul", x, 1.0),
+    2.0: lambda b, x: b.emit("mul", x, x),
+    3.0: lambda b, x: b.emit("mul", b.emit("mul", x, x), x),
+    0.5: lambda b, x: b.emit("sqrt", x),
+    -0.5: lambda b, x: b.emit("rsqrt", x),
+    -1.0: lambda b, x: b.emit("div", 1.0, x),
+    -2.0: lambda b, x: b.emit("div", 1.0, b.emit("mul", x, x)),
+}
+
+
+def _pow(b: Builder, a: dict) -> tuple[str, ...]:
+    return (_POWERS[float(a["exponent"])](b, b.value(a["self"])),)
+
+
+def _clamp(b: Builder, a: dict) -> tuple[str, ...]:
+    value = b.value(a["self"])
+    if a["min"] is not None:
+        value = b.emit("max", value, float(a["min"]))
+    if a["max"] is not None:
+        value = b.emit("min", value, float(a["max"]))
+    return (value,)
+
+
+def _cast(b: Builder, a: dict) -> tuple[str, ...]:
+    return (b.emit("cast", b.value(a["self"])),)
+
+
+def _reduction(op: str, mean: bool = False) -> Lowering:
+    def lower(b: Builder, a: dict) -> tuple[str, ...]:
+        x = b.value(a["self"])
+        total = b.reduce(op, x)
+        if not mean:
+            return (total,)
+        return (b.emit("mul", total, 1.0 / tensor_of(a["self"]).shape[-1]),)
+    return lower
+
+
+def _softmax(b: Builder, a: dict) -> tuple[str, ...]:
+    x = b.value(a["self"])
+    exp = b.emit("exp", b.emit("sub", x, b.reduce("amax", x)))
+    return (b.emit("div", exp, b.reduce("sum", exp)),)
+
+
+def _layer_norm(b: Builder, a: dict) -> tuple[str, ...]:
+    x = b.value(a["input"])
+    inverse = 1.0 / tensor_of(a["input"]).shape[-1]
+    mean = b.emit("mul", b.reduce("sum", x), inverse)
+    centered = b.emit("sub", x, mean)
+    variance = b.emit("mul", b.reduce("sum", b.emit("mul", centered, centered)), inverse)
+    rstd = b.emit("rsqrt", b.emit("add", variance, float(a["eps"])))
+    out = b.emit("mul", centered, rstd)
+    if a["weight"] is not None:
+        out = b.emit("mul", out, b.value(a["weight"]))
+    if a["bias"] is not None:
+        out = b.emit("add", out, b.value(a["bias"]))
+    return out, mean, rstd
+
+
+LOWERINGS: dict[object, Lowering] = {
+    aten.add.Tensor: _binary("add"), aten.add.Scalar: _binary("add"),
+    aten.sub.Tensor: _binary("sub"), aten.sub.Scalar: _binary("sub"),
+    aten.rsub.Scalar: _binary("sub", swap=True), aten.rsub.Tensor: _binary("sub", swap=True),
+    aten.mul.Tensor: _binary("mul"), aten.mul.Scalar: _binary("mul"),
+    aten.div.Tensor: _binary("div"), aten.div.Scalar: _binary("div"),
+    aten.maximum.default: _binary("max"), aten.minimum.default: _binary("min"),
+    aten.neg.default: _unary("neg"), aten.abs.default: _unary("abs"),
+    aten.exp.default: _unary("exp"), aten.tanh.default: _unary("tanh"),
+    aten.sqrt.default: _unary("sqrt"), aten.rsqrt.default: _unary("rsqrt"),
+    aten.log.default: _unary("log"), aten.erf.default: _unary("erf"),
+    aten.reciprocal.default: lambda b, a: (b.emit("div", 1.0, b.value(a["self"])),),
+    aten.relu.default: lambda b, a: (b.emit("max", b.value(a["self"]), 0.0),),
+    aten.sigmoid.default: lambda b, a: (_sigmoid(b, b.value(a["self"])),),
+    aten.silu.default: lambda b, a: (b.emit("mul", b.value(a["self"]),
+                                            _sigmoid(b, b.value(a["self"]))),),
+    aten.gelu.default: _gelu,
+    aten.pow.Tensor_Scalar: _pow,
+    aten.clamp.default: _clamp,
+    aten._to_copy.default: _cast,
+    aten.sum.dim_IntList: _reduction("sum"),
+    aten.mean.dim: _reduction("sum", mean=True),
+    aten.amax.default: _reduction("amax"),
+    aten._softmax.default: _softmax,
+    aten.native_layer_norm.default: _layer_norm,
+}
+"""Each computation and how it is written in kernel steps."""
+
+_REDUCTIONS = (aten.sum.dim_IntList, aten.mean.dim, aten.amax.default)
+_ROWWISE = (*_REDUCTIONS, aten._softmax.default, aten.native_layer_norm.default)
+
+
+# ---------------------------------------------------------------------------------
+# Classification
+# ---------------------------------------------------------------------------------
+
+
+def tensor_of(node: Node) -> torch.Tensor | None:
+    """The example value (a fake tensor) of an FX node's single result, if a tensor."""
+    value = node.meta.get("val")
+    return value if isinstance(value, torch.Tensor) else None
+
+
+def arguments(node: Node) -> dict:
+    """The node's arguments by schema name, defaults filled in."""
+    schema = node.target._schema
+    bound = {}
+    for index, argument in enumerate(schema.arguments):
+        if index < len(node.args):
+            bound[argument.name] = node.args[index]
+        elif argument.name in node.kwargs:
+            bound[argument.name] = node.kwargs[argument.name]
+        else:
+            bound[argument.name] = argument.default_value if argument.has_default_value() else None
+    return bound
+
+
+def is_alias(node: Node) -> bool:
+    return node.op == "call_function" and node.target in ALIASES
+
+
+def is_result(node: Node) -> bool:
+    """``getitem`` of a node's tuple of results."""
+    return node.op == "call_function" and node.target is operator.getitem
+
+
+def refusal(node: Node) -> str | None:
+    """Why ``node`` cannot be computed in a kernel, or None if it can."""
+    if node.target in KNOWN_REFUSALS:
+        return KNOWN_REFUSALS[node.target]
+    if node.target not in LOWERINGS:
+        return f"{op_name(node)} has no lowering to KTIR in the PyTorch front end"
+    values = node.meta.get("val")
+    results = values if isinstance(values, tuple | list) else (values,)
+    tensors = [t for t in results if isinstance(t, torch.Tensor)]
+    tensors += [tensor_of(arg) for arg in _tensor_operands(node)]
+    for tensor in tensors:
+        if tensor is None:
+            return f"{op_name(node)} has an operand without a known shape"
+        if tensor.dtype not in DTYPES:
+            return f"{op_name(node)} computes on {tensor.dtype}: kernels take float16 and float32"
+        if not all(isinstance(size, int) for size in tensor.shape):
+            return f"{op_name(node)} has a dynamic shape {tuple(tensor.shape)}: kernels are static"
+    return _op_refusal(node, arguments(node), tensors)
+
+
+def _op_refusal(node: Node, a: dict, tensors: list[torch.Tensor]) -> str | None:
+    name = op_name(node)
+    if node.target is aten._to_copy.default:
+        extra = {k: v for k, v in node.kwargs.items() if k != "dtype" and v is not None}
+        if extra:
+            return f"{name} with {extra}: only a change of float type is compiled"
+        if tensor_of(a["self"]).dtype == tensor_of(node).dtype:
+            return f"{name}: a copy without a change of type"
+        return None
+    dtypes = {t.dtype for t in tensors}
+    if len(dtypes) > 1:
+        return f"{name} mixes {', '.join(sorted(str(d) for d in dtypes))}"
+    if node.target in _ROWWISE and tensor_of(a.get("self", a.get("input"))).shape[-1:] in ((), (1,)):
+        return f"{name} along a dimension of size 1 (or none)"
+    if node.target in _REDUCTIONS:
+        return _reduction_refusal(name, a)
+    if node.target is aten._softmax.default:
+        return None if _is_last(a["dim"], tensor_of(a["self"])) and not a["half_to_float"] \
+            else f"{name} along dimension {a['dim']}: only the last dimension is compiled"
+    if node.target is aten.native_layer_norm.default:
+        return None if len(a["normalized_shape"]) == 1 \
+            else f"{name} over {len(a['normalized_shape'])} dimensions: only the last one is compiled"
+    if node.target is aten.pow.Tensor_Scalar and float(a["exponent"]) not in _POWERS:
+        return (f"{name} to the power {a['exponent']}: ktc's compute engines have no pow "
+                f"instruction; exponents {sorted(_POWERS)} are written with mul, div, sqrt "
+                "and rsqrt")
+    return _broadcast_refusal(node)
+
+
+def _reduction_refusal(name: str, a: dict) -> str | None:
+    dims = a["dim"]
+    tensor = tensor_of(a["self"])
+    if a.get("dtype") not in (None, tensor.dtype):
+        return f"{name} into {a['dtype']}: only a reduction in the input's type is compiled"
+    if dims is None or len(dims) != 1 or not _is_last(dims[0], tensor):
+        return f"{name} over dimensions {dims}: only a reduction along the last dimension is compiled"
+    return None
+
+
+def _broadcast_refusal(node: Node) -> str | None:
+    form = form_of(node)
+    for operand, relation in form.operands:
+        if relation is None:
+            return (f"{op_name(node)} broadcasts an operand of shape {tuple(tensor_of(operand).shape)} "
+                    f"over {form.frame}: kernels broadcast along rows or over columns only")
+    return None
+
+
+def form_of(node: Node) -> Form:
+    """Where ``node`` (a computation) sits over the kernel matrix."""
+    a = arguments(node)
+    if node.target in _ROWWISE:
+        source = a["self"] if "self" in a else a["input"]
+        frame = tuple(tensor_of(source).shape)
+        operands = [(source, SAME)]
+        operands += [(a[k], COL) for k in ("weight", "bias") if isinstance(a.get(k), Node)]
+        results = (FULL, ROW, ROW) if node.target is aten.native_layer_norm.default else \
+            (ROW,) if node.target in _REDUCTIONS else (FULL,)
+        return Form(frame, True, tuple(operands), results)
+    frame = tuple(tensor_of(node).shape)
+    operands = tuple((arg, _relation(tuple(tensor_of(arg).shape), frame))
+                     for arg in _tensor_operands(node))
+    return Form(frame, any(r != SAME for _, r in operands), operands, (FULL,))
+
+
+def _relation(shape: tuple[int, ...], frame: tuple[int, ...]) -> str | None:
+    """How an operand of ``shape`` covers ``frame`` under PyTorch broadcasting."""
+    if len(shape) > len(frame) or not frame:
+        return SAME if shape == frame else None
+    padded = (1,) * (len(frame) - len(shape)) + shape
+    if padded == frame:
+        return SAME
+    if padded == frame[:-1] + (1,):
+        return ROW
+    if padded == (1,) * (len(frame) - 1) + frame[-1:]:
+        return COL
+    return None
+
+
+def _tensor_operands(node: Node) -> list[Node]:
+    return list(node.all_input_nodes)
+
+
+def _is_last(dim: int, tensor: torch.Tensor) -> bool:
+    return tensor.dim() > 0 and dim % tensor.dim() == tensor.dim() - 1
+
+
+def op_name(node: Node) -> str:
+    return str(node.target) if node.op == "call_function" else node.op

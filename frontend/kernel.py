@@ -1,0 +1,88 @@
+"""The kernels the PyTorch front end hands to the KTIR emitter, free of ``torch``.
+
+A kernel computes over a matrix of ``rows x cols`` elements, row-major: the last
+dimension of the PyTorch tensors is ``cols`` and every leading dimension is folded into
+``rows`` (a view that keeps the last dimension moves no data, so it costs nothing).
+Every value of a kernel has one of three layouts over that matrix:
+
+- ``FULL``: one element per matrix element (``rows x cols``);
+- ``ROW``: one element per row (a reduction over the last dimension, ``x[..., :1]``);
+- ``COL``: one element per column, the same for every row (a weight ``w[None, :]``).
+
+A value used where a wider layout is needed is broadcast: a ``ROW`` along the row, a
+``COL`` over the rows. Constants are Python floats in the arguments of a step.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+FULL, ROW, COL = "full", "row", "col"
+LAYOUTS = (FULL, ROW, COL)
+
+FLOAT_TYPES = ("f16", "f32")
+"""The element types a kernel computes in."""
+
+BINARY = ("add", "sub", "mul", "div", "max", "min")
+UNARY = ("neg", "abs", "exp", "log", "tanh", "erf", "sqrt", "rsqrt", "gelu")
+REDUCTIONS = ("sum", "amax")
+CAST = "cast"
+STEP_OPS = (*BINARY, *UNARY, *REDUCTIONS, CAST)
+"""What a step computes: elementwise (binary, unary), a reduction of a ``FULL`` value
+along its rows into a ``ROW`` value, or a conversion between the float types."""
+
+
+@dataclass(frozen=True)
+class Array:
+    """An argument of the kernel: a tensor in device memory."""
+
+    name: str
+    layout: str
+    dtype: str
+
+
+@dataclass(frozen=True)
+class Step:
+    """One operation of the kernel, named after the value it defines."""
+
+    op: str
+    args: tuple[str | float, ...]
+    """Names of values (arrays or earlier steps) or float constants."""
+
+    result: str
+    layout: str
+    dtype: str
+    node: str
+    """The PyTorch FX node it comes from (its source location)."""
+
+
+@dataclass(frozen=True)
+class Kernel:
+    """A kernel: arrays in, steps, arrays out."""
+
+    name: str
+    rows: int
+    cols: int
+    inputs: tuple[Array, ...]
+    steps: tuple[Step, ...]
+    outputs: tuple[tuple[Array, str], ...]
+    """Each output array with the value stored into it."""
+
+    def __post_init__(self) -> None:
+        known = {a.name: a.layout for a in self.inputs}
+        for step in self.steps:
+            if step.op not in STEP_OPS or step.layout not in LAYOUTS or step.dtype not in FLOAT_TYPES:
+                raise ValueError(f"kernel {self.name}: bad step {step}")
+            missing = [a for a in step.args if isinstance(a, str) and a not in known]
+            if missing:
+                raise ValueError(f"kernel {self.name}: step {step.result} uses undefined {missing}")
+            known[step.result] = step.layout
+        for array, value in self.outputs:
+            if known.get(value) != array.layout:
+                raise ValueError(f"kernel {self.name}: output {array.name} stores {value} "
+                                 f"of another layout")
+
+    @property
+    def arrays(self) -> tuple[Array, ...]:
+        """The kernel's arguments in order: inputs, then outputs."""
+        return self.inputs + tuple(array for array, _ in self.outputs)
