@@ -4,7 +4,10 @@ The kernel is a ``func.func`` whose arguments are the arrays (an element index i
 device memory each, as KTIR passes pointers), with ``grid = [G]``: compute tile ``t``
 owns rows ``t * R/G`` up to the next tile's. Each array has a
 ``ktdp.construct_memory_view`` over the whole matrix (``FULL``), over the rows
-(``ROW``) or over the columns (``COL``). A tile walks its rows a block of ``B`` rows at
+(``ROW``) or over the columns (``COL``); a ``ROW`` input is an ``R x 1`` matrix, its
+tile read into one value per row by a maximum over its one column (exact), since the
+pipeline today reads a one-dimensional tile of a per-row input past the array's end
+(a DMA fault on the simulator). A tile walks its rows a block of ``B`` rows at
 a time (an ``scf.for`` when there is more than one block): it loads each input's
 access tile, computes on tensors (``arith`` and ``math`` on whole tensors,
 ``linalg.reduce`` along the rows, ``linalg.broadcast`` where a narrower layout meets a
@@ -24,6 +27,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from math import prod
 
 import numpy as np
 
@@ -161,54 +165,50 @@ class _Emitter:
     # Types --------------------------------------------------------------------------
 
     def tensor(self, layout: str, dtype: str) -> str:
-        return f"tensor<{'x'.join(map(str, self.block_shape(layout)))}x{dtype}>"
+        return _tensor(self.block_shape(layout), dtype)
 
     def block_shape(self, layout: str) -> tuple[int, ...]:
+        """The shape of a value of ``layout`` in one block of rows."""
         return {FULL: (self.plan.block, self.kernel.cols), ROW: (self.plan.block,),
                 COL: (self.kernel.cols,)}[layout]
 
-    def memref(self, array: Array) -> str:
-        return f"memref<{'x'.join(map(str, self.matrix_shape(array.layout)))}x{array.dtype}>"
-
-    def matrix_shape(self, layout: str) -> tuple[int, ...]:
-        return {FULL: (self.kernel.rows, self.kernel.cols), ROW: (self.kernel.rows,),
-                COL: (self.kernel.cols,)}[layout]
-
-    def access_tile(self, layout: str) -> str:
-        return f"!ktdp.access_tile<{'x'.join(map(str, self.block_shape(layout)))}xindex>"
+    def tile_shape(self, array: Array) -> tuple[int, ...]:
+        return tile_shape(self.kernel, self.plan, array)
 
     # Memory -------------------------------------------------------------------------
 
     def view(self, array: Array) -> None:
         name = self.ssa(array.name)
-        sizes = self.matrix_shape(array.layout)
-        strides = (sizes[1], 1) if len(sizes) == 2 else (1,)
-        whole = {FULL: "#matrix", ROW: "#rows", COL: "#cols"}[array.layout]
+        sizes = array_shape(self.kernel, array)
+        strides = [prod(sizes[i + 1:]) for i in range(len(sizes))]
         self.op(f"%{name}.view = ktdp.construct_memory_view %{name}, sizes: {list(sizes)}, "
-                f"strides: {list(strides)} {{coordinate_set = {whole}, memory_space = "
-                f"#ktdp.memory_space<global>}} : {self.memref(array)}", array.name)
+                f"strides: {strides} {{coordinate_set = {_box_name(sizes)}, memory_space = "
+                f"#ktdp.memory_space<global>}} : {_memref(sizes, array.dtype)}", array.name)
 
     def tile(self, array: Array, row: str) -> str:
         name = self.ssa(array.name)
-        index = {FULL: f"{row}, %c0", ROW: row, COL: "%c0"}[array.layout]
-        block, order = {FULL: ("#block", "#identity2"), ROW: ("#block_rows", "#identity1"),
-                        COL: ("#cols", "#identity1")}[array.layout]
+        sizes, shape = array_shape(self.kernel, array), self.tile_shape(array)
+        index = ", ".join(["%c0" if array.layout == COL else row] + ["%c0"] * (len(sizes) - 1))
         self.op(f"%{name}.tile = ktdp.construct_access_tile %{name}.view[{index}] "
-                f"{{access_tile_set = {block}, access_tile_order = {order}}} : "
-                f"{self.memref(array)} -> {self.access_tile(array.layout)}", array.name)
+                f"{{access_tile_set = {_box_name(shape)}, access_tile_order = #identity{len(shape)}}} : "
+                f"{_memref(sizes, array.dtype)} -> {_access_tile(shape)}", array.name)
         return f"%{name}.tile"
 
     def load(self, array: Array, row: str) -> None:
-        tile = self.tile(array, row)
+        """The array's block as a value; a per-row input comes as one column, read into
+        one value per row by a maximum over that column (exact)."""
+        tile, shape = self.tile(array, row), self.tile_shape(array)
         name = self.define(array.name, f"%{self.ssa(array.name)}.in", array.layout, array.dtype)
-        self.op(f"{name} = ktdp.load {tile} : {self.access_tile(array.layout)} -> "
-                f"{self.tensor(array.layout, array.dtype)}", array.name)
+        loaded = f"{name}.column" if array.layout == ROW else name
+        self.op(f"{loaded} = ktdp.load {tile} : {_access_tile(shape)} -> "
+                f"{_tensor(shape, array.dtype)}", array.name)
+        if array.layout == ROW:
+            self.fold(name, "amax", loaded, _tensor(shape, array.dtype), array.dtype, array.name)
 
     def store(self, array: Array, value: str, row: str) -> None:
-        tile = self.tile(array, row)
-        self.op(f"ktdp.store {self.values[value]}, {tile} : "
-                f"{self.tensor(array.layout, array.dtype)}, {self.access_tile(array.layout)}",
-                array.name)
+        tile, shape = self.tile(array, row), self.tile_shape(array)
+        self.op(f"ktdp.store {self.values[value]}, {tile} : {_tensor(shape, array.dtype)}, "
+                f"{_access_tile(shape)}", array.name)
 
     # Compute ------------------------------------------------------------------------
 
@@ -253,16 +253,20 @@ class _Emitter:
 
     def reduction(self, step: Step, result: str) -> None:
         (source,) = step.args
-        combine, identity = _REDUCTION_OPS[step.op]
-        row_type = self.tensor(ROW, step.dtype)
-        self.op(f"{result}.empty = tensor.empty() : {row_type}", step.node)
-        self.op(f"{result}.identity = arith.constant {_float(identity, step.dtype)} : {step.dtype}",
-                step.node)
-        self.op(f"{result}.init = linalg.fill ins({result}.identity : {step.dtype}) "
-                f"outs({result}.empty : {row_type}) -> {row_type}", step.node)
-        self.op(f"{result} = linalg.reduce {{ {combine} }} ins({self.values[source]} : "
-                f"{self.tensor(FULL, step.dtype)}) outs({result}.init : {row_type}) "
-                f"dimensions = [1]", step.node)
+        self.fold(result, step.op, self.values[source], self.tensor(FULL, step.dtype), step.dtype,
+                  step.node)
+
+    def fold(self, result: str, op: str, source: str, source_type: str, dtype: str,
+             node: str) -> None:
+        """``result``: ``source`` (a block of rows) reduced along its rows by ``op``."""
+        combine, identity = _REDUCTION_OPS[op]
+        row_type = self.tensor(ROW, dtype)
+        self.op(f"{result}.empty = tensor.empty() : {row_type}", node)
+        self.op(f"{result}.identity = arith.constant {_float(identity, dtype)} : {dtype}", node)
+        self.op(f"{result}.init = linalg.fill ins({result}.identity : {dtype}) "
+                f"outs({result}.empty : {row_type}) -> {row_type}", node)
+        self.op(f"{result} = linalg.reduce {{ {combine} }} ins({source} : {source_type}) "
+                f"outs({result}.init : {row_type}) dimensions = [1]", node)
 
     def operand(self, arg: str | float, step: Step) -> str:
         """``arg`` as a tensor of the step's layout and type: a constant, the value, or
@@ -302,27 +306,58 @@ def _float(value: float, dtype: str) -> str:
     return (mantissa if "." in mantissa else mantissa + ".0") + e + exponent
 
 
+def array_shape(kernel: Kernel, array: Array) -> tuple[int, ...]:
+    """The shape of an array argument in device memory: the matrix (``FULL``), a
+    column per row (a ``ROW`` input: ``R x 1``), one value per row (a ``ROW`` output)
+    or per column (``COL``)."""
+    if array.layout == FULL:
+        return kernel.rows, kernel.cols
+    if array.layout == COL:
+        return (kernel.cols,)
+    return (kernel.rows, 1) if array in kernel.inputs else (kernel.rows,)
+
+
+def tile_shape(kernel: Kernel, shape: Plan, array: Array) -> tuple[int, ...]:
+    """The shape of an array's access tile: its part of one block of rows."""
+    sizes = array_shape(kernel, array)
+    return sizes if array.layout == COL else (shape.block, *sizes[1:])
+
+
+def _tensor(shape: tuple[int, ...], dtype: str) -> str:
+    return f"tensor<{'x'.join(map(str, shape))}x{dtype}>"
+
+
+def _memref(shape: tuple[int, ...], dtype: str) -> str:
+    return f"memref<{'x'.join(map(str, shape))}x{dtype}>"
+
+
+def _access_tile(shape: tuple[int, ...]) -> str:
+    return f"!ktdp.access_tile<{'x'.join(map(str, shape))}xindex>"
+
+
+def _box_name(shape: tuple[int, ...]) -> str:
+    return f"#box_{'x'.join(map(str, shape))}"
+
+
+def _box(shape: tuple[int, ...]) -> str:
+    """The affine set of the indices of an array or tile of ``shape``."""
+    dims = ", ".join(f"d{i}" for i in range(len(shape)))
+    bounds = ", ".join(f"d{i} >= 0, -d{i} + {size - 1} >= 0" for i, size in enumerate(shape))
+    return f"affine_set<({dims}) : ({bounds})>"
+
+
 def _header(kernel: Kernel, shape: Plan) -> list[str]:
     """The comment saying what the kernel is, and the affine sets and maps it uses."""
-    layouts = {a.layout for a in kernel.arrays}
     nodes = ", ".join(dict.fromkeys(s.node for s in kernel.steps))
     lines = [
         f"// {kernel.name}: PyTorch FX nodes {nodes}",
         f"//   a {kernel.rows} x {kernel.cols} matrix; grid [{shape.grid}]: "
         f"{shape.rows_per_tile} row(s) per tile, {shape.block} at a time",
     ]
-    rows, cols, block = kernel.rows - 1, kernel.cols - 1, shape.block - 1
-    if FULL in layouts:
-        lines.append(f"#matrix = affine_set<(d0, d1) : (d0 >= 0, -d0 + {rows} >= 0, "
-                     f"d1 >= 0, -d1 + {cols} >= 0)>")
-        lines.append(f"#block = affine_set<(d0, d1) : (d0 >= 0, -d0 + {block} >= 0, "
-                     f"d1 >= 0, -d1 + {cols} >= 0)>")
-        lines.append("#identity2 = affine_map<(d0, d1) -> (d0, d1)>")
-    if ROW in layouts:
-        lines.append(f"#rows = affine_set<(d0) : (d0 >= 0, -d0 + {rows} >= 0)>")
-        lines.append(f"#block_rows = affine_set<(d0) : (d0 >= 0, -d0 + {block} >= 0)>")
-    if COL in layouts:
-        lines.append(f"#cols = affine_set<(d0) : (d0 >= 0, -d0 + {cols} >= 0)>")
-    if layouts & {ROW, COL}:
-        lines.append("#identity1 = affine_map<(d0) -> (d0)>")
+    shapes = {array_shape(kernel, a) for a in kernel.arrays} | \
+        {tile_shape(kernel, shape, a) for a in kernel.arrays}
+    lines += [f"{_box_name(s)} = {_box(s)}" for s in sorted(shapes, key=lambda s: (len(s), s))]
+    for rank in sorted({len(s) for s in shapes}):
+        dims = ", ".join(f"d{i}" for i in range(rank))
+        lines.append(f"#identity{rank} = affine_map<({dims}) -> ({dims})>")
     return [*lines, "module {"]

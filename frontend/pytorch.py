@@ -36,6 +36,7 @@ import numpy as np
 import torch
 from torch._decomp import core_aten_decompositions
 from torch._dynamo.backends.common import aot_autograd
+from torch._functorch.aot_autograd import make_boxed_func
 from torch.fx import GraphModule, Node
 from torch.fx.node import map_arg
 
@@ -43,8 +44,7 @@ import ktc
 from ktc.arch.model import Device
 from ktc.dialects.diagnostics import KtcError
 from ktc.frontend import aten
-from ktc.frontend.kernel import COL, FULL, ROW, Array
-from ktc.frontend.ktir import emit
+from ktc.frontend.ktir import array_shape, emit
 from ktc.frontend.partition import Cut, cut, root
 
 EXPLAIN_ENV = "KTC_TORCH_EXPLAIN"
@@ -132,9 +132,9 @@ class KernelCall:
 
     def __call__(self, *tensors: torch.Tensor) -> tuple[torch.Tensor, ...]:
         kernel = self.cut.kernel
-        arrays = [_array(t, a, kernel.rows, kernel.cols) for t, a in zip(tensors, kernel.inputs)]
-        outputs = [np.zeros(_shape(a, kernel.rows, kernel.cols), _NUMPY[a.dtype])
-                   for a, _ in kernel.outputs]
+        arrays = [t.detach().contiguous().cpu().numpy().reshape(array_shape(kernel, a))
+                  for t, a in zip(tensors, kernel.inputs)]
+        outputs = [np.zeros(array_shape(kernel, a), _NUMPY[a.dtype]) for a, _ in kernel.outputs]
         results = self.executable.launch(*arrays, *outputs)
         self.report.cycles = self.executable.report().cycles
         return tuple(torch.from_numpy(results[a.name]).reshape(aten.tensor_of(node).shape)
@@ -142,14 +142,6 @@ class KernelCall:
 
 
 _NUMPY = {"f16": np.float16, "f32": np.float32}
-
-
-def _shape(array: Array, rows: int, cols: int) -> tuple[int, ...]:
-    return {FULL: (rows, cols), ROW: (rows,), COL: (cols,)}[array.layout]
-
-
-def _array(tensor: torch.Tensor, array: Array, rows: int, cols: int) -> np.ndarray:
-    return tensor.detach().contiguous().cpu().numpy().reshape(_shape(array, rows, cols))
 
 
 # ---------------------------------------------------------------------------------
@@ -184,7 +176,7 @@ class Backend:
                             for node, reason in refused.items() if node.name in nodes]
         if os.environ.get(EXPLAIN_ENV):
             print(report, file=sys.stderr)
-        return _Program(gm, calls)
+        return make_boxed_func(_Program(gm, calls))
 
     def _kernels(self, gm: GraphModule, report: GraphReport) -> tuple[list[KernelCall], dict]:
         """Cut, write and compile until every kernel compiles: a node the compiler
@@ -240,11 +232,12 @@ def _blame(piece: Cut, text: str, error: KtcError, gm: GraphModule) -> dict[Node
     return {n: reason for n in names.values()}
 
 
-def _signature(node: Node) -> tuple:
-    """An op and the types it computes on."""
-    types = [str(aten.tensor_of(a).dtype) for a in node.all_input_nodes if aten.tensor_of(a) is not None]
-    result = aten.tensor_of(node)
-    return node.target, tuple(types), str(result.dtype) if result is not None else None
+def _signature(node: Node) -> str:
+    """An op with its arguments, each tensor written as its type."""
+    def typed(arg: Node) -> str:
+        tensor = aten.tensor_of(arg)
+        return str(tensor.dtype) if tensor is not None else "?"
+    return f"{node.target}{map_arg((node.args, node.kwargs), typed)}"
 
 
 class _Program:

@@ -1,0 +1,252 @@
+"""PyTorch programs through ``torch.compile(backend="ktc")`` on the simulated spyre,
+compared with eager PyTorch.
+
+Each op family is compiled on small shapes; the test checks that its ops ran in
+kernels on the simulator (cycles counted), not in PyTorch, and that the results match
+eager within a tolerance relative to the values' scale: 2^-6 (float16) or 1e-5
+(float32) of each element plus the same of the largest magnitude, the rule of
+``ktc run --check``. What falls back must be reported with its reason.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+torch = pytest.importorskip("torch", reason="the PyTorch front end needs torch (pip install 'ktc[torch]')")
+
+from ktc.frontend import pytorch  # noqa: E402
+from ktc.tools.ktc_opt import main as ktc_opt  # noqa: E402
+
+F16, F32 = torch.float16, torch.float32
+TOLERANCE = {F16: 2.0 ** -6, F32: 1e-5}
+
+
+def assert_close(got: torch.Tensor, want: torch.Tensor) -> None:
+    """Within the tolerance of a type kernels compute in; equal for the others (which
+    PyTorch computes, as eager does)."""
+    assert got.shape == want.shape and got.dtype == want.dtype
+    if want.dtype not in TOLERANCE:
+        assert torch.equal(got, want)
+        return
+    tolerance = TOLERANCE[want.dtype]
+    got, want = got.double(), want.double()
+    bound = tolerance * (want.abs() + want.abs().max())
+    error = (got - want).abs()
+    assert bool((error <= bound).all()), f"largest error {error.max().item()} (bound {bound.max().item()})"
+
+
+def compiled(fn, *args, **options):
+    """Run ``fn`` through the ``ktc`` backend and eagerly; compare every output; the
+    reports of the graphs it compiled."""
+    before = len(pytorch.reports())
+    with torch.no_grad():
+        got = torch.compile(fn, backend="ktc", dynamic=False, options=options or None)(*args)
+        want = fn(*args)
+    for g, w in zip(*(o if isinstance(o, tuple) else (o,) for o in (got, want))):
+        assert_close(g, w)
+    return pytorch.reports()[before:]
+
+
+def kernel_nodes(reports) -> dict[str, str]:
+    """FX node to ATen op (``aten.exp``) for what ran in kernels, each of which ran."""
+    nodes = {}
+    for kernel in (k for r in reports for k in r.kernels):
+        assert kernel.cycles and kernel.cycles > 0
+        nodes |= {n.split(" (")[0]: n.split("(")[1].rstrip(")").rsplit(".", 1)[0] for n in kernel.nodes}
+    return nodes
+
+
+def in_kernels(reports) -> set[str]:
+    """The ATen ops that ran in kernels."""
+    return set(kernel_nodes(reports).values())
+
+
+def fallbacks(reports) -> dict[str, str]:
+    """Op (``aten._to_copy``) to reason, for what ran in PyTorch."""
+    return {f.op.rsplit(".", 1)[0]: f.reason for r in reports for f in r.fallbacks}
+
+
+def fallback_nodes(reports) -> dict[str, str]:
+    """FX node to reason, for what ran in PyTorch."""
+    return {f.node: f.reason for r in reports for f in r.fallbacks}
+
+
+def data(*shape, dtype=F16, positive=False, seed=0):
+    generator = torch.Generator().manual_seed(seed + len(shape))
+    values = torch.randn(*shape, generator=generator)
+    return (values.abs() + 0.5 if positive else values).to(dtype)
+
+
+@pytest.mark.parametrize("dtype", [F16, F32], ids=["f16", "f32"])
+def test_elementwise_with_broadcasts(dtype):
+    def fn(x, row, col, positive):
+        a = (x + col) * row - x / positive
+        b = torch.exp(-a.clamp(max=4)) + torch.sigmoid(x) + torch.tanh(x) * torch.rsqrt(positive)
+        return torch.relu(b) - 0.5 * torch.nn.functional.silu(x)
+
+    args = data(4, 8, 64, dtype=dtype), data(4, 8, 1, dtype=dtype), data(64, dtype=dtype), \
+        data(4, 8, 64, dtype=dtype, positive=True)
+    reports = compiled(fn, *args)
+    assert {"aten.add", "aten.mul", "aten.sub", "aten.div", "aten.neg", "aten.exp", "aten.sigmoid",
+            "aten.tanh", "aten.rsqrt", "aten.relu", "aten.clamp"} <= in_kernels(reports)
+    # float16 silu converts to float32 and back: the compiler refuses the conversion today
+    assert set(fallbacks(reports)) <= {"aten._to_copy"}
+    assert all("arith.extf" in r or "arith.truncf" in r for r in fallbacks(reports).values())
+
+
+@pytest.mark.parametrize("dtype", [F16, F32], ids=["f16", "f32"])
+def test_reductions(dtype):
+    def fn(x):
+        return x.sum(-1), x.mean(-1, keepdim=True), x.amax(-1), x - x.amax(-1, keepdim=True)
+
+    reports = compiled(fn, data(6, 5, 96, dtype=dtype))
+    assert {"aten.sum", "aten.mean", "aten.amax", "aten.sub"} <= in_kernels(reports)
+    assert not fallbacks(reports)
+
+
+@pytest.mark.parametrize("dtype", [F16, F32], ids=["f16", "f32"])
+def test_softmax_and_layer_norm(dtype):
+    norm = torch.nn.LayerNorm(128).to(dtype)
+    torch.nn.init.normal_(norm.weight)
+    torch.nn.init.normal_(norm.bias)
+
+    def fn(x):
+        return torch.softmax(x, dim=-1), norm(x)
+
+    reports = compiled(fn, data(16, 128, dtype=dtype))
+    assert {"aten._softmax", "aten.native_layer_norm"} <= in_kernels(reports)
+    assert not fallbacks(reports)
+
+
+class RMSNorm(torch.nn.Module):
+    """RMSNorm as LLaMA writes it, in ATen: through float32 and back."""
+
+    def __init__(self, dim: int):
+        super().__init__()
+        self.weight = torch.nn.Parameter(1 + 0.1 * torch.randn(dim))
+
+    def forward(self, x):
+        xf = x.float()
+        return (xf * torch.rsqrt(xf.pow(2).mean(-1, keepdim=True) + 1e-6)).type_as(x) * self.weight
+
+
+class Residual(torch.nn.Module):
+    """``x + silu(norm(x)) * gate``: a residual block around RMSNorm, without matmuls."""
+
+    def __init__(self, dim: int):
+        super().__init__()
+        self.norm = RMSNorm(dim)
+        self.gate = torch.nn.Parameter(torch.randn(dim))
+
+    def forward(self, x):
+        return x + torch.nn.functional.silu(self.norm(x)) * self.gate
+
+
+@pytest.mark.parametrize("dtype", [F16, F32], ids=["f16", "f32"])
+def test_residual_block_with_rmsnorm(dtype):
+    block = Residual(64).to(dtype)
+    reports = compiled(block, data(2, 16, 64, dtype=dtype))
+    assert {"aten.pow", "aten.mean", "aten.rsqrt", "aten.mul", "aten.sigmoid", "aten.add"} <= \
+        in_kernels(reports)
+    assert set(fallbacks(reports)) <= {"aten._to_copy"}
+
+
+def test_views_do_not_move_data_or_split_kernels():
+    def fn(x):
+        y = x.view(-1, 64).exp().view(2, 8, 64)
+        return (y.unsqueeze(0) * 2).squeeze(0).reshape(16, 64).sum(-1)
+
+    reports = compiled(fn, data(2, 8, 64))
+    assert [len(r.kernels) for r in reports] == [1]
+    assert not fallbacks(reports)
+
+
+def test_gelu_and_where():
+    """gelu's tanh form is written with tanh; the exact form needs the device's gelu
+    intrinsic, and ``where`` a select: what the compiler refuses runs in PyTorch."""
+    def fn(x):
+        approximate = torch.nn.functional.gelu(x, approximate="tanh")
+        return approximate + torch.nn.functional.gelu(x), torch.where(x > 0, x, 0.1 * x) + 1
+
+    reports = compiled(fn, data(8, 64))
+    nodes, refused = kernel_nodes(reports), fallback_nodes(reports)
+    assert nodes["gelu"] == "aten.gelu"
+    assert "gelu_1" in nodes or "spyreop.gelu" in refused["gelu_1"]
+    assert "select" in refused["where"]
+
+
+class MLP(torch.nn.Module):
+    def __init__(self, dim: int, hidden: int):
+        super().__init__()
+        self.up, self.down = torch.nn.Linear(dim, hidden), torch.nn.Linear(hidden, dim)
+
+    def forward(self, x):
+        return x + self.down(torch.nn.functional.gelu(self.up(x), approximate="tanh"))
+
+
+def test_mlp_block_falls_back_for_its_matrix_products():
+    reports = compiled(MLP(64, 128), data(2, 8, 64, dtype=F32))
+    refused = fallbacks(reports)
+    assert "matrix product" in refused["aten.addmm"]
+    assert "transpose" in refused["aten.permute"]
+    assert {"aten.gelu", "aten.add"} <= in_kernels(reports)
+
+
+def test_unsupported_dtype_and_op_are_named():
+    def fn(x, keys):
+        return x * 2 + 1, torch.sort(keys).values
+
+    reports = compiled(fn, data(8, 32, dtype=torch.float64), torch.randint(0, 100, (8, 32)))
+    refused = fallbacks(reports)
+    assert "float64" in refused["aten.mul"] and "float64" in refused["aten.add"]
+    assert "no lowering" in refused["aten.sort"]
+    assert not in_kernels(reports)
+
+
+def test_ktir_files_are_written_and_read_by_ktc_opt(tmp_path):
+    def fn(x, w):
+        return torch.softmax(x, -1) * w
+
+    explanation = pytorch.explain(fn, data(8, 64), data(64), ktir_dir=tmp_path)
+    files = sorted(tmp_path.glob("*.mlir"))
+    assert [k.path for k in explanation.kernels] == files and len(files) == 1
+    text = files[0].read_text()
+    assert 'loc("_softmax"(' in text and 'loc("mul"(' in text
+    assert ktc_opt([str(files[0])]) in (0, None)
+    assert explanation.kernels[0].cycles > 0
+    assert "_softmax (aten._softmax.default)" in str(explanation)
+
+
+def test_environment_prints_the_report_and_writes_ktir(tmp_path, monkeypatch, capfd):
+    monkeypatch.setenv(pytorch.EXPLAIN_ENV, "1")
+    monkeypatch.setenv(pytorch.KTIR_DIR_ENV, str(tmp_path))
+
+    def fn(x):
+        return torch.where(x > 0, x.exp(), x)
+
+    compiled(fn, data(4, 64))
+    err = capfd.readouterr().err
+    assert "kernel graph" in err and "in PyTorch: where (aten.where.self)" in err
+    assert len(list(tmp_path.glob("*.mlir"))) == 1
+
+
+def test_a_training_forward_and_its_backward():
+    """With parameters that need gradients, the forward and the backward graph are
+    both compiled; the gradients match eager."""
+    torch.manual_seed(1)
+    block = Residual(32)
+    x = data(4, 32, dtype=F32)
+    before = len(pytorch.reports())
+    compiled_block = torch.compile(block, backend="ktc", dynamic=False)
+    got = compiled_block(x)
+    want = block(x)
+    assert_close(got, want.detach())
+    got.sum().backward()
+    grads = [p.grad.clone() for p in block.parameters()]
+    block.zero_grad()
+    want.sum().backward()
+    for grad, parameter in zip(grads, block.parameters()):
+        assert_close(grad, parameter.grad)
+    forward, backward = pytorch.reports()[before:]
+    assert forward.kernels and backward.kernels
+    assert in_kernels([backward]) >= {"aten.sigmoid", "aten.mul"}

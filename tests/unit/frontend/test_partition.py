@@ -1,0 +1,105 @@
+"""How the PyTorch front end cuts a core-ATen graph into kernels, and what it leaves
+to PyTorch and why. Graphs are traced with ``make_fx`` (no compile, no simulator)."""
+
+from __future__ import annotations
+
+import pytest
+
+torch = pytest.importorskip("torch", reason="the PyTorch front end needs torch (pip install 'ktc[torch]')")
+
+from torch._decomp import core_aten_decompositions  # noqa: E402
+from torch.fx.experimental.proxy_tensor import make_fx  # noqa: E402
+
+from ktc.frontend.kernel import COL, FULL, ROW  # noqa: E402
+from ktc.frontend.partition import cut  # noqa: E402
+
+F16 = torch.float16
+
+
+def partition(fn, *args):
+    graph = make_fx(fn, decomposition_table=core_aten_decompositions())(*args).graph
+    return cut(graph, "g", {})
+
+
+def kernels(result) -> list[list[str]]:
+    return [[n.name for n in c.nodes] for c in result.cuts]
+
+
+def refused(result) -> dict[str, str]:
+    return {n.name: reason for n, reason in result.refused.items()}
+
+
+def test_a_row_wise_chain_with_broadcasts_is_one_kernel():
+    def fn(x, w):
+        return torch.softmax(x, -1) * w + x.sum(-1, keepdim=True)
+
+    result = partition(fn, torch.randn(4, 8, 64, dtype=F16), torch.randn(64, dtype=F16))
+    assert len(result.cuts) == 1 and not result.refused
+    kernel = result.cuts[0].kernel
+    assert (kernel.rows, kernel.cols) == (32, 64)
+    assert sorted(a.layout for a in kernel.inputs) == [COL, FULL]
+    assert [a.layout for a, _ in kernel.outputs] == [FULL]
+    assert {s.op for s in kernel.steps} >= {"amax", "sum", "exp", "div", "mul", "add"}
+
+
+def test_views_that_keep_the_last_dimension_do_not_split_kernels():
+    def fn(x):
+        return (x.view(-1, 64).exp().view(2, 8, 64) + 1).reshape(16, 64).sum(-1)
+
+    result = partition(fn, torch.randn(2, 8, 64, dtype=F16))
+    assert len(result.cuts) == 1 and not result.refused
+    kernel = result.cuts[0].kernel
+    assert (kernel.rows, kernel.cols) == (16, 64)
+    assert [a.layout for a, _ in kernel.outputs] == [ROW]
+
+
+def test_a_view_that_changes_the_last_dimension_starts_another_kernel():
+    def fn(x):
+        return (x.exp().view(16, 8, 8) + 1).sum(-1)
+
+    result = partition(fn, torch.randn(16, 64, dtype=F16))
+    assert len(result.cuts) == 2
+    assert sorted((c.kernel.rows, c.kernel.cols) for c in result.cuts) == [(16, 64), (128, 8)]
+
+
+def test_no_kernel_depends_on_itself_through_pytorch():
+    """``add`` reads ``exp`` and ``where``, which reads ``exp`` and runs in PyTorch: it
+    cannot join ``exp``'s kernel."""
+    def fn(x):
+        y = x.exp()
+        return y + torch.where(y > 1, y, x)
+
+    result = partition(fn, torch.randn(4, 64, dtype=F16))
+    assert kernels(result) == [["exp"], ["add"]]
+    assert set(refused(result)) == {"gt", "where"}
+    assert "select" in refused(result)["where"]
+
+
+def test_layer_norm_results_and_their_layouts():
+    def fn(x, w, b):
+        out, mean, rstd = torch.ops.aten.native_layer_norm(x, [64], w, b, 1e-5)
+        return out, mean, rstd
+
+    result = partition(fn, torch.randn(8, 64, dtype=F16), torch.randn(64, dtype=F16),
+                       torch.randn(64, dtype=F16))
+    assert len(result.cuts) == 1
+    assert [a.layout for a, _ in result.cuts[0].kernel.outputs] == [FULL, ROW, ROW]
+
+
+@pytest.mark.parametrize("fn, args, node, reason", [
+    (lambda a, b: a @ b, (torch.randn(8, 64, dtype=F16), torch.randn(64, 32, dtype=F16)),
+     "mm", "matrix product"),
+    (lambda x: x.exp() + 1, (torch.randn(8, 64, dtype=torch.float64),), "exp",
+     "kernels take float16 and float32"),
+    (lambda x: x.sum(0), (torch.randn(8, 64, dtype=F16),), "sum", "along the last dimension"),
+    (lambda x, y: x + y, (torch.randn(4, 8, 64, dtype=F16), torch.randn(4, 1, 64, dtype=F16)),
+     "add", "along rows or over columns"),
+    (lambda x: x ** 1.7, (torch.randn(8, 64, dtype=F16),), "pow", "no pow instruction"),
+    (lambda x: torch.sort(x).values, (torch.randint(0, 9, (8, 64)),), "sort",
+     "no lowering to KTIR"),
+])
+def test_refusals_name_the_op_and_the_reason(fn, args, node, reason):
+    result = partition(fn, *args)
+    found = {name: why for name, why in refused(result).items() if name.startswith(node)}
+    assert found, f"{node} not refused: {refused(result)}"
+    assert all(reason in why for why in found.values()), found
