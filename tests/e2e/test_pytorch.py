@@ -10,7 +10,11 @@ eager within a tolerance relative to the values' scale: 2^-6 (float16) or 1e-5
 
 from __future__ import annotations
 
+import subprocess
+import sys
+
 import pytest
+from conftest import ROOT
 
 torch = pytest.importorskip("torch", reason="the PyTorch front end needs torch (pip install 'ktc[torch]')")
 
@@ -250,3 +254,14 @@ def test_a_training_forward_and_its_backward():
     forward, backward = pytorch.reports()[before:]
     assert forward.kernels and backward.kernels
     assert in_kernels([backward]) >= {"aten.sigmoid", "aten.mul"}
+
+
+@pytest.mark.parametrize("example", ["torch_mlp.py", "torch_decoder_block.py"])
+def test_examples_run_and_check(example):
+    """The PyTorch examples run in one command, print each kernel's cycles and pass
+    their check against eager PyTorch."""
+    result = subprocess.run([sys.executable, str(ROOT / "examples" / example)],
+                            capture_output=True, text=True, timeout=600)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "check against eager PyTorch: passed" in result.stdout
+    assert " cycles): " in result.stdout and "a matrix product" in result.stdout
