@@ -10,8 +10,8 @@ from collections.abc import Sequence
 
 from ktc.arch.model import ENGINE, MEMORY, Device, Link, Node
 from ktc.arch.roofline import bottleneck
-from ktc.dialects.diagnostics import KtcError
 from ktc.dialects.ktdf_arch import attr_text
+from ktc.errors import KtcError
 
 
 def verdict(device: Device) -> list[str]:

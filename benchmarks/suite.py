@@ -47,7 +47,7 @@ from pathlib import Path
 import numpy as np
 
 from ktc.benchmarks.kernels import SIZES, Case, add, case
-from ktc.dialects.diagnostics import KtcError
+from ktc.errors import KtcError
 
 HERE = Path(__file__).resolve().parent
 EXAMPLES = HERE.parent / "examples"

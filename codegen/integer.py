@@ -1,4 +1,4 @@
-"""The integer semantics shared by host symbol expressions (``ktc.runtime.symbols``)
+"""The integer semantics shared by host symbol expressions (``ktc.codegen.plan.evaluate``)
 and the ISA's ``alu`` instruction (the simulator): one table, so the host and the
 device compute the same values.
 

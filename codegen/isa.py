@@ -109,8 +109,8 @@ from xdsl.dialects.builtin import Float16Type, Float32Type, Float64Type, IndexTy
 from xdsl.ir import Attribute
 
 from ktc.dialects.dfir import ARITY, ComputeKind, ReduceKind
-from ktc.dialects.diagnostics import KtcError
 from ktc.dialects.spyreop import DF16Type
+from ktc.errors import KtcError
 
 
 class IsaError(KtcError):

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 import struct
 from dataclasses import dataclass
 from pathlib import Path
@@ -35,7 +34,8 @@ from ktc.codegen.plan import (
     trips,
 )
 from ktc.codegen.signature import Argument, Signature
-from ktc.dialects.diagnostics import KtcError
+from ktc.errors import KtcError
+from ktc.files import write_atomically
 
 MAGIC = b"KTPKG\x00\r\n"
 """8 bytes; the NUL and CR LF catch text-mode copies."""
@@ -95,15 +95,7 @@ class _Bad(Exception):
 def write(package: Package, path: str | Path) -> None:
     """Write ``package`` to ``path`` atomically: the file is complete or absent."""
     data = encode(package)
-    path = Path(path)
-    temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    try:
-        with open(temporary, "xb") as out:
-            out.write(data)
-        os.replace(temporary, path)
-    except OSError as err:
-        temporary.unlink(missing_ok=True)
-        raise KtcError(f"cannot write '{path}': {err.strerror}") from None
+    write_atomically(path, lambda file: file.write(data))
 
 
 def read(path: str | Path) -> Package:

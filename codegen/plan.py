@@ -9,8 +9,9 @@ applies an operator (``"add"``, ``"divsi"``, ``"cmp.slt"``, ``"select"``, ...), 
 ``("arg", i)`` kernel argument i (a pointer's value is the element index of its array,
 as in KTIR), ``("loop", k)`` the variable of launch-plan loop k, ``("param", i)``
 parameter i of a dataflow (in its symbol table), or ``("alloc", k)`` the address the
-prepare plan's allocation k returned. Expressions are data: the runtime evaluates them
-with a stack machine (``ktc.runtime.symbols``), never with ``eval``.
+prepare plan's allocation k returned. Expressions are data: ``evaluate`` runs them on
+a stack machine, never with ``eval`` (the compiler folds the static ones, the runtime
+evaluates the rest at launch).
 
 The **prepare plan** (run once) holds ``Allocate`` and ``InitTransfer`` steps; the
 **launch plan** (run per call) holds ``ComputeOnHost`` (evaluate a dataflow's symbols),
@@ -22,6 +23,11 @@ from __future__ import annotations
 
 from collections.abc import Callable, Container, Mapping
 from dataclasses import dataclass
+
+import numpy as np
+
+from ktc.codegen import integer
+from ktc.errors import KtcError
 
 Token = int | str | tuple[str, int]
 Expr = tuple[Token, ...]
@@ -114,6 +120,46 @@ def _infix(op: str, operands: list[str]) -> str:
     if op in INFIX:
         return f"({operands[0]} {INFIX[op]} {operands[1]})"
     return f"{op}({', '.join(operands)})"
+
+
+def evaluate(expr: Expr, leaves: Mapping[str, tuple[int, ...]]) -> int:
+    """The value of a well-formed expression; ``leaves[kind][n]`` is leaf ``(kind, n)``.
+
+    Every value is a signed 64-bit integer; results wrap as they would in ``index``
+    arithmetic; the operators mean what ``ktc.codegen.integer`` says, the table the
+    simulator's ALU uses too. Division by zero is a ``KtcError`` (it comes from the
+    launch arguments).
+    """
+    stack: list[int] = []
+    for token in expr:
+        if isinstance(token, int):
+            stack.append(integer.wrap(token))
+        elif isinstance(token, tuple) and token[0] in LEAVES:
+            stack.append(integer.wrap(leaves[token[0]][token[1]]))
+        elif isinstance(token, tuple) and token[0] in FLOAT_OPS:
+            value = stack.pop()
+            signed = token[0] == "sitofp"
+            stack.append(_float_bits(value if signed else integer.unsigned(value), token[1]))
+        elif isinstance(token, tuple):
+            value, bits = stack.pop(), token[1]
+            kept = integer.wrap(value, bits) if token[0] == "wrap" else value & ((1 << bits) - 1)
+            stack.append(kept)
+        elif token == "select":
+            other, chosen, condition = stack.pop(), stack.pop(), stack.pop()
+            stack.append(chosen if condition & 1 else other)
+        else:
+            b, a = stack.pop(), stack.pop()
+            if token in integer.DIVIDING and b == 0:
+                raise KtcError(f"a symbol divides by zero ('{token}' of {a} by 0)")
+            stack.append(integer.wrap(integer.BINARY[token](a, b)))
+    return stack[0]
+
+
+def _float_bits(value: int, bits: int) -> int:
+    """The bits of the IEEE float of ``bits`` bits nearest to ``value`` (numpy rounds
+    to nearest even, and overflows to infinity as the conversion does)."""
+    with np.errstate(over="ignore"):
+        return int(np.array(value, np.float64).astype(f"f{bits // 8}").view(f"u{bits // 8}"))
 
 
 # ---------------------------------------------------------------------------------------

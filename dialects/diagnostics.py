@@ -1,30 +1,17 @@
-"""User-facing errors: what went wrong and where, in MLIR's ``file:line:col: error:`` form.
-
-Every failure a user can cause (malformed IR, an illegal kernel, a broken arch file,
-a corrupt package, wrong launch arguments) is raised as ``KtcError``; the command-line
-tools print it and exit 1 without a traceback.
+"""Where in the IR a diagnostic points: ops' source locations in MLIR's ``file:line:col``
+form, for the ``KtcError`` (``ktc.errors``, re-exported here) that names them.
 """
 
-from dataclasses import dataclass
 from typing import TypeVar
 
 from xdsl.dialects.builtin import FileLineColLoc, IntAttr, NameLoc, StringAttr
 from xdsl.ir import Operation
 
+from ktc.errors import KtcError
+
+__all__ = ["KtcError", "file_loc", "line_of", "located", "source_location", "where"]
+
 OpT = TypeVar("OpT", bound=Operation)
-
-
-@dataclass
-class KtcError(Exception):
-    """A diagnostic for the user. ``where`` is ``file:line:col`` or a file name, or empty."""
-
-    message: str
-    where: str = ""
-    severity: str = "error"
-
-    def __str__(self) -> str:
-        prefix = f"{self.where}: " if self.where else ""
-        return f"{prefix}{self.severity}: {self.message}"
 
 
 def file_loc(filename: str, line: int, col: int) -> FileLineColLoc:

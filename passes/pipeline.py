@@ -1,8 +1,18 @@
 """Named pipelines: a name that ``ktc-opt -p`` expands into a list of passes.
 
 Each pipeline is a pass-spec string; the comments between stages state what is
-true of the IR at that checkpoint.
+true of the IR at that checkpoint. ``apply_verified`` runs one pass as the compiler
+and ``ktc-opt`` both do: a failure becomes a ``KtcError`` naming the pass, and the
+module is verified after it.
 """
+
+from xdsl.context import Context
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.passes import ModulePass
+from xdsl.utils.exceptions import DiagnosticException, PassFailedException
+
+from ktc.dialects.source import verify_module
+from ktc.errors import KtcError
 
 KTIR_TO_SCHEDULE = ",".join([
     # KTIR as written: func.func kernels with a grid, ktdp views/tiles/loads/stores,
@@ -103,3 +113,15 @@ def _split_top_level(spec: str) -> list[str]:
         else:
             current += char
     return [*parts, current]
+
+
+def apply_verified(module_pass: ModulePass, ctx: Context, module: ModuleOp,
+                   verify: bool = True) -> None:
+    """Apply ``module_pass`` to ``module``, then (unless ``verify`` is False) verify it;
+    a diagnostic of the pass is a ``KtcError`` at ``pass <name>``."""
+    try:
+        module_pass.apply(ctx, module)
+    except (DiagnosticException, PassFailedException) as err:
+        raise KtcError(str(err).strip(), f"pass {module_pass.name}") from None
+    if verify:
+        verify_module(module)

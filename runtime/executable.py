@@ -33,9 +33,9 @@ from ktc.codegen.plan import (
     trips,
 )
 from ktc.codegen.signature import Argument
-from ktc.dialects.diagnostics import KtcError
+from ktc.errors import KtcError
 from ktc.runtime.device import Device, DeviceError
-from ktc.runtime.symbols import evaluate
+from ktc.codegen.plan import evaluate
 
 ALIGNMENT = 128
 """Where pointer arguments' arrays start in device memory: one 128-byte stick."""

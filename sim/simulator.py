@@ -30,7 +30,7 @@ import numpy as np
 from ktc.arch.model import ENGINE, MEMORY, Device, Node
 from ktc.codegen import isa
 from ktc.codegen.binary import DataflowBinary, EngineBinary, Unit
-from ktc.dialects.diagnostics import KtcError
+from ktc.errors import KtcError
 from ktc.codegen.package import Package
 from ktc.runtime.device import DeviceError
 from ktc.runtime.executable import Executable, prepare

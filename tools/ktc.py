@@ -5,7 +5,7 @@ each is a thin wrapper over the ``ktc`` Python API and reports user errors as
 diagnostics with exit code 1.
 
 ``ktc run KERNEL.mlir|KERNEL.ktpkg --arch NAME|FILE [--check] [--report] ...`` runs a
-kernel or package on the cycle-level simulator (``ktc.sim.run_cli``); with
+kernel or package on the cycle-level simulator (``ktc.tools.run``); with
 ``--reference``, a kernel on the KTIR reference interpreter.
 ``ktc compile KERNEL.mlir --arch NAME|FILE -o KERNEL.ktpkg`` compiles a kernel into a
 package (written atomically); ``ktc inspect KERNEL.ktpkg`` prints one.
@@ -14,6 +14,9 @@ package (written atomically); ``ktc inspect KERNEL.ktpkg`` prints one.
 ``ktc arch check|show|dot FILE|NAME`` validates a device description, summarizes
 it in tables, or draws its routing graph (DOT; SVG with ``-o FILE.svg`` when
 Graphviz is installed).
+
+Each subcommand imports what it needs when it runs, so that ``ktc --help`` and a
+mistyped option answer at once.
 """
 
 import argparse
@@ -22,8 +25,7 @@ import sys
 from pathlib import Path
 
 from ktc import __version__
-from ktc.dialects.diagnostics import KtcError
-from ktc.sim.run_cli import add_run_parser, run_command
+from ktc.errors import KtcError
 
 ARCH_ACTIONS = {
     "check": "validate a device description",
@@ -61,6 +63,36 @@ def build_parser() -> argparse.ArgumentParser:
                                       description="run the benchmark suite: roofline efficiency, "
                                       "speedup over the unoptimized schedule, compile and "
                                       "simulator speed"))
+    return parser
+
+
+def add_run_parser(subparsers) -> argparse.ArgumentParser:
+    """The ``run`` subcommand, added to ``ktc``'s subparsers."""
+    description = "run a kernel or package on the simulator (or the reference interpreter)"
+    parser = subparsers.add_parser("run", help=description, description=description)
+    parser.add_argument("kernel", metavar="KERNEL.mlir|KERNEL.ktpkg",
+                        help="a KTIR (or DataflowIR) kernel, or a package")
+    parser.add_argument("--reference", action="store_true",
+                        help="run the KTIR kernel on the reference interpreter instead")
+    parser.add_argument("--arch", metavar="NAME|FILE", help="the device (default: spyre)")
+    parser.add_argument("--function", metavar="NAME",
+                        help="the function to run, when there are several")
+    parser.add_argument("--inputs", metavar="IN.npz", help="arrays (and scalars) by argument name")
+    parser.add_argument("--arg", action="append", default=[], metavar="NAME=VALUE",
+                        help="a scalar argument, read by its type (repeatable)")
+    parser.add_argument("--save-outputs", metavar="OUT.npz",
+                        help="write every pointer argument's array after the run")
+    parser.add_argument("--seed", type=int, default=0,
+                        help="seed of the random inputs (default: 0)")
+    parser.add_argument("--check", action="store_true",
+                        help="compare the outputs with the reference interpreter's (exit 1 if they differ)")
+    parser.add_argument("--trace", metavar="T.json", help="write a Chrome trace (Perfetto)")
+    parser.add_argument("--report", action="store_true",
+                        help="print cycles, the roofline bound, per-engine and memory figures")
+    parser.add_argument("--report-json", metavar="R.json", help="write the report as JSON")
+    parser.add_argument("--max-cycles", type=int, metavar="N",
+                        help="stop the simulation past cycle N (default: the simulator's budget, "
+                             "a multiple of the cycles to move the kernel's arrays once)")
     return parser
 
 
@@ -118,9 +150,9 @@ def bench(args: argparse.Namespace) -> int:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ktc.driver import compile
+    from ktc.tools.run import run_command
 
-    return run_command(args, compile)
+    return run_command(args)
 
 
 COMMANDS = {"arch": arch, "run": run, "compile": compile_kernel, "inspect": inspect,

@@ -9,16 +9,15 @@ from pathlib import Path
 
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import ModulePass, PassPipeline
-from xdsl.utils.exceptions import DiagnosticException, PassFailedException
 from xdsl.xdsl_opt_main import xDSLOptMain
 
 from ktc import __version__
 from ktc.dialects import dialect_factories
-from ktc.dialects.diagnostics import KtcError
+from ktc.errors import KtcError
 from ktc.dialects.printer import print_ir
 from ktc.dialects.source import SPLIT_MARKER, parse_module, split_input, verify_module
 from ktc.passes import pass_factories
-from ktc.passes.pipeline import expand
+from ktc.passes.pipeline import apply_verified, expand
 from ktc.tools.verify_diagnostics import expectations, unmatched
 
 class KtcOptMain(xDSLOptMain):
@@ -100,12 +99,7 @@ class KtcOptMain(xDSLOptMain):
     def _apply_passes(self, module: ModuleOp) -> None:
         for index, module_pass in enumerate(self.passes):
             self._dump("Before", module_pass, module, self.args.print_ir_before_all)
-            try:
-                module_pass.apply(self.ctx, module)
-            except (DiagnosticException, PassFailedException) as err:
-                raise KtcError(str(err).strip(), f"pass {module_pass.name}") from None
-            if not self.args.disable_verify:
-                verify_module(module)
+            apply_verified(module_pass, self.ctx, module, not self.args.disable_verify)
             self._dump("After", module_pass, module, self.args.print_ir_after_all)
             self._dump_to_tree(index, module_pass, module)
 

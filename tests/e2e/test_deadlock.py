@@ -23,11 +23,11 @@ import pytest
 from conftest import ROOT
 from ktc import Simulator, compile
 from ktc.codegen.binary import relocated
+from ktc.codegen.plan import evaluate
 from ktc.dialects.diagnostics import KtcError
 from ktc.runtime.device import DeviceError
-from ktc.runtime.symbols import evaluate
 from ktc.sim.reference import Kernel, random_inputs
-from ktc.sim.run_cli import compare, reduces
+from ktc.tools.run import compare, reduces
 
 INPUTS = ROOT / "tests" / "e2e" / "inputs"
 SHALLOW = str(INPUTS / "toy_fifo_depth_1.mlir")

@@ -8,10 +8,10 @@ import numpy as np
 import pytest
 
 from ktc.dialects.diagnostics import KtcError
-from ktc.driver import compile as compile_kernel
 from ktc.sim import numerics
 from ktc.sim.reference import Kernel, random_inputs, run
-from ktc.sim.run_cli import add_run_parser, run_command
+from ktc.tools.ktc import add_run_parser
+from ktc.tools.run import run_command
 
 SCALE = """#first_n = affine_set<(d0)[s0] : (d0 >= 0, -d0 + s0 - 1 >= 0)>
 #eight = affine_set<(d0) : (d0 >= 0, -d0 + 7 >= 0)>
@@ -227,7 +227,7 @@ def test_random_inputs_fill_missing_pointers_within_the_bounds_they_index():
 def _ktc_run(*argv: str) -> int:
     parser = argparse.ArgumentParser(prog="ktc")
     add_run_parser(parser.add_subparsers(dest="command"))
-    return run_command(parser.parse_args(["run", *argv]), compile_kernel)
+    return run_command(parser.parse_args(["run", *argv]))
 
 
 def test_ktc_run_reads_inputs_and_args_and_saves_every_pointer(tmp_path, capsys):

@@ -11,12 +11,13 @@ import ktc
 import numpy as np
 import pytest
 from ktc.dialects.diagnostics import KtcError
-from ktc.sim import numerics, run_cli
+from ktc.sim import numerics
 from ktc.sim.reference import Kernel
-from ktc.sim.run_cli import Mismatch, compare, reduces, rule
+from ktc.tools import run
 from ktc.tools.ktc import main
+from ktc.tools.run import Mismatch, compare, reduces, rule
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 ADD16 = ROOT / "tests" / "lit" / "ktc" / "Inputs" / "add16.mlir"
 
 
@@ -105,7 +106,7 @@ def test_a_mismatch_exits_1_with_the_rule_and_the_first_difference(monkeypatch, 
     def differ(actual, expected, elements, reducing):
         return Mismatch("c", (3, 4), 1.5, 1.25, 1, 256)
 
-    monkeypatch.setattr(run_cli, "compare", differ)
+    monkeypatch.setattr(run, "compare", differ)
     assert main(["run", str(ADD16), "--arch", "toy", "--check"]) == 1
     out, err = capsys.readouterr()
     assert "check against the reference interpreter: bit-exact" in out

@@ -2,11 +2,12 @@
 
 ``ktc run KERNEL.mlir|KERNEL.ktpkg [--arch NAME|FILE] [--inputs in.npz] [--arg NAME=VALUE ...]
 [--save-outputs out.npz] [--seed N] [--check] [--trace t.json] [--report]
-[--report-json r.json] [--max-cycles N]`` compiles a kernel (KTIR, or DataflowIR) with the compiler
-``tools/`` passes in (``ktc.driver.compile``), or reads a package, prepares it once on the cycle-level simulator
-of the device ``--arch`` (default: spyre) and launches it. A package compiled for another
-device is refused. With ``--reference`` the KTIR kernel runs on the reference
-interpreter (``ktc.sim.reference``) instead, and the simulator's flags do not apply.
+[--report-json r.json] [--max-cycles N]`` (its options are read by ``ktc.tools.ktc``)
+compiles a kernel (KTIR, or DataflowIR) with ``ktc.driver.compile``, or reads a package,
+prepares it once on the cycle-level simulator of the device ``--arch`` (default: spyre)
+and launches it. A package compiled for another device is refused. With
+``--reference`` the KTIR kernel runs on the reference interpreter
+(``ktc.sim.reference``) instead, and the simulator's flags do not apply.
 
 Arrays for pointer arguments come from ``in.npz`` (keyed by the argument's name without
 ``%``); those it lacks are drawn at random with the seed (by the reference interpreter's
@@ -32,29 +33,31 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import time
 from collections.abc import Callable
+from contextlib import nullcontext
 from dataclasses import dataclass
 from math import prod
 from pathlib import Path
 
 import numpy as np
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.dialects.linalg.attrs import IteratorType
+from xdsl.dialects.linalg.ops import GenericOp, ReduceOp
+
 from ktc.codegen.package import INTEGERS, MAGIC, Package, decode
+from ktc.codegen.plan import evaluate
 from ktc.codegen.signature import Signature
 from ktc.dialects.dfir import DataflowOp
-from ktc.dialects.diagnostics import KtcError
 from ktc.dialects.ktdp import RuntimeArgType
 from ktc.dialects.source import parse_module, verify_module
-from ktc.runtime.symbols import evaluate
+from ktc.errors import KtcError
+from ktc.files import staged, write_atomically
 from ktc.sim import numerics
 from ktc.sim.reference import RANDOM_INDEX_BOUND, Kernel, random_inputs
 from ktc.sim.reference_compute import type_name
 from ktc.sim.report import Report
-from ktc.sim.simulator import BUDGET_FACTOR, BUDGET_FLOOR, Simulator
-from xdsl.dialects.builtin import ModuleOp
-from xdsl.dialects.linalg.attrs import IteratorType
-from xdsl.dialects.linalg.ops import GenericOp, ReduceOp
+from ktc.sim.simulator import Simulator
 
 SIMULATOR_FLAGS = ("check", "trace", "report", "report_json", "max_cycles")
 """Flags that only mean something on the simulator (refused with ``--reference``)."""
@@ -62,45 +65,11 @@ TOLERANCES = {"f16": 2.0**-6, "df16": 2.0**-6, "f32": 1e-5, "f64": 1e-5}
 """Relative and absolute tolerance per float element type, for kernels that reduce."""
 
 
-def add_run_parser(subparsers) -> argparse.ArgumentParser:
-    """The ``run`` subcommand, added to ``ktc``'s subparsers."""
-    description = "run a kernel or package on the simulator (or the reference interpreter)"
-    parser = subparsers.add_parser("run", help=description, description=description)
-    parser.add_argument("kernel", metavar="KERNEL.mlir|KERNEL.ktpkg",
-                        help="a KTIR (or DataflowIR) kernel, or a package")
-    parser.add_argument("--reference", action="store_true",
-                        help="run the KTIR kernel on the reference interpreter instead")
-    parser.add_argument("--arch", metavar="NAME|FILE", help="the device (default: spyre)")
-    parser.add_argument("--function", metavar="NAME",
-                        help="the function to run, when there are several")
-    parser.add_argument("--inputs", metavar="IN.npz", help="arrays (and scalars) by argument name")
-    parser.add_argument("--arg", action="append", default=[], metavar="NAME=VALUE",
-                        help="a scalar argument, read by its type (repeatable)")
-    parser.add_argument("--save-outputs", metavar="OUT.npz",
-                        help="write every pointer argument's array after the run")
-    parser.add_argument("--seed", type=int, default=0,
-                        help="seed of the random inputs (default: 0)")
-    parser.add_argument("--check", action="store_true",
-                        help="compare the outputs with the reference interpreter's (exit 1 if they differ)")
-    parser.add_argument("--trace", metavar="T.json", help="write a Chrome trace (Perfetto)")
-    parser.add_argument("--report", action="store_true",
-                        help="print cycles, the roofline bound, per-engine and memory figures")
-    parser.add_argument("--report-json", metavar="R.json", help="write the report as JSON")
-    parser.add_argument("--max-cycles", type=int, metavar="N",
-                        help=f"stop the simulation past cycle N (default: {BUDGET_FACTOR} x the "
-                             f"cycles to move the kernel's arrays once, plus {BUDGET_FLOOR})")
-    return parser
-
-
-Compile = Callable[[str, str, str, str | None], Package]
-"""``ktc.driver.compile(text, arch, filename, function)``, passed in by ``tools/`` (the
-simulator's room does not reach the compiler)."""
-
-
-def run_command(args: argparse.Namespace, compile_kernel: Compile) -> int:
+def run_command(args: argparse.Namespace) -> int:
+    """Run ``ktc run`` with the arguments ``ktc``'s parser read."""
     if args.reference:
         return _run_reference(args)
-    return _run_simulator(args, compile_kernel)
+    return _run_simulator(args)
 
 
 # ---------------------------------------------------------------------------------------
@@ -122,13 +91,13 @@ def _run_reference(args: argparse.Namespace) -> int:
     print(f"@{kernel.name}: {kernel.tiles} {cores} on {args.arch or 'spyre'}, {seconds:.3f} s")
     _show(scalars, outputs, _elements(kernel), drawn)
     if args.save_outputs:
-        _write_atomically(args.save_outputs, lambda file: np.savez(file, **outputs))
+        write_atomically(args.save_outputs, lambda file: np.savez(file, **outputs))
     return 0
 
 
-def _run_simulator(args: argparse.Namespace, compile_kernel: Compile) -> int:
+def _run_simulator(args: argparse.Namespace) -> int:
     arch = args.arch or "spyre"
-    package, kernel = _load(args.kernel, arch, args.function, compile_kernel)
+    package, kernel = _load(args.kernel, arch, args.function)
     if args.check and kernel is None:
         raise KtcError("--check needs a KTIR kernel: the reference interpreter runs neither "
                        "packages nor DataflowIR", args.kernel)
@@ -145,10 +114,10 @@ def _run_simulator(args: argparse.Namespace, compile_kernel: Compile) -> int:
           f"@{report.arch}, {report.cycles} cycles, simulated in {report.wall_s:.3f} s")
     _show(scalars, outputs, elements, drawn)
     if args.save_outputs:
-        _write_atomically(args.save_outputs, lambda file: np.savez(file, **outputs))
+        write_atomically(args.save_outputs, lambda file: np.savez(file, **outputs))
     if args.report_json:
         text = json.dumps(report.to_json(), indent=2) + "\n"
-        _write_atomically(args.report_json, lambda file: file.write(text.encode()))
+        write_atomically(args.report_json, lambda file: file.write(text.encode()))
     if args.report:
         print(report.text())
     if args.check:
@@ -162,19 +131,17 @@ def _simulate(package: Package, arch: str, values: list, trace_path: str | None,
     """Prepare ``package`` on the simulator of ``arch`` and launch it once on ``values``;
     its outputs and report. The Chrome trace, if asked for, is written beside
     ``trace_path`` and moved there when the simulator has written it."""
-    trace = _temporary(trace_path) if trace_path else None
-    try:
+    with staged(trace_path) if trace_path else nullcontext() as trace:
         executable = Simulator(arch, trace=trace, max_cycles=max_cycles).prepare(package)
         outputs = executable.launch(*values)
-    finally:
-        _commit(trace, trace_path)
     return outputs, executable.report()
 
 
-def _load(path: str, arch: str, function: str | None,
-          compile_kernel: Compile) -> tuple[Package, Kernel | None]:
+def _load(path: str, arch: str, function: str | None) -> tuple[Package, Kernel | None]:
     """The package to run, and the KTIR kernel it came from (None for a package or
     DataflowIR)."""
+    from ktc.driver import compile
+
     data = _read(path)
     if data.startswith(MAGIC):
         return decode(data, path), None
@@ -182,7 +149,7 @@ def _load(path: str, arch: str, function: str | None,
     module = parse_module(text, path)
     verify_module(module)
     kernel = None if _is_dataflow(module) else Kernel(module, function)
-    return compile_kernel(text, arch, path, function), kernel
+    return compile(text, arch, path, function), kernel
 
 
 def _is_dataflow(module: ModuleOp) -> bool:
@@ -393,39 +360,3 @@ def _summary(element: str, array: np.ndarray) -> str:
     if values.size:
         stats = f" min {values.min():.6g} max {values.max():.6g} mean {values.mean():.6g}"
     return f"{element}[{shape}]{stats}"
-
-
-def _write_atomically(path: str, fill: Callable) -> None:
-    """Write ``path`` whole or not at all: ``fill(file)`` writes a temporary file beside
-    it, which then replaces it."""
-    temporary = _temporary(path)
-    try:
-        with open(temporary, "wb") as file:
-            fill(file)
-        os.replace(temporary, path)
-    except OSError as err:
-        temporary.unlink(missing_ok=True)
-        raise KtcError(f"cannot write '{path}': {err.strerror}") from None
-
-
-def _temporary(path: str) -> Path:
-    """A new empty file beside ``path`` to write it in (a complete file is then moved
-    onto ``path``)."""
-    target = Path(path)
-    temporary = target.with_name(f".{target.name}.{os.getpid()}.tmp")
-    try:
-        temporary.open("xb").close()
-    except OSError as err:
-        raise KtcError(f"cannot write '{path}': {err.strerror}") from None
-    return temporary
-
-
-def _commit(temporary: Path | None, path: str | None) -> None:
-    """Move a written trace into place, or drop the empty file of a run that never
-    started."""
-    if temporary is None or not temporary.exists():
-        return
-    if temporary.stat().st_size:
-        os.replace(temporary, path)
-    else:
-        temporary.unlink()

@@ -4,14 +4,13 @@ complement as unsigned, results wrap), and a KtcError for a division by zero."""
 
 import pytest
 
-from ktc.codegen.plan import BINARY, TERNARY, check
-from ktc.dialects.diagnostics import KtcError
-from ktc.runtime import symbols
-from ktc.runtime.symbols import evaluate
+from ktc.codegen import integer
+from ktc.codegen.plan import BINARY, TERNARY, check, evaluate
+from ktc.errors import KtcError
 
 
 def test_every_operator_has_an_evaluation():
-    assert set(BINARY) == set(symbols.BINARY)
+    assert set(BINARY) == set(integer.BINARY)
     assert TERNARY == ("select",)
 
 
