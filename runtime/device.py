@@ -18,6 +18,9 @@ class Device(Protocol):
     arch_hash: str
     """The content hash of that description (hex sha256), checked against a package's."""
 
+    def alignment(self, memory: str) -> int:
+        """Bytes an array in memory kind ``memory`` must start at a multiple of."""
+
     def allocate(self, memory: str, nbytes: int, alignment: int) -> int:
         """Reserve ``nbytes`` in memory kind ``memory`` (device memory: its kind name); the address."""
 

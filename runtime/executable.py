@@ -4,8 +4,9 @@ runs the launch plan per call.
 ``launch(*args)`` takes the kernel's arguments in order: a numpy array for each pointer
 (its dtype and shape checked against the signature, symbolic dimensions against the
 scalar arguments they name) and a Python number for each scalar. Each array is
-copied into freshly allocated device memory (128-byte aligned); the kernel sees the
-element index of its first element, as in KTIR. After the run every pointer's array
+copied into freshly allocated device memory, aligned as the device asks for that
+memory (``Device.alignment``); the kernel sees the element index of its first
+element, as in KTIR. After the run every pointer's array
 is read back, and ``launch`` returns them by argument name. Every mistake in a call
 is a ``KtcError``; nothing here knows what kind of device it talks to.
 """
@@ -36,10 +37,6 @@ from ktc.codegen.signature import Argument
 from ktc.errors import KtcError
 from ktc.runtime.device import Device, DeviceError
 from ktc.codegen.plan import evaluate
-
-ALIGNMENT = 128
-"""Where pointer arguments' arrays start in device memory: one 128-byte stick."""
-
 
 def prepare(package: Package, device: Device) -> Executable:
     """Check that ``package`` was compiled for ``device`` and run its prepare plan."""
@@ -99,7 +96,8 @@ class Executable:
             return report()
 
     def _place(self, memory: str, array: np.ndarray) -> int:
-        address = self.device.allocate(memory, max(array.nbytes, 1), ALIGNMENT)
+        alignment = self.device.alignment(memory)
+        address = self.device.allocate(memory, max(array.nbytes, 1), alignment)
         self.device.write(memory, address, array.tobytes())
         return address
 

@@ -78,6 +78,9 @@ class Simulator:
 
     # Host memory operations -----------------------------------------------------------
 
+    def alignment(self, memory: str) -> int:
+        return self.device.alignment(self._kind(memory))
+
     def allocate(self, memory: str, nbytes: int, alignment: int) -> int:
         return self._host(memory, lambda m: m.allocate(nbytes, alignment))
 

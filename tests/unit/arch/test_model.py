@@ -30,14 +30,16 @@ class Facts:
     topology: str | None
     f16_lanes: int
     scratchpad_bytes: int
+    device_memory_alignment: int
+    """Word size times alignment of the DMA engines that reach device memory."""
     timed: bool = True
 
 
 FACTS = {
-    "spyre": Facts(32, 2, "ring", 64, 2 << 20),
-    "toy": Facts(2, 1, "ring", 8, 64 << 10),
-    "line4": Facts(4, 1, "line", 32, 256 << 10),
-    "sample": Facts(1, 2, None, 64, 1 << 20, timed=False),
+    "spyre": Facts(32, 2, "ring", 64, 2 << 20, 128),
+    "toy": Facts(2, 1, "ring", 8, 64 << 10, 16),
+    "line4": Facts(4, 1, "line", 32, 256 << 10, 64),
+    "sample": Facts(1, 2, None, 64, 1 << 20, 64, timed=False),
 }
 
 
@@ -185,6 +187,12 @@ def test_memory_tree(named):
         assert device.parent(pad).kind == device.device_memory
         assert pad.core in (core, None)
     assert all(kind.size > 0 for kind in kinds)
+
+
+def test_alignment_is_what_the_units_reaching_a_memory_need(named):
+    device, facts = named
+    assert device.alignment(device.device_memory) == facts.device_memory_alignment
+    assert device.alignment(device.scratchpad) % facts.device_memory_alignment == 0
 
 
 def test_memory_spaces(named):

@@ -23,11 +23,15 @@ HALVE = ROOT / "tests" / "lit" / "ktc" / "Inputs" / "halve.mlir"
 class FakeDevice:
     """Memory as a dict of byte arrays; records loads, patches and runs."""
 
-    def __init__(self, arch_hash: str, capacity: int = 1 << 20):
+    def __init__(self, arch_hash: str, capacity: int = 1 << 20, alignment: int = 128):
         self.arch_name, self.arch_hash = "fake", arch_hash
         self.capacity, self.top = capacity, 4096
         self.memory = bytearray(capacity)
         self.calls: list[tuple] = []
+        self.aligned = alignment
+
+    def alignment(self, memory: str) -> int:
+        return self.aligned
 
     def allocate(self, memory: str, nbytes: int, alignment: int) -> int:
         address = -(-self.top // alignment) * alignment
@@ -90,6 +94,16 @@ def test_two_launches_one_prepare(package):
             assert symbol_at(mnisu[3], 40) == (y_at // 2 + i * 64) * 2
         np.testing.assert_array_equal(out["x"], x)
         assert set(out) == {"x", "y"} and out["y"].shape == (rows, 64)
+
+
+def test_arrays_start_where_the_device_aligns_them(package):
+    device = FakeDevice(package.arch_hash, alignment=96)
+    exe = prepare(package, device)
+    x = np.arange(2 * 64, dtype=np.float16).reshape(2, 64)
+    out = exe.launch(x, np.zeros_like(x), 2)
+    x_at, y_at = (c[3] for c in device.calls if c[0] == "allocate")
+    assert (x_at, y_at) == (4128, 4416), "the first multiples of 96 from 4096 and 4128 + 256"
+    np.testing.assert_array_equal(out["x"], x)
 
 
 def test_symbols_are_kept_for_inspection(package):
