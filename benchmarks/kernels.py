@@ -16,13 +16,12 @@ What each kernel computes, in numpy, is written again independently in
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import numpy as np
-
-from ktc.dialects.diagnostics import KtcError
+from ktc.errors import KtcError
 
 NUMPY = {"f16": "float16", "f32": "float32"}
 """The numpy dtype of each element type the kernels use."""
@@ -60,10 +59,12 @@ class Case:
     @property
     def elements(self) -> int:
         """Elements of the output array."""
-        return int(np.prod(next(a.shape for a in self.arguments if a.name == self.output)))
+        return math.prod(next(a.shape for a in self.arguments if a.name == self.output))
 
     def inputs(self, seed: int = 0) -> dict[str, object]:
         """Arguments by name in signature order: N(0, 1) arrays, a zeroed output, scalars."""
+        import numpy as np
+
         rng = np.random.default_rng(seed)
         values: dict[str, object] = {}
         for arg in self.arguments:
@@ -98,7 +99,7 @@ def _identity(rank: int) -> str:
 
 def _view(name: str, shape: tuple[int, ...], element: str) -> str:
     """A row-major memory view ``%{name}_view`` over argument ``%{name}``."""
-    strides = [int(np.prod(shape[i + 1:])) for i in range(len(shape))]
+    strides = [math.prod(shape[i + 1:]) for i in range(len(shape))]
     return (
         f"    %{name}_view = ktdp.construct_memory_view %{name}, sizes: {list(shape)}, "
         f"strides: {strides} {{\n"

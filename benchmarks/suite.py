@@ -20,8 +20,8 @@ Writes ``results.md`` (tables with date, commit, machine, load average and the a
 file's roofline and example figures) and ``results.json`` (a list of one record per
 kernel and size) into ``--output`` (default: this folder). A kernel that fails to
 compile or simulate, by a diagnostic or a bug in ktc, gets a record with the error;
-the suite goes on. The compiler and
-the simulator are imported when first used, so that ``ktc --help`` stays quick.
+the suite goes on. The compiler, the simulator and numpy are imported when first
+used, so that ``ktc --help`` stays quick.
 
 The simulator reports on the last dataflow it executed: for a package of several
 dataflows the figures are that one's, and the record's ``dataflows`` says so.
@@ -43,11 +43,13 @@ from dataclasses import asdict, dataclass
 from datetime import UTC, datetime
 from functools import cache
 from pathlib import Path
-
-import numpy as np
+from typing import TYPE_CHECKING
 
 from ktc.benchmarks.kernels import SIZES, Case, add, case
 from ktc.errors import KtcError
+
+if TYPE_CHECKING:
+    import numpy as np
 
 HERE = Path(__file__).resolve().parent
 EXAMPLES = HERE.parent / "examples"
@@ -143,6 +145,8 @@ def measure(kernel: str, size: str, arch: str) -> dict:
         return record | {"error": _failure(err)}
     record |= _figures(full)
     record["ideal_efficiency"] = ideal_cycles(kernel_case, arch) / record["cycles"]
+    import numpy as np
+
     reference = reference_run(kernel_case, arch)
     got = full.outputs[kernel_case.output].astype(np.float64)
     want = reference.value[kernel_case.output].astype(np.float64)
@@ -161,9 +165,11 @@ def measure(kernel: str, size: str, arch: str) -> dict:
 def ideal_cycles(kernel_case: Case, arch: str) -> int:
     """Cycles to move every array through device memory once at its full bandwidth: the
     bound of a schedule that reads each input and writes each output exactly once."""
+    import numpy as np
+
     from ktc.arch.model import Device
 
-    nbytes = sum(int(np.prod(a.shape)) * np.dtype(a.dtype).itemsize
+    nbytes = sum(math.prod(a.shape) * np.dtype(a.dtype).itemsize
                  for a in kernel_case.arguments if a.shape is not None)
     return -(-nbytes // Device.load(arch).roofline.device_memory_bytes_per_cycle)
 

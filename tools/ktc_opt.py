@@ -1,5 +1,10 @@
 """``ktc-opt``: xDSL's opt driver with every ktc dialect, pass and named pipeline,
 MLIR's debugging flags and banners, and MLIR-style diagnostics.
+
+Dialects and passes are registered as lazy factories: a run loads only the dialects
+its input uses and the passes its pipeline names. Besides ktc's, it offers xDSL's own
+passes, targets and frontends (not those of installed xDSL plug-ins: looking for them
+reads every installed package's metadata at each start).
 """
 
 import argparse
@@ -8,17 +13,21 @@ import sys
 from pathlib import Path
 
 from xdsl.dialects.builtin import ModuleOp
+from xdsl.frontend import get_all_frontends
 from xdsl.passes import ModulePass, PassPipeline
+from xdsl.targets import get_all_targets
+from xdsl.transforms import get_all_passes
 from xdsl.xdsl_opt_main import xDSLOptMain
 
 from ktc import __version__
 from ktc.dialects import dialect_factories
-from ktc.errors import KtcError
 from ktc.dialects.printer import print_ir
 from ktc.dialects.source import SPLIT_MARKER, parse_module, split_input, verify_module
+from ktc.errors import KtcError
 from ktc.passes import pass_factories
 from ktc.passes.pipeline import apply_verified, expand
 from ktc.tools.verify_diagnostics import expectations, unmatched
+
 
 class KtcOptMain(xDSLOptMain):
     version_format = "ktc-opt " + __version__ + " (xdsl {xdsl_version})"
@@ -27,10 +36,15 @@ class KtcOptMain(xDSLOptMain):
         for name, factory in dialect_factories().items():
             self.ctx.register_dialect(name, factory)
 
+    def register_all_frontends(self):
+        self.available_frontends.update(get_all_frontends())
+
     def register_all_passes(self):
-        super().register_all_passes()
-        for name, factory in pass_factories().items():
+        for name, factory in (get_all_passes() | pass_factories()).items():
             self.register_pass(name, factory)
+
+    def register_all_targets(self):
+        self.available_targets.update(get_all_targets())
 
     def register_all_arguments(self, arg_parser: argparse.ArgumentParser):
         super().register_all_arguments(arg_parser)
