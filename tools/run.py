@@ -21,12 +21,13 @@ compares every array by one rule: bit-exact, unless the kernel reduces (a
 ``linalg.reduce``, or a ``linalg.generic`` with a reduction iterator), whose float
 results may differ by the order of the additions: then f16 and df16 within 2^-6, f32 and
 f64 within 1e-5, relative plus absolute, the absolute part scaled by the largest
-reference magnitude (integers stay bit-exact). A mismatch names the
-first differing indices and both values and exits 1. ``--report`` prints the
+reference magnitude (integers stay bit-exact); ``compare`` is that rule. A mismatch
+names the first differing indices and both values and exits 1. ``--report`` prints the
 simulator's report of the last dataflow run, ``--report-json`` writes it
-(``ktc.sim.report.Report.to_json``), ``--trace`` writes a Chrome trace (also of a run the simulator
-stopped, such as a deadlock). ``--max-cycles N`` stops the simulation past cycle N (the
-simulator's default budget otherwise). Every file is written whole or not at all.
+(``ktc.sim.report.Report.to_json``), ``--trace`` writes a Chrome trace (also of a run
+the simulator stopped, such as a deadlock). ``--max-cycles N`` stops the simulation past
+cycle N (the simulator's default budget otherwise). Every file is written whole or not
+at all (``ktc.files``).
 """
 
 from __future__ import annotations
