@@ -13,8 +13,11 @@ times, the simulator's wall and CPU time and simulated cycles per wall second, a
 reference interpreter's wall time; the simulated outputs are compared with the
 reference's. Then compile time against a chain of 1, 4, 16, 64, 256 fused elementwise
 ops (the fastest of 7 compiles each, and the CPU time each op beyond the first adds),
-simulator speed against tensor size (elementwise add of 2^14 ... 2^22 elements) and
-the compile time of every example; and the issue's targets, each with what was measured.
+simulator speed against tensor size (elementwise add of 2^14 ... 2^22 elements), the
+compile time of every example and the start-up time of the command lines (the least
+CPU seconds of a few runs of ``ktc --help``, ``ktc-opt --help`` and ``ktc-opt`` on
+``examples/add.mlir``, beside a bare interpreter importing the xDSL dialects that file
+uses); and the issue's targets, each with what was measured.
 
 Writes ``results.md`` (tables with date, commit, machine, load average and the arch
 file's roofline and example figures) and ``results.json`` (a list of one record per
@@ -35,11 +38,12 @@ import json
 import math
 import os
 import platform
+import resource
 import subprocess
 import sys
 import time
 from collections.abc import Callable
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 from datetime import UTC, datetime
 from functools import cache
 from pathlib import Path
@@ -63,6 +67,12 @@ OP_COST_RATIO = 1.5
 what it adds at 16 ops (fusion linear in the ops fused)."""
 SWEEP_LOG2 = (14, 16, 18, 20, 22)
 SWEEP_COLS = 1024
+STARTUP_RUNS = 5
+STARTUP_LIMIT_S = 0.4
+"""``ktc --help`` and ``ktc-opt --help`` take less CPU time than this."""
+STARTUP_RATIO = 1.3
+"""``ktc-opt examples/add.mlir`` takes at most this many times the bare import's CPU time."""
+BARE = "python importing the xDSL dialects of add.mlir"
 COLUMNS = (
     "Efficiency = roofline bound / simulated cycles, the bound taken from the traffic and "
     "compute the schedule issued (the simulator's report); ideal = the device-memory time of "
@@ -280,6 +290,39 @@ def simulator_scaling(arch: str) -> list[dict]:
     return rows
 
 
+def startup_commands() -> dict[str, list[str]]:
+    """Each start-up measurement's command, as its console script would run it."""
+    python = sys.executable
+    ktc = "import sys; from ktc.tools.ktc import main; sys.exit(main())"
+    ktc_opt = "import sys; from ktc.tools.ktc_opt import main; sys.exit(main())"
+    return {
+        "ktc --help": [python, "-c", ktc, "--help"],
+        "ktc-opt --help": [python, "-c", ktc_opt, "--help"],
+        "ktc-opt examples/add.mlir": [python, "-c", ktc_opt, str(EXAMPLES / "add.mlir")],
+        BARE: [python, "-c", "import xdsl.dialects.builtin, xdsl.dialects.func, "
+               "xdsl.dialects.arith, xdsl.dialects.scf"],
+    }
+
+
+def child_cpu_s(command: list[str]) -> float:
+    """CPU seconds (user + system) of one run of ``command``, which must succeed."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    subprocess.run(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=True)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
+
+
+def startup_times() -> list[dict]:
+    """The least CPU seconds of ``STARTUP_RUNS`` runs of each start-up command (the
+    commands taken in turn, so that a change of load reaches all of them)."""
+    commands = startup_commands()
+    seconds: dict[str, list[float]] = {name: [] for name in commands}
+    for _ in range(STARTUP_RUNS):
+        for name, command in commands.items():
+            seconds[name].append(child_cpu_s(command))
+    return [{"command": name, "cpu_s": min(runs)} for name, runs in seconds.items()]
+
+
 # ---------------------------------------------------------------------------------
 # Writing the results
 # ---------------------------------------------------------------------------------
@@ -295,6 +338,7 @@ class Results:
     sweep: list[dict]
     examples: list[dict]
     elapsed_s: float
+    startup: list[dict] = field(default_factory=list)
 
 
 def context(arch: str) -> dict:
@@ -350,6 +394,10 @@ def markdown(results: Results) -> str:
         "",
         *_table(("example", "compile s", "CPU s"),
                 [[r["example"], *_seconds(r, "compile_s", "compile_cpu_s")] for r in results.examples]),
+        "",
+        f"## Start-up (CPU s, the least of {STARTUP_RUNS} runs)",
+        "",
+        *_table(("command", "CPU s"), [[r["command"], f"{r['cpu_s']:.3f}"] for r in results.startup]),
         "",
         "## Simulator speed against tensor size (elementwise add, rows of 1024)",
         "",
@@ -447,6 +495,21 @@ def targets(results: Results) -> list[str]:
         (f"- Every example compiles in under 2 s: {quick} of {len(results.examples)}{worst}; "
          f"in under 2 CPU seconds: {quick_cpu}."),
         _op_cost_target(op_costs(results.chain)),
+        *_startup_targets(results.startup),
+    ]
+
+
+def _startup_targets(startup: list[dict]) -> list[str]:
+    if not startup:
+        return []
+    cpu = {r["command"]: r["cpu_s"] for r in startup}
+    ratio = cpu["ktc-opt examples/add.mlir"] / cpu[BARE]
+    return [
+        (f"- `ktc --help` and `ktc-opt --help` under {STARTUP_LIMIT_S} CPU s: "
+         f"{cpu['ktc --help']:.3f} s and {cpu['ktc-opt --help']:.3f} s."),
+        (f"- `ktc-opt examples/add.mlir` within {STARTUP_RATIO}x the CPU time of a bare "
+         f"python importing the xDSL dialects it uses: {cpu['ktc-opt examples/add.mlir']:.3f} s "
+         f"against {cpu[BARE]:.3f} s ({ratio:.2f}x)."),
     ]
 
 
@@ -472,7 +535,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--sizes", default="small,large", help="comma-separated: small, large")
     parser.add_argument("--arch", default="spyre", help="the device (default: spyre)")
     parser.add_argument("--no-scaling", action="store_true",
-                        help="skip the compile-time and simulator-speed series")
+                        help="skip the compile-time, simulator-speed and start-up series")
     parser.add_argument("--output", default=str(HERE), metavar="DIR",
                         help="where results.md and results.json go (default: benchmarks/)")
 
@@ -491,7 +554,8 @@ def run(args: argparse.Namespace) -> int:
         print("| " + " | ".join(str(c) for c in _cells(records[-1])) + " |", flush=True)
     series = ([], [], []) if args.no_scaling else (
         compile_scaling(args.arch), simulator_scaling(args.arch), example_compile_times(args.arch))
-    text = markdown(Results(meta, records, *series, time.perf_counter() - started))
+    startup = [] if args.no_scaling else startup_times()
+    text = markdown(Results(meta, records, *series, time.perf_counter() - started, startup))
     output = Path(args.output)
     output.mkdir(parents=True, exist_ok=True)
     (output / "results.json").write_text(json.dumps(records, indent=1) + "\n")

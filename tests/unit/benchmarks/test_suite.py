@@ -139,3 +139,37 @@ def test_a_bug_in_ktc_is_recorded_as_an_internal_error(monkeypatch):
     monkeypatch.setattr(suite, "simulate", buggy)
     record = suite.measure("silu_mul", "large", "spyre")
     assert record["error"] == "internal error (NameError: name '_Missing' is not defined)"
+
+
+def test_the_startup_targets_compare_add_with_the_bare_import():
+    startup = [{"command": "ktc --help", "cpu_s": 0.05},
+               {"command": "ktc-opt --help", "cpu_s": 0.12},
+               {"command": "ktc-opt examples/add.mlir", "cpu_s": 0.15},
+               {"command": suite.BARE, "cpu_s": 0.125}]
+    lines = suite.targets(suite.Results(META, [], [], [], [], 0, startup))
+    assert lines[-2:] == [
+        "- `ktc --help` and `ktc-opt --help` under 0.4 CPU s: 0.050 s and 0.120 s.",
+        ("- `ktc-opt examples/add.mlir` within 1.3x the CPU time of a bare python importing "
+         "the xDSL dialects it uses: 0.150 s against 0.125 s (1.20x)."),
+    ]
+    table = suite.markdown(suite.Results(META, [], [], [], [], 0, startup))
+    assert "| ktc-opt examples/add.mlir | 0.150 |" in table
+
+
+def test_startup_takes_the_least_of_runs_taken_in_turn(monkeypatch):
+    order, seconds = [], iter([0.3, 0.2, 0.5, 0.4] + [0.1, 0.4, 0.6, 0.2] + [0.2] * 12)
+
+    def fake(command):
+        order.append(command)
+        return next(seconds)
+
+    monkeypatch.setattr(suite, "child_cpu_s", fake)
+    rows = suite.startup_times()
+    assert [r["cpu_s"] for r in rows] == [0.1, 0.2, 0.2, 0.2]
+    commands = list(suite.startup_commands().values())
+    assert order == commands * suite.STARTUP_RUNS
+
+
+def test_every_startup_command_runs():
+    for command in suite.startup_commands().values():
+        assert suite.child_cpu_s(command) > 0
