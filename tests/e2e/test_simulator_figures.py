@@ -36,7 +36,7 @@ DEVICE_FILES = {"spyre": "spyre", "toy": "toy", "line4": str(LINE4)}
 
 def inputs(signature, scalars: dict) -> list:
     """N(0, 1) arrays of each pointer argument's type and (static) shape, in order."""
-    from ktc.runtime.symbols import evaluate
+    from ktc.codegen.plan import evaluate
 
     rng = np.random.default_rng(SEED)
     values = []
