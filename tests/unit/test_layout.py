@@ -19,7 +19,7 @@ MAY_IMPORT = {
     "driver": {"errors", "dialects", "arch", "passes", "codegen"},
     "runtime": {"errors", "codegen", "arch"},
     "sim": {"errors", "files", "arch", "codegen", "runtime", "dialects"},
-    "frontend": {"errors", "dialects", "passes", "codegen", "runtime", "sim", "driver"},
+    "frontend": {"errors", "dialects", "arch", "passes", "codegen", "runtime", "sim", "driver"},
     "benchmarks": {"errors", "files", "dialects", "arch", "passes", "codegen", "driver",
                    "runtime", "sim"},
     "tools": {"errors", "files", "dialects", "arch", "passes", "codegen", "driver", "runtime",
