@@ -21,19 +21,12 @@ from collections.abc import Callable, Sequence
 from xdsl.dialects import affine, arith
 from xdsl.dialects.builtin import IndexType, IntegerType
 from xdsl.ir import BlockArgument, Operation, SSAValue
-from xdsl.ir.affine import (
-    AffineBinaryOpExpr,
-    AffineBinaryOpKind,
-    AffineConstantExpr,
-    AffineDimExpr,
-    AffineExpr,
-    AffineSymExpr,
-)
+from xdsl.ir.affine import AffineBinaryOpKind, AffineExpr
 from xdsl.traits import is_side_effect_free
 
 from ktc.dialects.ktdf import DeriveSizeOp, LinearizeIndexOp
 from ktc.dialects.ktdp import GetComputeTileIdOp
-from ktc.passes.utils.values import INTEGER_CASTS, INTEGER_OPS
+from ktc.passes.utils.values import INTEGER_CASTS, INTEGER_OPS, fold_affine
 
 ARG, TILE, IV = "arg", "tile", "iv"
 
@@ -137,21 +130,13 @@ class Arith:
 
     def affine(self, expr: AffineExpr, dims: Sequence[Index], symbols: Sequence[Index]) -> Index:
         """An affine expression over program values."""
-        if isinstance(expr, AffineConstantExpr):
-            return expr.value
-        if isinstance(expr, AffineDimExpr):
-            return dims[expr.position]
-        if isinstance(expr, AffineSymExpr):
-            return symbols[expr.position]
-        assert isinstance(expr, AffineBinaryOpExpr)
-        lhs, rhs = self.affine(expr.lhs, dims, symbols), self.affine(expr.rhs, dims, symbols)
-        return {
+        return fold_affine(expr, dims, symbols, {
             AffineBinaryOpKind.Add: self.add,
             AffineBinaryOpKind.Mul: self.mul,
             AffineBinaryOpKind.Mod: self.rem,
             AffineBinaryOpKind.FloorDiv: self.div,
             AffineBinaryOpKind.CeilDiv: self.ceildiv,
-        }[expr.kind](lhs, rhs)
+        })
 
     def clone(self, op: Operation, operands: Sequence[Index]) -> Index:
         """``op`` (one of the ops ``roots`` follows) applied to program values."""

@@ -1,10 +1,13 @@
 """The integer an index expression has, folded from constants and the compute tile
-id: what ``convert-ktdf-to-dfir`` makes a per-core constant of and
-``reduction-dim-chunking`` checks tile by tile."""
+id (``evaluate``): what ``convert-ktdf-to-dfir`` makes a per-core constant of and
+``reduction-dim-chunking`` checks tile by tile; an affine expression folded with the
+integer operations or any others (``fold_affine``)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+import operator
+from collections.abc import Callable, Mapping, Sequence
+from typing import TypeVar
 
 from xdsl.dialects import affine, arith
 from xdsl.dialects.builtin import IntegerAttr
@@ -20,6 +23,8 @@ from xdsl.ir.affine import (
 
 from ktc.dialects.ktdf import DeriveSizeOp, LinearizeIndexOp, TileTableOp
 from ktc.dialects.ktdp import GetComputeTileIdOp
+
+T = TypeVar("T")
 
 INTEGER_OPS: dict[type[Operation], Callable[[int, int], int]] = {
     arith.AddiOp: lambda a, b: a + b,
@@ -84,8 +89,10 @@ def derive_size_value(operands: Sequence[int]) -> int:
     return min(sizes[-1], max(total - start, 0))
 
 
-def affine_value(expr: AffineExpr, dims: Sequence[int], symbols: Sequence[int]) -> int:
-    """An affine expression evaluated on integers."""
+def fold_affine(expr: AffineExpr, dims: Sequence[T], symbols: Sequence[T],
+                combine: Mapping[AffineBinaryOpKind, Callable[[T, T], T]]) -> T | int:
+    """An affine expression over ``dims`` and ``symbols``, each binary operation done
+    by ``combine`` (integers, or ops that compute them in a program)."""
     if isinstance(expr, AffineConstantExpr):
         return expr.value
     if isinstance(expr, AffineDimExpr):
@@ -93,11 +100,21 @@ def affine_value(expr: AffineExpr, dims: Sequence[int], symbols: Sequence[int]) 
     if isinstance(expr, AffineSymExpr):
         return symbols[expr.position]
     assert isinstance(expr, AffineBinaryOpExpr)
-    lhs, rhs = affine_value(expr.lhs, dims, symbols), affine_value(expr.rhs, dims, symbols)
-    return {
-        AffineBinaryOpKind.Add: lambda: lhs + rhs,
-        AffineBinaryOpKind.Mul: lambda: lhs * rhs,
-        AffineBinaryOpKind.Mod: lambda: lhs % rhs,
-        AffineBinaryOpKind.FloorDiv: lambda: lhs // rhs,
-        AffineBinaryOpKind.CeilDiv: lambda: -(-lhs // rhs),
-    }[expr.kind]()
+    lhs = fold_affine(expr.lhs, dims, symbols, combine)
+    rhs = fold_affine(expr.rhs, dims, symbols, combine)
+    return combine[expr.kind](lhs, rhs)
+
+
+INTEGER_AFFINE: dict[AffineBinaryOpKind, Callable[[int, int], int]] = {
+    AffineBinaryOpKind.Add: operator.add,
+    AffineBinaryOpKind.Mul: operator.mul,
+    AffineBinaryOpKind.Mod: operator.mod,
+    AffineBinaryOpKind.FloorDiv: operator.floordiv,
+    AffineBinaryOpKind.CeilDiv: lambda a, b: -(-a // b),
+}
+"""What the affine operations are on integers."""
+
+
+def affine_value(expr: AffineExpr, dims: Sequence[int], symbols: Sequence[int]) -> int:
+    """An affine expression evaluated on integers."""
+    return fold_affine(expr, dims, symbols, INTEGER_AFFINE)
