@@ -43,8 +43,20 @@ the columns of the frame)."""
 ALIASES = frozenset({
     aten.view.default, aten._unsafe_view.default, aten.reshape.default, aten.alias.default,
     aten.squeeze.default, aten.squeeze.dim, aten.squeeze.dims, aten.unsqueeze.default,
+    aten.clone.default,
 })
-"""Ops that give a new shape to the same contiguous data."""
+"""Ops that give a new shape to the same data (``clone`` copies it; a kernel reads its
+source as well, made contiguous as every kernel input is)."""
+
+_PLAIN_COPY = {
+    "layout": (None, torch.strided),
+    "device": (None, torch.device("cpu")),
+    "memory_format": (None, torch.preserve_format, torch.contiguous_format),
+    "pin_memory": (None, False),
+    "non_blocking": (False,),
+}
+"""The arguments of ``_to_copy`` that change nothing but the type (``x.float()``,
+``type_as``)."""
 
 CONTRACTIONS = {
     op: "a matrix product: ktc compiles no contraction (linalg.matmul) yet"
@@ -279,57 +291,57 @@ def refusal(node: Node) -> str | None:
     if node.target in KNOWN_REFUSALS:
         return KNOWN_REFUSALS[node.target]
     if node.target not in LOWERINGS:
-        return f"{op_name(node)} has no lowering to KTIR in the PyTorch front end"
+        return "no lowering to KTIR in the PyTorch front end"
     values = node.meta.get("val")
     results = values if isinstance(values, tuple | list) else (values,)
     tensors = [t for t in results if isinstance(t, torch.Tensor)]
     tensors += [tensor_of(arg) for arg in _tensor_operands(node)]
     for tensor in tensors:
         if tensor is None:
-            return f"{op_name(node)} has an operand without a known shape"
+            return "an operand without a known shape"
         if tensor.dtype not in DTYPES:
-            return f"{op_name(node)} computes on {tensor.dtype}: kernels take float16 and float32"
+            return f"computes on {tensor.dtype}: kernels take float16 and float32"
         if not all(isinstance(size, int) for size in tensor.shape):
-            return f"{op_name(node)} has a dynamic shape {tuple(tensor.shape)}: kernels are static"
+            return f"a dynamic shape {tuple(tensor.shape)}: kernels are static"
     return _op_refusal(node, arguments(node), tensors)
 
 
 def _op_refusal(node: Node, a: dict, tensors: list[torch.Tensor]) -> str | None:
-    name = op_name(node)
     if node.target is aten._to_copy.default:
-        extra = {k: v for k, v in node.kwargs.items() if k != "dtype" and v is not None}
+        extra = {k: v for k, v in node.kwargs.items()
+                 if k != "dtype" and v not in _PLAIN_COPY.get(k, ())}
         if extra:
-            return f"{name} with {extra}: only a change of float type is compiled"
+            return f"with {extra}: only a change of float type is compiled"
         if tensor_of(a["self"]).dtype == tensor_of(node).dtype:
-            return f"{name}: a copy without a change of type"
+            return "a copy without a change of type"
         return None
     dtypes = {t.dtype for t in tensors}
     if len(dtypes) > 1:
-        return f"{name} mixes {', '.join(sorted(str(d) for d in dtypes))}"
+        return f"mixes {', '.join(sorted(str(d) for d in dtypes))}"
     if node.target in _ROWWISE and tensor_of(a.get("self", a.get("input"))).shape[-1:] in ((), (1,)):
-        return f"{name} along a dimension of size 1 (or none)"
+        return "along a dimension of size 1 (or none)"
     if node.target in _REDUCTIONS:
-        return _reduction_refusal(name, a)
+        return _reduction_refusal(a)
     if node.target is aten._softmax.default:
         return None if _is_last(a["dim"], tensor_of(a["self"])) and not a["half_to_float"] \
-            else f"{name} along dimension {a['dim']}: only the last dimension is compiled"
+            else f"along dimension {a['dim']}: only the last dimension is compiled"
     if node.target is aten.native_layer_norm.default:
         return None if len(a["normalized_shape"]) == 1 \
-            else f"{name} over {len(a['normalized_shape'])} dimensions: only the last one is compiled"
+            else f"over {len(a['normalized_shape'])} dimensions: only the last is compiled"
     if node.target is aten.pow.Tensor_Scalar and float(a["exponent"]) not in _POWERS:
-        return (f"{name} to the power {a['exponent']}: ktc's compute engines have no pow "
+        return (f"to the power {a['exponent']}: ktc's compute engines have no pow "
                 f"instruction; exponents {sorted(_POWERS)} are written with mul, div, sqrt "
                 "and rsqrt")
     return _broadcast_refusal(node)
 
 
-def _reduction_refusal(name: str, a: dict) -> str | None:
+def _reduction_refusal(a: dict) -> str | None:
     dims = a["dim"]
     tensor = tensor_of(a["self"])
     if a.get("dtype") not in (None, tensor.dtype):
-        return f"{name} into {a['dtype']}: only a reduction in the input's type is compiled"
+        return f"into {a['dtype']}: only a reduction in the input's type is compiled"
     if dims is None or len(dims) != 1 or not _is_last(dims[0], tensor):
-        return f"{name} over dimensions {dims}: only a reduction along the last dimension is compiled"
+        return f"over dimensions {dims}: only a reduction along the last dimension is compiled"
     return None
 
 
@@ -337,7 +349,7 @@ def _broadcast_refusal(node: Node) -> str | None:
     form = form_of(node)
     for operand, relation in form.operands:
         if relation is None:
-            return (f"{op_name(node)} broadcasts an operand of shape {tuple(tensor_of(operand).shape)} "
+            return (f"broadcasts an operand of shape {tuple(tensor_of(operand).shape)} "
                     f"over {form.frame}: kernels broadcast along rows or over columns only")
     return None
 

@@ -135,9 +135,9 @@ class _State:
                 return None
         group = _new_group(form)
         if group is None:
-            return f"{aten.op_name(node)} over shape {form.frame} fits no kernel matrix"
+            return f"over shape {form.frame}: fits no kernel matrix"
         if not self._join(node, form, [group]):
-            return f"{aten.op_name(node)} does not fit a kernel of its own shape {form.frame}"
+            return f"does not fit a kernel of its own shape {form.frame}"
         return None
 
     def _join(self, node: Node, form: aten.Form, groups: list[_Group]) -> bool:

@@ -96,8 +96,11 @@ class GraphReport:
             cycles = "not run yet" if kernel.cycles is None else f"{kernel.cycles} cycles"
             where = f", {kernel.path}" if kernel.path else ""
             lines.append(f"  kernel {kernel.name} ({cycles}{where}): {', '.join(kernel.nodes)}")
+        alike: dict[tuple[str, str], list[str]] = {}
         for fallback in self.fallbacks:
-            lines.append(f"  in PyTorch: {fallback.node} ({fallback.op}): {fallback.reason}")
+            alike.setdefault((fallback.op, fallback.reason), []).append(fallback.node)
+        for (op, reason), nodes in alike.items():
+            lines.append(f"  in PyTorch: {op} ({', '.join(nodes)}): {reason}")
         return "\n".join(lines)
 
 

@@ -230,7 +230,7 @@ def test_environment_prints_the_report_and_writes_ktir(tmp_path, monkeypatch, ca
 
     compiled(fn, data(4, 64))
     err = capfd.readouterr().err
-    assert "kernel graph" in err and "in PyTorch: where (aten.where.self)" in err
+    assert "kernel graph" in err and "in PyTorch: aten.where.self (where): " in err
     assert len(list(tmp_path.glob("*.mlir"))) == 1
 
 
@@ -265,3 +265,13 @@ def test_examples_run_and_check(example):
     assert result.returncode == 0, result.stdout + result.stderr
     assert "check against eager PyTorch: passed" in result.stdout
     assert " cycles): " in result.stdout and "a matrix product" in result.stdout
+
+
+def test_a_transpose_made_contiguous_feeds_a_kernel():
+    """The kernel reads the transposed data PyTorch laid out, not the source's."""
+    def fn(x):
+        return torch.softmax(x.t().contiguous() * 3, dim=-1)
+
+    reports = compiled(fn, data(64, 32))
+    assert {"aten._softmax", "aten.mul"} <= in_kernels(reports)
+    assert set(fallbacks(reports)) == {"aten.permute"}

@@ -103,3 +103,18 @@ def test_refusals_name_the_op_and_the_reason(fn, args, node, reason):
     found = {name: why for name, why in refused(result).items() if name.startswith(node)}
     assert found, f"{node} not refused: {refused(result)}"
     assert all(reason in why for why in found.values()), found
+
+
+def test_a_change_of_float_type_is_a_computation_and_clone_an_alias():
+    """``type_as`` is a ``_to_copy`` with layout and device: only its type changes, so
+    it is lowered (whether the compiler takes it is found by trying); ``clone`` of a
+    transpose is read through to the transpose, which PyTorch runs."""
+    def fn(x):
+        return (x.float() * 2).type_as(x), x.t().contiguous() + 1
+
+    result = partition(fn, torch.randn(8, 64, dtype=F16))
+    assert set(refused(result)) == {"permute"}
+    computed = {n.name for c in result.cuts for n in c.nodes}
+    assert {"_to_copy", "_to_copy_1", "add"} <= computed and "clone" not in computed
+    (add,) = [c for c in result.cuts if "add" in [n.name for n in c.nodes]]
+    assert [n.name for n in add.inputs] == ["permute"]
