@@ -318,7 +318,8 @@ def _op_refusal(node: Node, a: dict, tensors: list[torch.Tensor]) -> str | None:
     dtypes = {t.dtype for t in tensors}
     if len(dtypes) > 1:
         return f"mixes {', '.join(sorted(str(d) for d in dtypes))}"
-    if node.target in _ROWWISE and tensor_of(a.get("self", a.get("input"))).shape[-1:] in ((), (1,)):
+    source = a.get("self", a.get("input"))
+    if node.target in _ROWWISE and tensor_of(source).shape[-1:] in ((), (1,)):
         return "along a dimension of size 1 (or none)"
     if node.target in _REDUCTIONS:
         return _reduction_refusal(a)

@@ -71,7 +71,8 @@ class Kernel:
     def __post_init__(self) -> None:
         known = {a.name: a.layout for a in self.inputs}
         for step in self.steps:
-            if step.op not in STEP_OPS or step.layout not in LAYOUTS or step.dtype not in FLOAT_TYPES:
+            known_kinds = step.op in STEP_OPS and step.layout in LAYOUTS
+            if not known_kinds or step.dtype not in FLOAT_TYPES:
                 raise ValueError(f"kernel {self.name}: bad step {step}")
             missing = [a for a in step.args if isinstance(a, str) and a not in known]
             if missing:

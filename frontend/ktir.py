@@ -32,7 +32,7 @@ from math import prod
 import numpy as np
 
 from ktc.arch.model import Device
-from ktc.frontend.kernel import BINARY, CAST, COL, FULL, REDUCTIONS, ROW, UNARY, Array, Kernel, Step
+from ktc.frontend.kernel import BINARY, CAST, COL, FULL, REDUCTIONS, ROW, Array, Kernel, Step
 
 BYTES = {"f16": 2, "f32": 4}
 _NUMPY = {"f16": "float16", "f32": "float32"}
@@ -190,7 +190,8 @@ class _Emitter:
         sizes, shape = array_shape(self.kernel, array), self.tile_shape(array)
         index = ", ".join(["%c0" if array.layout == COL else row] + ["%c0"] * (len(sizes) - 1))
         self.op(f"%{name}.tile = ktdp.construct_access_tile %{name}.view[{index}] "
-                f"{{access_tile_set = {_box_name(shape)}, access_tile_order = #identity{len(shape)}}} : "
+                f"{{access_tile_set = {_box_name(shape)}, "
+                f"access_tile_order = #identity{len(shape)}}} : "
                 f"{_memref(sizes, array.dtype)} -> {_access_tile(shape)}", array.name)
         return f"%{name}.tile"
 
@@ -223,7 +224,8 @@ class _Emitter:
             self.reduction(step, result)
         elif step.op == CAST:
             (source,) = step.args
-            widen = "arith.extf" if BYTES[step.dtype] > BYTES[self.dtypes[source]] else "arith.truncf"
+            wider = BYTES[step.dtype] > BYTES[self.dtypes[source]]
+            widen = "arith.extf" if wider else "arith.truncf"
             self.op(f"{result} = {widen} {self.values[source]} : "
                     f"{self.tensor(step.layout, self.dtypes[source])} to {ty}", step.node)
         elif step.op in _INTRINSICS:

@@ -83,8 +83,8 @@ def root(node: Node) -> Node:
 
 
 def cut(graph: Graph, name: str, refused: dict[Node, str]) -> Partition:
-    """Kernels of ``graph``, each named ``<name>_<its first node>``; the nodes of ``refused`` and every node
-    the front end cannot compute run in PyTorch."""
+    """Kernels of ``graph``, each named ``<name>_<its first node>``; the nodes of
+    ``refused`` and every node the front end cannot compute run in PyTorch."""
     state = _State(graph)
     reasons: dict[Node, str] = {}
     for node in graph.nodes:
@@ -267,8 +267,8 @@ def _kernel(group: _Group, name: str, state: _State) -> Cut:
         name=name, rows=group.rows, cols=group.cols,
         inputs=tuple(inputs.values()),
         steps=tuple(steps),
-        outputs=tuple((Array(f"{n.name}.out", group.layouts[n], aten.DTYPES[aten.tensor_of(n).dtype]),
-                       values[n]) for n in outputs),
+        outputs=tuple((Array(f"{n.name}.out", group.layouts[n],
+                             aten.DTYPES[aten.tensor_of(n).dtype]), values[n]) for n in outputs),
     )
     return Cut(kernel, tuple(node for node, _ in inputs), tuple(outputs), tuple(group.nodes))
 

@@ -45,7 +45,7 @@ from ktc.arch.model import Device
 from ktc.dialects.diagnostics import KtcError
 from ktc.frontend import aten
 from ktc.frontend.ktir import array_shape, emit
-from ktc.frontend.partition import Cut, cut, root
+from ktc.frontend.partition import Cut, cut
 
 EXPLAIN_ENV = "KTC_TORCH_EXPLAIN"
 KTIR_DIR_ENV = "KTC_TORCH_KTIR_DIR"
