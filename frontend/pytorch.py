@@ -42,7 +42,7 @@ from torch.fx.node import map_arg
 
 import ktc
 from ktc.arch.model import Device
-from ktc.dialects.diagnostics import KtcError
+from ktc.errors import KtcError
 from ktc.frontend import aten
 from ktc.frontend.ktir import array_shape, emit
 from ktc.frontend.partition import Cut, cut

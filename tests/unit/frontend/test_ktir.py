@@ -16,7 +16,7 @@ from conftest import DEVICES
 
 import ktc
 from ktc.arch.model import Device
-from ktc.dialects.diagnostics import KtcError
+from ktc.errors import KtcError
 from ktc.frontend.kernel import COL, FULL, ROW, Array, Kernel, Step
 from ktc.frontend.ktir import BYTES, emit, plan
 from ktc.tools.ktc_opt import main as ktc_opt
