@@ -34,7 +34,6 @@ from xdsl.dialects.linalg.ops import CopyOp, GenericOp
 from xdsl.dialects.linalg.attrs import IteratorType
 from xdsl.ir import Attribute, Block, Operation, SSAValue
 from xdsl.ir.affine import AffineConstantExpr, AffineDimExpr, AffineExpr, AffineMap
-from xdsl.ir.affine.affine_set import AffineConstraintExpr, AffineConstraintKind, AffineSet
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
@@ -43,6 +42,7 @@ from ktc.dialects import ktdf, ktdp
 from ktc.dialects.diagnostics import KtcError, where
 from ktc.dialects.ktdf_arch import attr_text
 from ktc.dialects.upstream import ApplyOp, ForOp
+from ktc.passes.utils.affine import box
 from ktc.passes.utils.fusion import fuse, generalize, reads_output
 
 
@@ -300,18 +300,6 @@ class _Buffers:
         )
         Rewriter.insert_op([alloc, tile], InsertPoint.before(self.anchor))
         return tile.result
-
-
-def box(shape: Sequence[int]) -> AffineSet:
-    """``0 <= d_j <= shape[j] - 1`` for every dimension ``j``."""
-    constraints = []
-    for j, extent in enumerate(shape):
-        dim = AffineExpr.dimension(j)
-        constraints += [
-            AffineConstraintExpr(AffineConstraintKind.ge, dim, AffineExpr.constant(0)),
-            AffineConstraintExpr(AffineConstraintKind.ge, AffineExpr.constant(extent - 1), dim),
-        ]
-    return AffineSet(len(shape), 0, tuple(constraints))
 
 
 def _materialize(block: Block, buffers: _Buffers) -> None:

@@ -40,7 +40,7 @@ from ktc.dialects import ktdf, ktdp
 from ktc.dialects.diagnostics import KtcError, where
 from ktc.dialects.ktdp import grid_of
 from ktc.passes.analysis.inter_tile import Exchange, function_of, groups_of, resolve
-from ktc.passes.construct_three_stage_pipeline import box
+from ktc.passes.utils.affine import box
 
 
 @dataclass(frozen=True)
