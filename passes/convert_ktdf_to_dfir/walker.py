@@ -152,7 +152,7 @@ class Walker:
         linearized space, C = ceil(T / N), delinearized row-major."""
         instances = op.num_instances.value.data
         if self.p.subcores != instances:
-            raise KtcError(f"ktdf.parallel over {instances} instances, but '{self.p.kind}' runs "
+            raise KtcError(f"{op.name} over {instances} instances, but '{self.p.kind}' runs "
                            f"on {self.p.subcores} per core", where(op))
         a = self.p.arith
         lbs = [self.p.value(v) for v in op.lower_bounds]
