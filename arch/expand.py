@@ -404,6 +404,7 @@ def _engine_kind(walk: _Walk, kind: str, indices: list[int], memories_in: dict[t
     simd = provided.get("simd")
     lanes = field_of(simd, "lanes") if simd is not None else None
     issue = intrinsic(op, "issue_cycles")
+    instructions = intrinsic(op, "instructions")
     return EngineKind(
         kind=kind,
         count=len(indices),
@@ -414,6 +415,7 @@ def _engine_kind(walk: _Walk, kind: str, indices: list[int], memories_in: dict[t
         load=_load_store(provided.get("load")),
         store=_load_store(provided.get("store")),
         issue_cycles={name: integer(value) for name, value in issue.data.items()} if isinstance(issue, DictionaryAttr) else {},
+        instructions=tuple(name.data for name in instructions.data) if isinstance(instructions, ArrayAttr) else (),
         local_memories=tuple(sorted(set.intersection(*(memories_in.get(walk.resources[i].groups, set()) for i in indices)))),
         where=where(op),
     )

@@ -223,6 +223,10 @@ class EngineKind:
     """Cycles to issue one vector instruction, per op class
     (``ktc.dialects.ktdf_arch.ISSUE_CLASSES``)."""
 
+    instructions: tuple[str, ...]
+    """The vector instructions it has (``ktdf_arch.instructions``), the ones device
+    patterns may map an intrinsic onto."""
+
     local_memories: tuple[str, ...]
     """Memory kinds defined beside every instance of it (IBM's GroupLocalMemory)."""
 

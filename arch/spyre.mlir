@@ -67,13 +67,20 @@
 }
 
 // The SIMD engine of a sub-core: 64 fp16 / df16 lanes, 32 fp32 lanes (one
-// 128-byte stick per instruction).
+// 128-byte stick per instruction), and its vector instructions: arithmetic, the
+// transcendentals and the spyreop intrinsics (the patterns below map each onto one).
 #SFU = {
   kind = "SFU",
   ktdf_arch.features = {
     ktdf_arch.feature.compute,
     ktdf_arch.feature.simd = {lanes = #ktdf_arch.map<f16 = 64, !spyreop.df16 = 64, f32 = 32>}
   },
+  ktdf_arch.instructions = [
+    "add", "sub", "mul", "div", "max", "min", "neg", "abs", "fma",
+    "exp", "sqrt", "rsqrt", "reciprocal", "sigmoid", "tanh", "gelu", "silu", "softplus",
+    "layernormscale", "layernormnorm", "exx2_mean", "exx2_squares", "select",
+    "cmp_eq", "cmp_ne", "cmp_gt", "cmp_ge", "cmp_lt", "cmp_le"
+  ],
   ktdf_arch.issue_cycles = {plain = 1, transcendental = 4, reduction_step = 1},
   ktdf_arch.example_values = ["issue_cycles"]
 }
@@ -159,9 +166,293 @@ ktdf_arch.device @spyre attributes {
     }
   }
 
-  // Device rewrites, by application point. The chip's instruction templates for
-  // spyreop intrinsics and its SIMD reductions are written here as PDL patterns.
+  // Device rewrites, by application point. At pre_mapping the SFU takes every
+  // spyreop intrinsic that has a formula: ktdf_arch.map_to_instruction maps the op
+  // onto the instruction (listed in the SFU's ktdf_arch.instructions) that the
+  // lowering then emits; the integer and address intrinsics become arith on the
+  // programs' scalars.
   patterns ["pre_mapping"] {
+    // One operand, one result, one instruction of the same name.
+    pdl.pattern @exp : benefit(1) {
+      %type = pdl.type
+      %x = pdl.operand : %type
+      %root = pdl.operation "spyreop.exp"(%x : !pdl.value) -> (%type : !pdl.type)
+      pdl.rewrite %root {
+        %instruction = pdl.attribute = "exp"
+        pdl.apply_native_rewrite "ktdf_arch.map_to_instruction"(%root, %instruction : !pdl.operation, !pdl.attribute)
+      }
+    }
+    pdl.pattern @gelu : benefit(1) {
+      %type = pdl.type
+      %x = pdl.operand : %type
+      %root = pdl.operation "spyreop.gelu"(%x : !pdl.value) -> (%type : !pdl.type)
+      pdl.rewrite %root {
+        %instruction = pdl.attribute = "gelu"
+        pdl.apply_native_rewrite "ktdf_arch.map_to_instruction"(%root, %instruction : !pdl.operation, !pdl.attribute)
+      }
+    }
+    pdl.pattern @sigmoid : benefit(1) {
+      %type = pdl.type
+      %x = pdl.operand : %type
+      %root = pdl.operation "spyreop.sigmoid"(%x : !pdl.value) -> (%type : !pdl.type)
+      pdl.rewrite %root {
+        %instruction = pdl.attribute = "sigmoid"
+        pdl.apply_native_rewrite "ktdf_arch.map_to_instruction"(%root, %instruction : !pdl.operation, !pdl.attribute)
+      }
+    }
+    pdl.pattern @silu : benefit(1) {
+      %type = pdl.type
+      %x = pdl.operand : %type
+      %root = pdl.operation "spyreop.silu"(%x : !pdl.value) -> (%type : !pdl.type)
+      pdl.rewrite %root {
+        %instruction = pdl.attribute = "silu"
+        pdl.apply_native_rewrite "ktdf_arch.map_to_instruction"(%root, %instruction : !pdl.operation, !pdl.attribute)
+      }
+    }
+    pdl.pattern @sqrt : benefit(1) {
+      %type = pdl.type
+      %x = pdl.operand : %type
+      %root = pdl.operation "spyreop.sqrt"(%x : !pdl.value) -> (%type : !pdl.type)
+      pdl.rewrite %root {
+        %instruction = pdl.attribute = "sqrt"
+        pdl.apply_native_rewrite "ktdf_arch.map_to_instruction"(%root, %instruction : !pdl.operation, !pdl.attribute)
+      }
+    }
+    pdl.pattern @rsqrt : benefit(1) {
+      %type = pdl.type
+      %x = pdl.operand : %type
+      %root = pdl.operation "spyreop.rsqrt"(%x : !pdl.value) -> (%type : !pdl.type)
+      pdl.rewrite %root {
+        %instruction = pdl.attribute = "rsqrt"
+        pdl.apply_native_rewrite "ktdf_arch.map_to_instruction"(%root, %instruction : !pdl.operation, !pdl.attribute)
+      }
+    }
+    pdl.pattern @reciprocal : benefit(1) {
+      %type = pdl.type
+      %x = pdl.operand : %type
+      %root = pdl.operation "spyreop.reciprocal"(%x : !pdl.value) -> (%type : !pdl.type)
+      pdl.rewrite %root {
+        %instruction = pdl.attribute = "reciprocal"
+        pdl.apply_native_rewrite "ktdf_arch.map_to_instruction"(%root, %instruction : !pdl.operation, !pdl.attribute)
+      }
+    }
+    // softplus: its beta and threshold become the instruction's f32 parameters.
+    pdl.pattern @softplus : benefit(1) {
+      %type = pdl.type
+      %x = pdl.operand : %type
+      %beta = pdl.attribute
+      %threshold = pdl.attribute
+      %root = pdl.operation "spyreop.softplus"(%x : !pdl.value) {"beta" = %beta, "threshold" = %threshold} -> (%type : !pdl.type)
+      pdl.rewrite %root {
+        %instruction = pdl.attribute = "softplus"
+        pdl.apply_native_rewrite "ktdf_arch.map_to_instruction"(%root, %instruction, %beta, %threshold : !pdl.operation, !pdl.attribute, !pdl.attribute, !pdl.attribute)
+      }
+    }
+    pdl.pattern @realdiv : benefit(1) {
+      %type = pdl.type
+      %a = pdl.operand : %type
+      %b = pdl.operand : %type
+      %root = pdl.operation "spyreop.realdiv"(%a, %b : !pdl.value, !pdl.value) -> (%type : !pdl.type)
+      pdl.rewrite %root {
+        %instruction = pdl.attribute = "div"
+        pdl.apply_native_rewrite "ktdf_arch.map_to_instruction"(%root, %instruction : !pdl.operation, !pdl.attribute)
+      }
+    }
+    pdl.pattern @select : benefit(1) {
+      %type = pdl.type
+      %condition = pdl.operand : %type
+      %on_true = pdl.operand : %type
+      %on_false = pdl.operand : %type
+      %root = pdl.operation "spyreop.select"(%condition, %on_true, %on_false : !pdl.value, !pdl.value, !pdl.value) -> (%type : !pdl.type)
+      pdl.rewrite %root {
+        %instruction = pdl.attribute = "select"
+        pdl.apply_native_rewrite "ktdf_arch.map_to_instruction"(%root, %instruction : !pdl.operation, !pdl.attribute)
+      }
+    }
+    // compare: one instruction per predicate.
+    pdl.pattern @compare_equal : benefit(1) {
+      %type = pdl.type
+      %a = pdl.operand : %type
+      %b = pdl.operand : %type
+      %predicate = pdl.attribute = #spyreop.compare_predicate<equal>
+      %root = pdl.operation "spyreop.compare"(%a, %b : !pdl.value, !pdl.value) {"predicate" = %predicate} -> (%type : !pdl.type)
+      pdl.rewrite %root {
+        %instruction = pdl.attribute = "cmp_eq"
+        pdl.apply_native_rewrite "ktdf_arch.map_to_instruction"(%root, %instruction : !pdl.operation, !pdl.attribute)
+      }
+    }
+    pdl.pattern @compare_notequal : benefit(1) {
+      %type = pdl.type
+      %a = pdl.operand : %type
+      %b = pdl.operand : %type
+      %predicate = pdl.attribute = #spyreop.compare_predicate<notequal>
+      %root = pdl.operation "spyreop.compare"(%a, %b : !pdl.value, !pdl.value) {"predicate" = %predicate} -> (%type : !pdl.type)
+      pdl.rewrite %root {
+        %instruction = pdl.attribute = "cmp_ne"
+        pdl.apply_native_rewrite "ktdf_arch.map_to_instruction"(%root, %instruction : !pdl.operation, !pdl.attribute)
+      }
+    }
+    pdl.pattern @compare_greaterthan : benefit(1) {
+      %type = pdl.type
+      %a = pdl.operand : %type
+      %b = pdl.operand : %type
+      %predicate = pdl.attribute = #spyreop.compare_predicate<greaterthan>
+      %root = pdl.operation "spyreop.compare"(%a, %b : !pdl.value, !pdl.value) {"predicate" = %predicate} -> (%type : !pdl.type)
+      pdl.rewrite %root {
+        %instruction = pdl.attribute = "cmp_gt"
+        pdl.apply_native_rewrite "ktdf_arch.map_to_instruction"(%root, %instruction : !pdl.operation, !pdl.attribute)
+      }
+    }
+    pdl.pattern @compare_greaterequal : benefit(1) {
+      %type = pdl.type
+      %a = pdl.operand : %type
+      %b = pdl.operand : %type
+      %predicate = pdl.attribute = #spyreop.compare_predicate<greaterequal>
+      %root = pdl.operation "spyreop.compare"(%a, %b : !pdl.value, !pdl.value) {"predicate" = %predicate} -> (%type : !pdl.type)
+      pdl.rewrite %root {
+        %instruction = pdl.attribute = "cmp_ge"
+        pdl.apply_native_rewrite "ktdf_arch.map_to_instruction"(%root, %instruction : !pdl.operation, !pdl.attribute)
+      }
+    }
+    pdl.pattern @compare_lesserthan : benefit(1) {
+      %type = pdl.type
+      %a = pdl.operand : %type
+      %b = pdl.operand : %type
+      %predicate = pdl.attribute = #spyreop.compare_predicate<lesserthan>
+      %root = pdl.operation "spyreop.compare"(%a, %b : !pdl.value, !pdl.value) {"predicate" = %predicate} -> (%type : !pdl.type)
+      pdl.rewrite %root {
+        %instruction = pdl.attribute = "cmp_lt"
+        pdl.apply_native_rewrite "ktdf_arch.map_to_instruction"(%root, %instruction : !pdl.operation, !pdl.attribute)
+      }
+    }
+    pdl.pattern @compare_lesserequal : benefit(1) {
+      %type = pdl.type
+      %a = pdl.operand : %type
+      %b = pdl.operand : %type
+      %predicate = pdl.attribute = #spyreop.compare_predicate<lesserequal>
+      %root = pdl.operation "spyreop.compare"(%a, %b : !pdl.value, !pdl.value) {"predicate" = %predicate} -> (%type : !pdl.type)
+      pdl.rewrite %root {
+        %instruction = pdl.attribute = "cmp_le"
+        pdl.apply_native_rewrite "ktdf_arch.map_to_instruction"(%root, %instruction : !pdl.operation, !pdl.attribute)
+      }
+    }
+    // The layer-norm steps. exx2 has two results, one instruction each; its fused
+    // form holds them in one value, which layernormscale_fused takes apart.
+    pdl.pattern @exx2 : benefit(1) {
+      %type = pdl.type
+      %x = pdl.operand : %type
+      %root = pdl.operation "spyreop.exx2"(%x : !pdl.value) -> (%type, %type : !pdl.type, !pdl.type)
+      pdl.rewrite %root {
+        %instructions = pdl.attribute = ["exx2_mean", "exx2_squares"]
+        pdl.apply_native_rewrite "ktdf_arch.map_to_instruction"(%root, %instructions : !pdl.operation, !pdl.attribute)
+      }
+    }
+    pdl.pattern @exx2_fused : benefit(1) {
+      %type = pdl.type
+      %fused = pdl.type
+      %x = pdl.operand : %type
+      %root = pdl.operation "spyreop.exx2_fused"(%x : !pdl.value) -> (%fused : !pdl.type)
+      pdl.rewrite %root {
+        %instructions = pdl.attribute = ["exx2_mean", "exx2_squares"]
+        pdl.apply_native_rewrite "ktdf_arch.map_to_instruction"(%root, %instructions : !pdl.operation, !pdl.attribute)
+      }
+    }
+    pdl.pattern @layernormscale : benefit(1) {
+      %type = pdl.type
+      %mean = pdl.operand : %type
+      %squares = pdl.operand : %type
+      %root = pdl.operation "spyreop.layernormscale"(%mean, %squares : !pdl.value, !pdl.value) -> (%type : !pdl.type)
+      pdl.rewrite %root {
+        %instruction = pdl.attribute = "layernormscale"
+        pdl.apply_native_rewrite "ktdf_arch.map_to_instruction"(%root, %instruction : !pdl.operation, !pdl.attribute)
+      }
+    }
+    pdl.pattern @layernormscale_fused : benefit(1) {
+      %type = pdl.type
+      %fused = pdl.type
+      %pair = pdl.operand : %fused
+      %root = pdl.operation "spyreop.layernormscale_fused"(%pair : !pdl.value) -> (%type : !pdl.type)
+      pdl.rewrite %root {
+        %instruction = pdl.attribute = "layernormscale"
+        pdl.apply_native_rewrite "ktdf_arch.map_to_instruction"(%root, %instruction : !pdl.operation, !pdl.attribute)
+      }
+    }
+    pdl.pattern @layernormnorm : benefit(1) {
+      %type = pdl.type
+      %x = pdl.operand : %type
+      %mean = pdl.operand : %type
+      %scale = pdl.operand : %type
+      %weight = pdl.operand : %type
+      %bias = pdl.operand : %type
+      %root = pdl.operation "spyreop.layernormnorm"(%x, %mean, %scale, %weight, %bias : !pdl.value, !pdl.value, !pdl.value, !pdl.value, !pdl.value) -> (%type : !pdl.type)
+      pdl.rewrite %root {
+        %instruction = pdl.attribute = "layernormnorm"
+        pdl.apply_native_rewrite "ktdf_arch.map_to_instruction"(%root, %instruction : !pdl.operation, !pdl.attribute)
+      }
+    }
+    // Integer and address arithmetic: the programs' scalar arith, which wraps alike.
+    pdl.pattern @addi32toi32 : benefit(1) {
+      %i32 = pdl.type : i32
+      %a = pdl.operand : %i32
+      %b = pdl.operand : %i32
+      %root = pdl.operation "spyreop.addi32toi32"(%a, %b : !pdl.value, !pdl.value) -> (%i32 : !pdl.type)
+      pdl.rewrite %root {
+        %sum = pdl.operation "arith.addi"(%a, %b : !pdl.value, !pdl.value) -> (%i32 : !pdl.type)
+        pdl.replace %root with %sum
+      }
+    }
+    pdl.pattern @addi64toi64 : benefit(1) {
+      %i64 = pdl.type : i64
+      %a = pdl.operand : %i64
+      %b = pdl.operand : %i64
+      %root = pdl.operation "spyreop.addi64toi64"(%a, %b : !pdl.value, !pdl.value) -> (%i64 : !pdl.type)
+      pdl.rewrite %root {
+        %sum = pdl.operation "arith.addi"(%a, %b : !pdl.value, !pdl.value) -> (%i64 : !pdl.type)
+        pdl.replace %root with %sum
+      }
+    }
+    pdl.pattern @muli32toi32 : benefit(1) {
+      %i32 = pdl.type : i32
+      %a = pdl.operand : %i32
+      %b = pdl.operand : %i32
+      %root = pdl.operation "spyreop.muli32toi32"(%a, %b : !pdl.value, !pdl.value) -> (%i32 : !pdl.type)
+      pdl.rewrite %root {
+        %product = pdl.operation "arith.muli"(%a, %b : !pdl.value, !pdl.value) -> (%i32 : !pdl.type)
+        pdl.replace %root with %product
+      }
+    }
+    // idx32toaddr, base + stride * index: with base and stride operands, and in the
+    // older form with them as constants.
+    pdl.pattern @idx32toaddr : benefit(1) {
+      %i32 = pdl.type : i32
+      %index = pdl.operand : %i32
+      %base = pdl.operand : %i32
+      %stride = pdl.operand : %i32
+      %root = pdl.operation "spyreop.idx32toaddr"(%index, %base, %stride : !pdl.value, !pdl.value, !pdl.value) -> (%i32 : !pdl.type)
+      pdl.rewrite %root {
+        %scaled_op = pdl.operation "arith.muli"(%stride, %index : !pdl.value, !pdl.value) -> (%i32 : !pdl.type)
+        %scaled = pdl.result 0 of %scaled_op
+        %address = pdl.operation "arith.addi"(%base, %scaled : !pdl.value, !pdl.value) -> (%i32 : !pdl.type)
+        pdl.replace %root with %address
+      }
+    }
+    pdl.pattern @idx32toaddr_constants : benefit(1) {
+      %i32 = pdl.type : i32
+      %index = pdl.operand : %i32
+      %base_value = pdl.attribute
+      %stride_value = pdl.attribute
+      %root = pdl.operation "spyreop.idx32toaddr"(%index : !pdl.value) {"base_address" = %base_value, "stride" = %stride_value} -> (%i32 : !pdl.type)
+      pdl.rewrite %root {
+        %base_op = pdl.operation "arith.constant" {"value" = %base_value} -> (%i32 : !pdl.type)
+        %base = pdl.result 0 of %base_op
+        %stride_op = pdl.operation "arith.constant" {"value" = %stride_value} -> (%i32 : !pdl.type)
+        %stride = pdl.result 0 of %stride_op
+        %scaled_op = pdl.operation "arith.muli"(%stride, %index : !pdl.value, !pdl.value) -> (%i32 : !pdl.type)
+        %scaled = pdl.result 0 of %scaled_op
+        %address = pdl.operation "arith.addi"(%base, %scaled : !pdl.value, !pdl.value) -> (%i32 : !pdl.type)
+        pdl.replace %root with %address
+      }
+    }
   }
   patterns ["pre_scheduling"] {
   }

@@ -78,7 +78,11 @@ ktdf_arch.device @toy attributes {
             ktdf_arch.feature.compute,
             ktdf_arch.feature.simd = {lanes = #ktdf_arch.map<f16 = 8, !spyreop.df16 = 8, f32 = 4>}
           },
-          ktdf_arch.issue_cycles = {plain = 1, transcendental = 4, reduction_step = 1}
+          ktdf_arch.issue_cycles = {plain = 1, transcendental = 4, reduction_step = 1},
+          ktdf_arch.instructions = [
+            "add", "sub", "mul", "div", "max", "min", "neg", "abs", "fma",
+            "exp", "sqrt", "rsqrt", "reciprocal", "sigmoid", "tanh", "gelu", "silu"
+          ]
         }
         yield %unit
       } -> exec_unit
@@ -94,7 +98,83 @@ ktdf_arch.device @toy attributes {
     }
   }
 
+  // At pre_mapping the SFU takes the unary spyreop intrinsics and realdiv, each
+  // mapped onto the instruction of its ktdf_arch.instructions that the lowering
+  // emits; toy has no pattern for the other intrinsics, which it refuses.
   patterns ["pre_mapping"] {
+    pdl.pattern @exp : benefit(1) {
+      %type = pdl.type
+      %x = pdl.operand : %type
+      %root = pdl.operation "spyreop.exp"(%x : !pdl.value) -> (%type : !pdl.type)
+      pdl.rewrite %root {
+        %instruction = pdl.attribute = "exp"
+        pdl.apply_native_rewrite "ktdf_arch.map_to_instruction"(%root, %instruction : !pdl.operation, !pdl.attribute)
+      }
+    }
+    pdl.pattern @gelu : benefit(1) {
+      %type = pdl.type
+      %x = pdl.operand : %type
+      %root = pdl.operation "spyreop.gelu"(%x : !pdl.value) -> (%type : !pdl.type)
+      pdl.rewrite %root {
+        %instruction = pdl.attribute = "gelu"
+        pdl.apply_native_rewrite "ktdf_arch.map_to_instruction"(%root, %instruction : !pdl.operation, !pdl.attribute)
+      }
+    }
+    pdl.pattern @sigmoid : benefit(1) {
+      %type = pdl.type
+      %x = pdl.operand : %type
+      %root = pdl.operation "spyreop.sigmoid"(%x : !pdl.value) -> (%type : !pdl.type)
+      pdl.rewrite %root {
+        %instruction = pdl.attribute = "sigmoid"
+        pdl.apply_native_rewrite "ktdf_arch.map_to_instruction"(%root, %instruction : !pdl.operation, !pdl.attribute)
+      }
+    }
+    pdl.pattern @silu : benefit(1) {
+      %type = pdl.type
+      %x = pdl.operand : %type
+      %root = pdl.operation "spyreop.silu"(%x : !pdl.value) -> (%type : !pdl.type)
+      pdl.rewrite %root {
+        %instruction = pdl.attribute = "silu"
+        pdl.apply_native_rewrite "ktdf_arch.map_to_instruction"(%root, %instruction : !pdl.operation, !pdl.attribute)
+      }
+    }
+    pdl.pattern @sqrt : benefit(1) {
+      %type = pdl.type
+      %x = pdl.operand : %type
+      %root = pdl.operation "spyreop.sqrt"(%x : !pdl.value) -> (%type : !pdl.type)
+      pdl.rewrite %root {
+        %instruction = pdl.attribute = "sqrt"
+        pdl.apply_native_rewrite "ktdf_arch.map_to_instruction"(%root, %instruction : !pdl.operation, !pdl.attribute)
+      }
+    }
+    pdl.pattern @rsqrt : benefit(1) {
+      %type = pdl.type
+      %x = pdl.operand : %type
+      %root = pdl.operation "spyreop.rsqrt"(%x : !pdl.value) -> (%type : !pdl.type)
+      pdl.rewrite %root {
+        %instruction = pdl.attribute = "rsqrt"
+        pdl.apply_native_rewrite "ktdf_arch.map_to_instruction"(%root, %instruction : !pdl.operation, !pdl.attribute)
+      }
+    }
+    pdl.pattern @reciprocal : benefit(1) {
+      %type = pdl.type
+      %x = pdl.operand : %type
+      %root = pdl.operation "spyreop.reciprocal"(%x : !pdl.value) -> (%type : !pdl.type)
+      pdl.rewrite %root {
+        %instruction = pdl.attribute = "reciprocal"
+        pdl.apply_native_rewrite "ktdf_arch.map_to_instruction"(%root, %instruction : !pdl.operation, !pdl.attribute)
+      }
+    }
+    pdl.pattern @realdiv : benefit(1) {
+      %type = pdl.type
+      %a = pdl.operand : %type
+      %b = pdl.operand : %type
+      %root = pdl.operation "spyreop.realdiv"(%a, %b : !pdl.value, !pdl.value) -> (%type : !pdl.type)
+      pdl.rewrite %root {
+        %instruction = pdl.attribute = "div"
+        pdl.apply_native_rewrite "ktdf_arch.map_to_instruction"(%root, %instruction : !pdl.operation, !pdl.attribute)
+      }
+    }
   }
   patterns ["pre_scheduling"] {
   }

@@ -83,7 +83,9 @@ SIMD compute:
 - ``vop.<kind> <type> <source type> vD, [vA...]``: vD = kind(vA, ...) elementwise, with
   the numerics of ``ktc.sim.numerics`` for the element type; ``kind`` is a
   ``ktc.dialects.dfir.ComputeKind`` (``fma`` is a * b + c). Operands have the source
-  type, the result the type; they differ only for conversions.
+  type, the result the type; they differ only for a kind with parameters
+  (``dfir.PARAMETERS``), which computes on f32 operands and gives its result in the
+  data's own type.
 - ``vconst vD, <type>, len, [bits...]``: vD = a vector of ``len`` elements given by
   their storage bits: one value (a splat) or exactly ``len``.
 - ``vsplat vD, sA, <type>, len``: vD = ``len`` copies of the element whose storage bits

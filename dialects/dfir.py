@@ -56,6 +56,7 @@ from xdsl.dialects.builtin import (
     StridedLayoutAttr,
     StringAttr,
     VectorType,
+    f32,
 )
 from xdsl.dialects.utils.enum_attribute import EnumAttribute
 from xdsl.ir import (
@@ -69,7 +70,6 @@ from xdsl.ir import (
 from xdsl.irdl import (
     IRDLOperation,
     SameVariadicOperandSize,
-    VarConstraint,
     irdl_attr_definition,
     irdl_op_definition,
     operand_def,
@@ -169,6 +169,18 @@ class ComputeKind(StrEnum):
     GELU = "gelu"
     SILU = "silu"
     FMA = "fma"
+    SOFTPLUS = "softplus"
+    LAYERNORMSCALE = "layernormscale"
+    LAYERNORMNORM = "layernormnorm"
+    SELECT = "select"
+    EXX2_MEAN = "exx2_mean"
+    EXX2_SQUARES = "exx2_squares"
+    CMP_EQ = "cmp_eq"
+    CMP_NE = "cmp_ne"
+    CMP_GT = "cmp_gt"
+    CMP_GE = "cmp_ge"
+    CMP_LT = "cmp_lt"
+    CMP_LE = "cmp_le"
 
 
 ARITY: dict[ComputeKind, int] = {
@@ -189,8 +201,25 @@ ARITY: dict[ComputeKind, int] = {
     ComputeKind.GELU: 1,
     ComputeKind.SILU: 1,
     ComputeKind.FMA: 3,
+    ComputeKind.SOFTPLUS: 3,
+    ComputeKind.LAYERNORMSCALE: 2,
+    ComputeKind.LAYERNORMNORM: 5,
+    ComputeKind.SELECT: 3,
+    ComputeKind.EXX2_MEAN: 1,
+    ComputeKind.EXX2_SQUARES: 1,
+    **dict.fromkeys((ComputeKind.CMP_EQ, ComputeKind.CMP_NE, ComputeKind.CMP_GT,
+                     ComputeKind.CMP_GE, ComputeKind.CMP_LT, ComputeKind.CMP_LE), 2),
 }
-"""How many operands each compute kind takes (``fma`` is a * b + c)."""
+"""How many operands each compute kind takes (``fma`` is a * b + c). The kinds after
+``fma`` are Spyre's intrinsics with the numerics of ``ktc.sim.numerics``: ``softplus``
+(x, beta, threshold), ``layernormscale`` (mean, mean of squares), ``layernormnorm``
+(x, mean, scale, weight, bias), ``select`` (condition, on true, on false), the two
+results of ``exx2`` and ``compare`` per predicate (1 or 0)."""
+
+PARAMETERS: dict[ComputeKind, int] = {ComputeKind.SOFTPLUS: 2}
+"""How many of a kind's operands are parameters (after the data). Such an instruction
+computes on f32 operands, the data widened exactly, and gives its result in the
+data's own float type: a parameter keeps its f32 value."""
 
 
 @irdl_attr_definition
@@ -826,18 +855,44 @@ class ComputeOp(IRDLOperation):
     """One SIMD instruction, elementwise over one-dimensional vectors of one type.
 
     ``%r = dfir.compute <add> %a, %b : vector<64xf16>``; ``ARITY`` gives the
-    operand count of each kind.
+    operand count of each kind. A kind with parameters (``PARAMETERS``) computes on
+    f32 vectors and may give another element type:
+    ``%r = dfir.compute <softplus> %x, %beta, %threshold : vector<64xf32> -> vector<64xf16>``.
     """
 
     name = "dfir.compute"
 
-    T: ClassVar = VarConstraint("T", VectorType.constr())
     kind = prop_def(ComputeKindAttr)
-    inputs = var_operand_def(T)
-    result = result_def(T)
+    inputs = var_operand_def(VectorType)
+    result = result_def(VectorType)
 
     traits = traits_def(Pure(), HasAncestor(ProgramOp))
-    assembly_format = "$kind $inputs attr-dict `:` type($result)"
+
+    @classmethod
+    def parse(cls, parser: Parser) -> ComputeOp:
+        kind = ComputeKindAttr(ComputeKindAttr.parse_parameter(parser))
+        inputs = parser.parse_comma_separated_list(
+            parser.Delimiter.NONE, parser.parse_unresolved_operand
+        )
+        attributes = parser.parse_optional_attr_dict()
+        parser.parse_punctuation(":")
+        source = parser.parse_type()
+        result = parser.parse_type() if parser.parse_optional_punctuation("->") else source
+        operands = [parser.resolve_operand(unresolved, source) for unresolved in inputs]
+        return cls.build(operands=[operands], result_types=[result], properties={"kind": kind},
+                         attributes=attributes)
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        self.kind.print_parameter(printer)
+        printer.print_string(" ")
+        printer.print_list(self.inputs, printer.print_operand)
+        printer.print_op_attributes(self.attributes)
+        printer.print_string(" : ")
+        if self.inputs and self.inputs[0].type != self.result.type:
+            printer.print_attribute(self.inputs[0].type)
+            printer.print_string(" -> ")
+        printer.print_attribute(self.result.type)
 
     def verify_(self) -> None:
         kind = self.kind.data
@@ -845,6 +900,15 @@ class ComputeOp(IRDLOperation):
             raise VerifyException(f"'{kind}' takes {ARITY[kind]} operands, got {len(self.inputs)}")
         if self.result.type.get_num_dims() != 1:
             raise VerifyException(f"expects a one-dimensional vector, got {self.result.type}")
+        source = self.inputs[0].type
+        if any(value.type != source for value in self.inputs):
+            raise VerifyException("expects operands of one type")
+        if kind in PARAMETERS:
+            if source.element_type != f32 or source.get_shape() != self.result.type.get_shape():
+                raise VerifyException(f"'{kind}' computes on f32 vectors of the result's length, "
+                                      f"got {source}")
+        elif source != self.result.type:
+            raise VerifyException(f"'{kind}' gives the type of its operands, not {self.result.type}")
 
 
 class ReduceKind(StrEnum):

@@ -43,6 +43,8 @@ from xdsl.dialects.builtin import (
     DenseArrayBase,
     DenseIntOrFPElementsAttr,
     DictionaryAttr,
+    Float32Type,
+    FloatAttr,
     IntegerAttr,
     IntegerType,
     StringAttr,
@@ -90,6 +92,8 @@ from xdsl.traits import (
 )
 from xdsl.utils.exceptions import VerifyException
 
+from ktc.dialects.dfir import ComputeKind
+from ktc.dialects.diagnostics import KtcError, where
 from ktc.dialects.printer import MlirPrinter
 from ktc.dialects.syntax import (
     parse_attributes_with_keyword,
@@ -415,6 +419,36 @@ def _strings(attr: Attribute) -> str | None:
     return "requires array of strings"
 
 
+def _instruction_names(attr: Attribute) -> str | None:
+    """Vector instructions of the ISA (``dfir.ComputeKind``), each listed once."""
+    if error := _strings(attr):
+        return error
+    names = [name.data for name in attr.data]
+    for index, name in enumerate(names):
+        if name not in INSTRUCTION_NAMES:
+            return f"names no vector instruction: '{name}'"
+        if name in names[:index]:
+            return f"lists '{name}' twice"
+    return None
+
+
+def _instruction(attr: Attribute) -> str | None:
+    """One instruction name, or an array of them (one per result component)."""
+    names = attr.data if isinstance(attr, ArrayAttr) else (attr,)
+    if not names or not all(isinstance(name, StringAttr) for name in names):
+        return "requires a string or an array of strings"
+    unknown = [name.data for name in names if name.data not in INSTRUCTION_NAMES]
+    return f"names no vector instruction: '{unknown[0]}'" if unknown else None
+
+
+def _f32_parameters(attr: Attribute) -> str | None:
+    if isinstance(attr, ArrayAttr) and all(
+        isinstance(a, FloatAttr) and isinstance(a.type, Float32Type) for a in attr.data
+    ):
+        return None
+    return "requires array of f32 float attributes"
+
+
 ISSUE_CLASSES = ("plain", "transcendental", "reduction_step")
 """The op classes a compute unit gives an issue cost for: ordinary arithmetic,
 transcendentals (exp, sqrt, reciprocal, ...), and one step of an in-vector reduction."""
@@ -430,10 +464,20 @@ _INTERCONNECT_FIELDS = {
     "latency": _non_negative_field("latency"),
 }
 
+INSTRUCTION_NAMES = tuple(kind.value for kind in ComputeKind)
+"""The vector instructions a compute engine may have (the ISA's ``vop`` kinds)."""
+
+MAPS_TO = "ktdf_arch.maps_to"
+FEATURES_ATTR = "ktdf_arch.features"
+INSTRUCTION = "ktdf_arch.instruction"
+PARAMETERS = "ktdf_arch.parameters"
+
 INTRINSICS: dict[str, Intrinsic] = {
     "ktdf_arch.bandwidth": Intrinsic(frozenset({LINK}), "links", _positive_i64),
-    "ktdf_arch.features": Intrinsic(RESOURCES, "resources", _features_dict),
-    "ktdf_arch.maps_to": Intrinsic(frozenset(), "mappable ops", _any_value),
+    FEATURES_ATTR: Intrinsic(RESOURCES, "resources", _features_dict),
+    MAPS_TO: Intrinsic(frozenset(), "mappable ops", _any_value),
+    INSTRUCTION: Intrinsic(frozenset(), "mapped ops", _instruction),
+    PARAMETERS: Intrinsic(frozenset(), "mapped ops", _f32_parameters),
     "ktdf_arch.overlaps": Intrinsic(RESOURCES, "resources", _array),
     "ktdf_arch.transfer_granularity": Intrinsic(frozenset({LINK}), "links", _granularities),
     "ktdf_arch.transfer_latency": Intrinsic(frozenset({LINK}), "links", _non_negative_i64),
@@ -442,6 +486,9 @@ INTRINSICS: dict[str, Intrinsic] = {
         frozenset({EXEC_UNIT}),
         "execution units",
         _record({name: _positive_field(name) for name in ISSUE_CLASSES}),
+    ),
+    "ktdf_arch.instructions": Intrinsic(
+        frozenset({EXEC_UNIT}), "execution units", _instruction_names
     ),
     "ktdf_arch.count": Intrinsic(frozenset({GROUP}), "groups", _positive_i64),
     "ktdf_arch.interconnect": Intrinsic(
@@ -463,6 +510,10 @@ how large, all in cycles and bytes:
   shared by every path that reads or writes it (device memory shared by all cores).
 * ``issue_cycles``: cycles a compute unit takes to issue one vector instruction of
   each op class in ``ISSUE_CLASSES``.
+* ``instructions``: the vector instructions a compute unit has (``INSTRUCTION_NAMES``),
+  the ones the device's patterns may map an intrinsic onto.
+* ``instruction`` and ``parameters``, on an op of a kernel, not of the device: the
+  instruction a device pattern mapped the op onto (``instruction_of``).
 * ``count``: a group stands for that many identical instances, written once.
 * ``interconnect``: joins a group's instances through the execution unit ``stop``
   of each, with ``bandwidth`` bytes per cycle per direction and ``latency`` cycles
@@ -539,6 +590,34 @@ def verify_intrinsics(op: Operation, placement: str) -> None:
             continue
         if error := intrinsic_error(name, value, placement):
             raise VerifyException(error)
+
+
+@dataclass(frozen=True)
+class Instruction:
+    """What a device pattern mapped an op of a kernel onto
+    (``ktdf_arch.map_to_instruction``)."""
+
+    kinds: tuple[ComputeKind, ...]
+    """One instruction per component of the op's results (a fused pair has two), each
+    taking every component of the op's operands."""
+
+    parameters: tuple[FloatAttr, ...]
+    """f32 parameters the instructions take after the operands."""
+
+
+def instruction_of(op: Operation) -> Instruction | None:
+    """The instruction ``op`` was mapped onto, or None when no pattern mapped it; a
+    malformed ``ktdf_arch.instruction`` or ``ktdf_arch.parameters`` is an error at
+    ``op``."""
+    name = op.attributes.get(INSTRUCTION)
+    if name is None:
+        return None
+    parameters = op.attributes.get(PARAMETERS, ArrayAttr([]))
+    for attribute, error in ((INSTRUCTION, _instruction(name)), (PARAMETERS, _f32_parameters(parameters))):
+        if error:
+            raise KtcError(f"'{attribute}' {error}", where(op))
+    names = name.data if isinstance(name, ArrayAttr) else (name,)
+    return Instruction(tuple(ComputeKind(n.data) for n in names), tuple(parameters.data))
 
 
 # ---------------------------------------------------------------------------------

@@ -16,14 +16,14 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.dialects.func import FuncOp
 from xdsl.dialects.linalg.attrs import IteratorType
-from xdsl.dialects.pdl import OperationOp, PatternOp, RewriteOp
 from xdsl.ir import Operation
 from xdsl.ir.affine import AffineMap
 from xdsl.passes import ModulePass
 
 from ktc.arch.model import Device, device_of
+from ktc.arch.patterns import ArchPattern, lowering_patterns
 from ktc.dialects.diagnostics import KtcError, where
-from ktc.dialects.ktdf_arch import DeviceOp, attr_text
+from ktc.dialects.ktdf_arch import DeviceOp, attr_text, instruction_of
 from ktc.dialects.ktdp import (
     AccessTileType,
     ConstructAccessTileOp,
@@ -37,9 +37,6 @@ from ktc.dialects.ktdp import (
 from ktc.dialects.printer import affine_map_text
 from ktc.dialects.spyreop import DF16Type
 from ktc.passes.analysis.inter_tile import function_of, resolve
-
-LOWERING_POINTS = ("pre_mapping", "pre_scheduling")
-"""The pattern application points before scheduling, where a device lowers intrinsics."""
 
 ELEMENTWISE = frozenset({
     "arith.addf", "arith.subf", "arith.mulf", "arith.divf", "arith.negf",
@@ -116,8 +113,11 @@ class KtirLegalityCheck(ModulePass):
     iterators, projected-permutation maps), ``linalg.reduce`` (add, mul, max, min),
     ``linalg.broadcast``, ``linalg.fill``; ``tensor.empty``/``splat``/``extract``
     and splat tensor constants; ``scf.for`` (with ``iter_args``) and ``scf.if``;
-    ``spyreop`` intrinsics only where the device has a pattern rooted at them at
-    ``pre_mapping`` or ``pre_scheduling``. Every tensor must have a static shape and
+    ``spyreop`` intrinsics only where the device lowers them: a pattern of its arch
+    file already mapped them onto an instruction of its compute engine
+    (``ktdf_arch.instruction``, at ``pre_mapping``), or one at ``pre_mapping`` or
+    ``pre_scheduling`` matches them and decomposes them or maps them onto an
+    instruction (``ktc.arch.patterns``). Every tensor must have a static shape and
     an element type the device's compute engine has lanes for, and the grid must
     fit the device (``Device.place_grid``; tiles that communicate in one wave).
     ``ktdp.inter_tile_produce`` + ``ktdp.inter_tile_reduce`` only as
@@ -133,35 +133,14 @@ class KtirLegalityCheck(ModulePass):
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         device = device_of(op)
-        _Rules(device, lowered_intrinsics(device)).check(op)
-
-
-def lowered_intrinsics(device: Device) -> frozenset[str]:
-    """The ops the device's patterns rewrite (their root ops) before scheduling."""
-    return frozenset(
-        name
-        for point in LOWERING_POINTS
-        for pattern in device.patterns(point)
-        if (name := root_name(pattern)) is not None
-    )
-
-
-def root_name(pattern: PatternOp) -> str | None:
-    """The name of the op a PDL pattern rewrites, when it names one."""
-    rewrite = pattern.body.block.last_op
-    if not isinstance(rewrite, RewriteOp) or rewrite.root is None:
-        return None
-    root = rewrite.root.owner
-    if not isinstance(root, OperationOp) or root.opName is None:
-        return None
-    return root.opName.data
+        _Rules(device, tuple(lowering_patterns(device, ctx))).check(op)
 
 
 @dataclass(frozen=True)
 class _Rules:
     device: Device
-    lowered: frozenset[str]
-    """The intrinsics the device lowers."""
+    lowering: tuple[ArchPattern, ...]
+    """The device's patterns that lower an intrinsic before scheduling."""
 
     def check(self, op: Operation) -> None:
         """Check ``op`` and, where it nests KTIR, what it holds (pre-order)."""
@@ -259,11 +238,12 @@ class _Rules:
     def _elementwise(self, op: Operation) -> None:
         """``op`` computes on the compute engine: it needs an instruction there."""
         if op.name.startswith("spyreop."):
-            if op.name not in self.lowered:
+            if instruction_of(op) is None and not any(p.matches(op) for p in self.lowering):
                 raise _error(
                     op,
-                    f"has no lowering: device @{self.device.name} has no pattern rooted "
-                    "at it at pre_mapping or pre_scheduling",
+                    f"is not lowered by device @{self.device.name} ({self.device.files[-1]}): "
+                    "none of its patterns at pre_mapping or pre_scheduling decomposes it or "
+                    f"maps it onto an instruction of {self.device.compute_kind}",
                 )
             return
         if op.name not in ELEMENTWISE:

@@ -102,9 +102,22 @@ VECTOR_OPS: dict[str, tuple[str, Callable]] = {
     "gelu": ("transcendental", numerics.gelu),
     "silu": ("transcendental", numerics.silu),
     "fma": ("plain", _float(lambda a, b, c: a * b + c)),
+    "softplus": ("transcendental", numerics.softplus),
+    "layernormscale": ("transcendental", numerics.layernormscale),
+    "layernormnorm": ("plain", numerics.layernormnorm),
+    "select": ("plain", numerics.select),
+    "exx2_mean": ("plain", lambda ty, x: numerics.exx2(ty, x)[0]),
+    "exx2_squares": ("plain", lambda ty, x: numerics.exx2(ty, x)[1]),
+    "cmp_eq": ("plain", lambda ty, a, b: numerics.compare(ty, "equal", a, b)),
+    "cmp_ne": ("plain", lambda ty, a, b: numerics.compare(ty, "notequal", a, b)),
+    "cmp_gt": ("plain", lambda ty, a, b: numerics.compare(ty, "greaterthan", a, b)),
+    "cmp_ge": ("plain", lambda ty, a, b: numerics.compare(ty, "greaterequal", a, b)),
+    "cmp_lt": ("plain", lambda ty, a, b: numerics.compare(ty, "lesserthan", a, b)),
+    "cmp_le": ("plain", lambda ty, a, b: numerics.compare(ty, "lesserequal", a, b)),
 }
 """Per ``vop`` kind: its issue class (``ktdf_arch.ISSUE_CLASSES``) and its values
-(computed under the run's ``np.errstate(all="ignore")``)."""
+(computed under the run's ``np.errstate(all="ignore")``). ``softplus`` takes its
+beta and threshold as f32 vectors after x."""
 
 
 def from_bits(dtype: str, bits) -> np.ndarray:

@@ -57,7 +57,9 @@ class ConvertKtdfToDfir(ModulePass):
     one ``dfir.dataflow``: engines per core and sub-core, uniform maps for per-core
     values (tile ids folded in), one program per engine kind; transfers become
     ``dfir.dma`` / ``dfir.load`` + ``dfir.send`` / ``dfir.receive`` + ``dfir.store``,
-    generics become ``dfir.compute`` / ``dfir.reduce`` / ``dfir.splat``, and each
+    generics become ``dfir.compute`` / ``dfir.reduce`` / ``dfir.splat`` (a spyreop
+    intrinsic the instructions a device pattern mapped it onto,
+    ``ktdf_arch.instruction``), and each
     scratchpad hand-off between engines a ``dfir.sync_send`` / ``dfir.sync_recv``
     pair forward and, inside loops, one backward per buffer copy, guarded so that
     every send has its receive. The orchestrator is unchanged.

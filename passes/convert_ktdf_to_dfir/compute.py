@@ -7,8 +7,10 @@ slot carries it) or one element, splat over the N lanes. A parallel generic is o
 instruction per body op. A reduction generic whose body is ``acc' = comb(acc, e)``
 computes ``e`` over the N lanes, folds them with a horizontal ``dfir.reduce`` and
 combines the one-element result with the accumulator's initial value. Float
-constants in the body become constant vectors. An op with no instruction is an
-error at that op.
+constants in the body become constant vectors. A spyreop intrinsic runs as the
+instructions a pattern of the device's arch file mapped it onto
+(``ktdf_arch.instruction``), a fused (mean, mean of squares) pair held in two
+vectors. An op with no instruction is an error at that op.
 """
 
 from __future__ import annotations
@@ -28,6 +30,7 @@ from xdsl.dialects.linalg.ops import GenericOp, YieldOp
 from xdsl.ir import Attribute, Block, BlockArgument, Operation, SSAValue
 
 from ktc.dialects.dfir import (
+    ARITY,
     ComputeKind,
     ComputeKindAttr,
     ComputeOp,
@@ -38,6 +41,8 @@ from ktc.dialects.dfir import (
     SplatOp,
 )
 from ktc.dialects.diagnostics import KtcError, where
+from ktc.dialects.ktdf_arch import Instruction, instruction_of
+from ktc.dialects.spyreop import FusedType
 
 INSTRUCTIONS: dict[str, ComputeKind] = {
     "arith.addf": ComputeKind.ADD,
@@ -55,17 +60,9 @@ INSTRUCTIONS: dict[str, ComputeKind] = {
     "math.rsqrt": ComputeKind.RSQRT,
     "math.tanh": ComputeKind.TANH,
     "math.fma": ComputeKind.FMA,
-    "spyreop.exp": ComputeKind.EXP,
-    "spyreop.sqrt": ComputeKind.SQRT,
-    "spyreop.rsqrt": ComputeKind.RSQRT,
-    "spyreop.reciprocal": ComputeKind.RECIPROCAL,
-    "spyreop.sigmoid": ComputeKind.SIGMOID,
-    "spyreop.tanh": ComputeKind.TANH,
-    "spyreop.gelu": ComputeKind.GELU,
-    "spyreop.silu": ComputeKind.SILU,
-    "spyreop.realdiv": ComputeKind.DIV,
 }
-"""Scalar ops of a generic body and the SIMD instruction each becomes."""
+"""Upstream scalar ops of a generic body and the SIMD instruction each becomes (a
+spyreop intrinsic runs as the instruction the device's patterns mapped it onto)."""
 
 REDUCTIONS: dict[str, ReduceKind] = {
     "arith.addf": ReduceKind.ADD,
@@ -83,6 +80,9 @@ CAPTURE = "capture"
 """Key of the scalar-capturing function in the value table of a body."""
 
 Emit = Callable[[Operation], Operation]
+
+Held = SSAValue | tuple[SSAValue, ...]
+"""What holds a body value: its vector, or one vector per component of a fused pair."""
 
 
 def lower_generic(generic: GenericOp, inputs: Sequence[SSAValue], outputs: Sequence[SSAValue | None],
@@ -141,23 +141,88 @@ def _lower_body(block: Block, values: dict, lanes: int, emit: Emit) -> SSAValue:
     """Emits the body's ops; returns the yielded vector."""
     for op in block.ops:
         if isinstance(op, YieldOp):
-            return _operand(op.operands[0], values, lanes, emit, op)
-        values[op.results[0]] = _instruction(op, values, lanes, emit)
+            yielded = _operand(op.operands[0], values, lanes, emit, op)
+            if isinstance(yielded, tuple):
+                raise KtcError("a generic yields a fused pair; a compute stage hands over "
+                               "vectors of one element type", where(op))
+            return yielded
+        values.update(zip(op.results, _instruction(op, values, lanes, emit)))
     raise KtcError("a generic body without linalg.yield", where(block.parent_op()))
 
 
-def _instruction(op: Operation, values: dict[SSAValue, SSAValue], lanes: int, emit: Emit) -> SSAValue:
+def _instruction(op: Operation, values: dict, lanes: int, emit: Emit) -> list[Held]:
+    """What holds each result of a body op: the vectors its instructions compute."""
     if isinstance(op, arith.ConstantOp):
-        return _constant(op, lanes, emit)
+        return [_constant(op, lanes, emit)]
     operands = [_operand(operand, values, lanes, emit, op) for operand in op.operands]
+    mapped = instruction_of(op)
+    if mapped is not None:
+        return _mapped(op, mapped, operands, lanes, emit)
+    if any(isinstance(operand, tuple) for operand in operands):
+        raise KtcError(f"'{op.name}' takes a fused pair", where(op))
     result = _vector(op.results[0].type, lanes)
     if op.name in _CONVERSIONS:
-        return emit(ConvertOp.build(operands=[operands[0]], result_types=[result])).results[0]
+        return [emit(ConvertOp.build(operands=[operands[0]], result_types=[result])).results[0]]
     if op.name not in INSTRUCTIONS:
-        raise KtcError(f"'{op.name}' has no SIMD instruction", where(op))
+        reason = ("no pattern of the device mapped it onto an instruction"
+                  if op.dialect_name() == "spyreop" else "no SIMD instruction")
+        raise KtcError(f"'{op.name}' has {reason}", where(op))
     kind = ComputeKindAttr(INSTRUCTIONS[op.name])
-    return emit(ComputeOp.build(operands=[operands], properties={"kind": kind},
+    return [emit(ComputeOp.build(operands=[operands], properties={"kind": kind},
+                                 result_types=[result])).results[0]]
+
+
+def _mapped(op: Operation, mapped: Instruction, operands: list[Held], lanes: int,
+            emit: Emit) -> list[Held]:
+    """An op a device pattern mapped onto its compute engine's instructions: one
+    instruction per component of its results, each over every component of its
+    operands; an instruction with parameters takes the operands converted to the
+    parameters' type (f32, exact for the narrower float types) and the parameters after
+    them, splat, and gives its result in the op's own type."""
+    sources = [part for held in operands for part in (held if isinstance(held, tuple) else (held,))]
+    if mapped.parameters:
+        wide = mapped.parameters[0].type
+        sources = [_converted(source, wide, emit) for source in sources]
+        sources += [_splat_constant(parameter, lanes, emit) for parameter in mapped.parameters]
+    parts = [element for result in op.results for element in _components(result.type)]
+    if len(parts) != len(mapped.kinds):
+        raise KtcError(f"'{op.name}' is mapped onto {len(mapped.kinds)} instructions, but its "
+                       f"results have {len(parts)} components", where(op))
+    computed = iter([_compute(op, kind, sources, _vector(element, lanes), emit)
+                     for kind, element in zip(mapped.kinds, parts)])
+    held: list[Held] = []
+    for result in op.results:
+        components = tuple(next(computed) for _ in _components(result.type))
+        held.append(components if isinstance(result.type, FusedType) else components[0])
+    return held
+
+
+def _compute(op: Operation, kind: ComputeKind, sources: list[SSAValue], result: VectorType,
+             emit: Emit) -> SSAValue:
+    if len(sources) != ARITY[kind]:
+        raise KtcError(f"'{op.name}' is mapped onto '{kind}', which takes {ARITY[kind]} "
+                       f"operands, not {len(sources)}", where(op))
+    return emit(ComputeOp.build(operands=[sources], properties={"kind": ComputeKindAttr(kind)},
                                 result_types=[result])).results[0]
+
+
+def _components(value_type: Attribute) -> tuple[Attribute, ...]:
+    """The element types a value is held in: the two of a fused pair, else its own."""
+    return (value_type.SCALAR,) * 2 if isinstance(value_type, FusedType) else (value_type,)
+
+
+def _converted(vector: SSAValue, element: Attribute, emit: Emit) -> SSAValue:
+    if vector.type.element_type == element:
+        return vector
+    wide = VectorType(element, vector.type.get_shape())
+    return emit(ConvertOp.build(operands=[vector], result_types=[wide])).results[0]
+
+
+def _splat_constant(value: FloatAttr, lanes: int, emit: Emit) -> SSAValue:
+    """A float constant in every lane."""
+    vector = _vector(value.type, lanes)
+    return emit(arith.ConstantOp(DenseIntOrFPElementsAttr.from_list(vector, [value.value.data]),
+                                 vector)).results[0]
 
 
 def _operand(value: SSAValue, values: dict[SSAValue, SSAValue], lanes: int, emit: Emit,
@@ -185,9 +250,7 @@ def _constant(op: arith.ConstantOp, lanes: int, emit: Emit) -> SSAValue:
         attr = attr.get_attrs()[0]
     if not isinstance(attr, FloatAttr):
         raise KtcError("only float constants are supported in a generic body", where(op))
-    vector = _vector(attr.type, lanes)
-    return emit(arith.ConstantOp(DenseIntOrFPElementsAttr.from_list(vector, [attr.value.data]),
-                                 vector)).results[0]
+    return _splat_constant(attr, lanes, emit)
 
 
 def _lower_reduction(generic: GenericOp, values: dict[SSAValue, SSAValue], lanes: int,
@@ -214,12 +277,11 @@ def _lower_reduction(generic: GenericOp, values: dict[SSAValue, SSAValue], lanes
                                 result_types=[one])).results[0]
 
 
-def _lower_until(block: Block, values: dict[SSAValue, SSAValue], lanes: int, emit: Emit,
-                 stop: Operation) -> dict[SSAValue, SSAValue]:
+def _lower_until(block: Block, values: dict, lanes: int, emit: Emit, stop: Operation) -> dict:
     for op in block.ops:
         if op is stop:
             break
-        values[op.results[0]] = _instruction(op, values, lanes, emit)
+        values.update(zip(op.results, _instruction(op, values, lanes, emit)))
     return values
 
 

@@ -1,7 +1,9 @@
 // The shipped device files read back what they print, in custom and generic form,
 // and their generic form goes through real MLIR and back unchanged: the scale and
 // timing attributes (count, interconnect, bandwidth, transfer_latency,
-// port_bandwidth, issue_cycles, clock_mhz, example_values) survive every trip.
+// port_bandwidth, issue_cycles, clock_mhz, example_values), the compute unit's
+// instructions and the pre_mapping patterns that lower the intrinsics survive every
+// trip.
 
 // RUN: ktc-opt %root/arch/spyre.mlir | filecheck %s --check-prefix=SPYRE
 // RUN: ktc-opt %root/arch/spyre.mlir | ktc-opt | filecheck %s --check-prefix=SPYRE
@@ -26,7 +28,7 @@
 // SPYRE-NEXT:     {{.*}}group @subcore {kind = "subcore", ktdf_arch.count = 2 : i64} share([[L1]]) {
 // SPYRE-NEXT:       [[SFU:%[^ ]+]] = {{.*}}group @sfu_block {kind = "SFU_Block"} share() {
 // SPYRE-NEXT:         {{.*}}memory @reg {kind = "SFU_REG", ktdf_arch.example_values = ["size"], size = 2048 : i64}
-// SPYRE-NEXT:         [[UNIT:%[^ ]+]] = {{.*}}exec_unit @sfu {kind = "SFU", {{.*}}lanes = #ktdf_arch.map<f16 = 64 : i64, !spyreop.df16 = 64 : i64, f32 = 32 : i64>}}, ktdf_arch.issue_cycles = {plain = 1 : i64, reduction_step = 1 : i64, transcendental = 4 : i64}}
+// SPYRE-NEXT:         [[UNIT:%[^ ]+]] = {{.*}}exec_unit @sfu {kind = "SFU", {{.*}}lanes = #ktdf_arch.map<f16 = 64 : i64, !spyreop.df16 = 64 : i64, f32 = 32 : i64>}}, ktdf_arch.instructions = ["add", {{.*}}, "sigmoid", {{.*}}, "softplus", {{.*}}, "cmp_le"], ktdf_arch.issue_cycles = {plain = 1 : i64, reduction_step = 1 : i64, transcendental = 4 : i64}}
 // SPYRE-NEXT:         {{.*}}yield [[UNIT]]
 // SPYRE-NEXT:       } -> exec_unit
 // SPYRE-NEXT:       [[L1LU:%[^ ]+]] = {{.*}}exec_unit @l1lu {kind = "L1LU", {{.*}}ktdf_arch.feature.simd = {splat, zero_pad}}}
@@ -38,7 +40,11 @@
 // SPYRE-NEXT:     }
 // SPYRE-NEXT:   }
 // SPYRE-NEXT:   {{.*}}patterns ["pre_mapping"] {
-// SPYRE-NEXT:   }
+// SPYRE-NEXT:     pdl.pattern @exp : benefit(1) {
+// SPYRE:            %{{.*}} = {{(pdl.)?}}operation "spyreop.softplus"{{ ?}}(%{{.*}} : !pdl.value) {"beta" = %{{.*}}, "threshold" = %{{.*}}} -> (%{{.*}} : !pdl.type)
+// SPYRE:            {{(pdl.)?}}apply_native_rewrite "ktdf_arch.map_to_instruction"(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} : !pdl.operation, !pdl.attribute, !pdl.attribute, !pdl.attribute)
+// SPYRE:          pdl.pattern @idx32toaddr_constants : benefit(1) {
+// SPYRE:        {{^    \}$}}
 // SPYRE-NEXT:   {{.*}}patterns ["pre_scheduling"] {
 // SPYRE-NEXT:   }
 // SPYRE-NEXT:   {{.*}}patterns ["post_scheduling"] {
@@ -52,5 +58,5 @@
 // TOY-NEXT:   {{.*}}group @core {kind = "core", ktdf_arch.count = 2 : i64, ktdf_arch.interconnect = {bandwidth = 8 : i64, latency = 2 : i64, stop = @ring, topology = "ring"}} share([[DDR]]) {
 // TOY-NEXT:     {{.*}}memory @l1 {kind = "L1", size = 65536 : i64}
 // TOY:          {{.*}}group @subcore {kind = "subcore"} share(
-// TOY:            {{.*}}exec_unit @sfu {kind = "SFU", {{.*}}lanes = #ktdf_arch.map<f16 = 8 : i64, !spyreop.df16 = 8 : i64, f32 = 4 : i64>}}, ktdf_arch.issue_cycles = {plain = 1 : i64, reduction_step = 1 : i64, transcendental = 4 : i64}}
+// TOY:            {{.*}}exec_unit @sfu {kind = "SFU", {{.*}}lanes = #ktdf_arch.map<f16 = 8 : i64, !spyreop.df16 = 8 : i64, f32 = 4 : i64>}}, ktdf_arch.instructions = ["add", {{.*}}, "silu"], ktdf_arch.issue_cycles = {plain = 1 : i64, reduction_step = 1 : i64, transcendental = 4 : i64}}
 // TOY:          {{.*}}datapath {kind = "fifo", {{.*}}ktdf_arch.feature.queue = {depth = 2 : i64, ordered, size = 16 : i64}}

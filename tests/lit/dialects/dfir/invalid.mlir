@@ -562,8 +562,30 @@ dfir.dataflow {
   dfir.program "sfu" on (%s) {
     %v = arith.constant dense<0.0> : vector<64xf16>
     %w = arith.constant dense<0.0> : vector<64xf32>
-    // expected-error@+1 {{attribute vector<64xf16> expected from variable 'T', but got vector<64xf32>}}
+    // expected-error@+1 {{'dfir.compute' op expects operands of one type}}
     %r = "dfir.compute"(%v, %w) <{kind = #dfir.compute_kind<add>}> : (vector<64xf16>, vector<64xf32>) -> vector<64xf16>
+  }
+}
+
+// -----
+
+dfir.dataflow {
+  %s = dfir.unit core 0 : !dfir.unit<"sfu">
+  dfir.program "sfu" on (%s) {
+    %w = arith.constant dense<0.0> : vector<64xf32>
+    // expected-error@+1 {{'exp' gives the type of its operands, not vector<64xf16>}}
+    %r = dfir.compute <exp> %w : vector<64xf32> -> vector<64xf16>
+  }
+}
+
+// -----
+
+dfir.dataflow {
+  %s = dfir.unit core 0 : !dfir.unit<"sfu">
+  dfir.program "sfu" on (%s) {
+    %v = arith.constant dense<0.0> : vector<64xf16>
+    // expected-error@+1 {{'softplus' computes on f32 vectors of the result's length, got vector<64xf16>}}
+    %r = dfir.compute <softplus> %v, %v, %v : vector<64xf16>
   }
 }
 

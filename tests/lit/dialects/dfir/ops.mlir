@@ -191,3 +191,26 @@ func.func @idle() {
 // GENERIC:      "dfir.compute"(%{{.*}}) <{kind = #dfir.compute_kind<exp>}> : (vector<64xf16>) -> vector<64xf16>
 // GENERIC:      "dfir.compute"(%{{.*}}, %{{.*}}, %{{.*}}) <{kind = #dfir.compute_kind<fma>}> : (vector<64xf16>, vector<64xf16>, vector<64xf16>) -> vector<64xf16>
 // GENERIC:      "dfir.reduce"(%{{.*}}) <{kind = #dfir.reduce_kind<max>}> : (vector<256xf16>) -> vector<1xf16>
+
+// Spyre's intrinsic instructions: softplus computes on f32 (the data widened, its
+// beta and threshold f32 constants) and gives f16, which the type list spells out;
+// the other kinds keep the one-type form.
+// CHECK-LABEL: @intrinsics
+func.func @intrinsics() {
+  dfir.dataflow {
+    %s = dfir.unit core 0 : !dfir.unit<"sfu">
+    dfir.program "sfu" on (%s) {
+      %x = arith.constant dense<1.000000e+00> : vector<64xf16>
+      %w = dfir.convert %x : vector<64xf16> -> vector<64xf32>
+      %beta = arith.constant dense<5.000000e-01> : vector<64xf32>
+      %threshold = arith.constant dense<2.000000e+01> : vector<64xf32>
+      // CHECK:      %[[Y:[^ ]+]] = dfir.compute <softplus> %{{.*}}, %{{.*}}, %{{.*}} : vector<64xf32> -> vector<64xf16>
+      // CHECK-NEXT: %{{.*}} = dfir.compute <cmp_ge> %[[Y]], %{{.*}} : vector<64xf16>
+      // CHECK-NEXT: %{{.*}} = dfir.compute <layernormnorm> %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} : vector<64xf16>
+      %y = dfir.compute <softplus> %w, %beta, %threshold : vector<64xf32> -> vector<64xf16>
+      %c = dfir.compute <cmp_ge> %y, %x : vector<64xf16>
+      %n = dfir.compute <layernormnorm> %y, %x, %c, %x, %y : vector<64xf16>
+    }
+  }
+  func.return
+}

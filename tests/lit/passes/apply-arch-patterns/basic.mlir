@@ -3,8 +3,8 @@
 // that pattern has the higher benefit, so it is tried before the general one), and
 // the f16 sigmoid becomes 1 / (1 + exp(-x)). The f32 sigmoid matches no pattern,
 // and sqrt has a pattern only at pre_mapping: both stay. The shipped devices and
-// the line4 test chip have no patterns, so there the pass changes nothing. Real
-// MLIR accepts the result.
+// the line4 test chip have patterns only at pre_mapping, so at pre_scheduling the
+// pass changes nothing there. Real MLIR accepts the result.
 
 // RUN: ktc-opt %s --arch %S/Inputs/intrinsics.mlir -p 'apply-arch-patterns{point=pre_scheduling}' | filecheck %s
 // RUN: ktc-opt %s --arch toy > %t.toy

@@ -1,7 +1,9 @@
 // What the lowering refuses, each at the op that causes it: a scratchpad buffer
 // without an address (address-assignment has not run), a generic body op that
-// has no SIMD instruction, and a write of the sums of two rows (which the stage
-// folds into one element) into a FIFO slot of two.
+// has no SIMD instruction, a spyreop intrinsic no device pattern mapped onto an
+// instruction, one mapped onto an instruction of another arity or onto a name that
+// is no instruction, and a write of the sums of two rows (which the stage folds into
+// one element) into a FIFO slot of two.
 
 // RUN: not ktc-opt %s --split-input-file --arch toy -p convert-ktdf-to-dfir 2>&1 | filecheck %s
 
@@ -44,6 +46,105 @@ func.func @no_instruction() attributes {grid = [1]} {
       ^bb0(%l: f16, %o: f16):
         // CHECK: negative-lowering.mlir:[[# @LINE + 1]]:{{[0-9]+}}: error: 'math.log' has no SIMD instruction
         %r = math.log %l : f16
+        linalg.yield %r : f16
+      } -> tensor<8xf16>
+      ktdf.write_to_fifo %s, %p#1 : tensor<8xf16>, <"SFU" -> "L1SU", 8xf16>
+    } {applicable_units = ["SFU"]}
+    ktdf.stage depends_in(none) depends_out(none) {
+      ktdf.data_transfer from %p#1 size [8] to %p#3[0] size [8] : !ktdf.fifo.slot<"SFU" -> "L1SU", 8xf16>, memref<8xf16, "L1">
+    } {applicable_units = ["L1SU"]}
+  }
+  return
+}
+
+// -----
+
+#id = affine_map<(d0) -> (d0)>
+func.func @unmapped() attributes {grid = [1]} {
+  ktdf.pipeline {
+    %p:4 = ktdf.private -> (!ktdf.fifo.slot<"L1LU" -> "SFU", 8xf16>, !ktdf.fifo.slot<"SFU" -> "L1SU", 8xf16>, !ktdf.token, memref<8xf16, "L1">) {
+      %f = ktdf.fifo.allocate() : !ktdf.fifo.slot<"L1LU" -> "SFU", 8xf16>
+      %g = ktdf.fifo.allocate() : !ktdf.fifo.slot<"SFU" -> "L1SU", 8xf16>
+      %t = ktdf.create_token
+      %x = memref.alloc() {ktdf.address = 0 : i64} : memref<8xf16, "L1">
+      ktdf.private_yield %f, %g, %t, %x : !ktdf.fifo.slot<"L1LU" -> "SFU", 8xf16>, !ktdf.fifo.slot<"SFU" -> "L1SU", 8xf16>, !ktdf.token, memref<8xf16, "L1">
+    }
+    ktdf.stage depends_in(none) depends_out(none) {
+      ktdf.data_transfer from %p#3[0] size [8] to %p#0 size [8] : memref<8xf16, "L1">, !ktdf.fifo.slot<"L1LU" -> "SFU", 8xf16>
+    } {applicable_units = ["L1LU"]}
+    ktdf.stage depends_in(none) depends_out(%p#2) {
+      %u = ktdf.read_from_fifo %p#0 : <"L1LU" -> "SFU", 8xf16> -> tensor<8xf16>
+      %e = tensor.empty() : tensor<8xf16>
+      %s = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel"]} ins(%u : tensor<8xf16>) outs(%e : tensor<8xf16>) {
+      ^bb0(%l: f16, %o: f16):
+        // CHECK: negative-lowering.mlir:[[# @LINE + 1]]:{{[0-9]+}}: error: 'spyreop.sigmoid' has no pattern of the device mapped it onto an instruction
+        %r = spyreop.sigmoid %l : f16
+        linalg.yield %r : f16
+      } -> tensor<8xf16>
+      ktdf.write_to_fifo %s, %p#1 : tensor<8xf16>, <"SFU" -> "L1SU", 8xf16>
+    } {applicable_units = ["SFU"]}
+    ktdf.stage depends_in(none) depends_out(none) {
+      ktdf.data_transfer from %p#1 size [8] to %p#3[0] size [8] : !ktdf.fifo.slot<"SFU" -> "L1SU", 8xf16>, memref<8xf16, "L1">
+    } {applicable_units = ["L1SU"]}
+  }
+  return
+}
+
+// -----
+
+#id = affine_map<(d0) -> (d0)>
+func.func @arity() attributes {grid = [1]} {
+  ktdf.pipeline {
+    %p:4 = ktdf.private -> (!ktdf.fifo.slot<"L1LU" -> "SFU", 8xf16>, !ktdf.fifo.slot<"SFU" -> "L1SU", 8xf16>, !ktdf.token, memref<8xf16, "L1">) {
+      %f = ktdf.fifo.allocate() : !ktdf.fifo.slot<"L1LU" -> "SFU", 8xf16>
+      %g = ktdf.fifo.allocate() : !ktdf.fifo.slot<"SFU" -> "L1SU", 8xf16>
+      %t = ktdf.create_token
+      %x = memref.alloc() {ktdf.address = 0 : i64} : memref<8xf16, "L1">
+      ktdf.private_yield %f, %g, %t, %x : !ktdf.fifo.slot<"L1LU" -> "SFU", 8xf16>, !ktdf.fifo.slot<"SFU" -> "L1SU", 8xf16>, !ktdf.token, memref<8xf16, "L1">
+    }
+    ktdf.stage depends_in(none) depends_out(none) {
+      ktdf.data_transfer from %p#3[0] size [8] to %p#0 size [8] : memref<8xf16, "L1">, !ktdf.fifo.slot<"L1LU" -> "SFU", 8xf16>
+    } {applicable_units = ["L1LU"]}
+    ktdf.stage depends_in(none) depends_out(%p#2) {
+      %u = ktdf.read_from_fifo %p#0 : <"L1LU" -> "SFU", 8xf16> -> tensor<8xf16>
+      %e = tensor.empty() : tensor<8xf16>
+      %s = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel"]} ins(%u : tensor<8xf16>) outs(%e : tensor<8xf16>) {
+      ^bb0(%l: f16, %o: f16):
+        // CHECK: negative-lowering.mlir:[[# @LINE + 1]]:{{[0-9]+}}: error: 'spyreop.sigmoid' is mapped onto 'div', which takes 2 operands, not 1
+        %r = spyreop.sigmoid %l {ktdf_arch.instruction = "div"} : f16
+        linalg.yield %r : f16
+      } -> tensor<8xf16>
+      ktdf.write_to_fifo %s, %p#1 : tensor<8xf16>, <"SFU" -> "L1SU", 8xf16>
+    } {applicable_units = ["SFU"]}
+    ktdf.stage depends_in(none) depends_out(none) {
+      ktdf.data_transfer from %p#1 size [8] to %p#3[0] size [8] : !ktdf.fifo.slot<"SFU" -> "L1SU", 8xf16>, memref<8xf16, "L1">
+    } {applicable_units = ["L1SU"]}
+  }
+  return
+}
+
+// -----
+
+#id = affine_map<(d0) -> (d0)>
+func.func @unknown() attributes {grid = [1]} {
+  ktdf.pipeline {
+    %p:4 = ktdf.private -> (!ktdf.fifo.slot<"L1LU" -> "SFU", 8xf16>, !ktdf.fifo.slot<"SFU" -> "L1SU", 8xf16>, !ktdf.token, memref<8xf16, "L1">) {
+      %f = ktdf.fifo.allocate() : !ktdf.fifo.slot<"L1LU" -> "SFU", 8xf16>
+      %g = ktdf.fifo.allocate() : !ktdf.fifo.slot<"SFU" -> "L1SU", 8xf16>
+      %t = ktdf.create_token
+      %x = memref.alloc() {ktdf.address = 0 : i64} : memref<8xf16, "L1">
+      ktdf.private_yield %f, %g, %t, %x : !ktdf.fifo.slot<"L1LU" -> "SFU", 8xf16>, !ktdf.fifo.slot<"SFU" -> "L1SU", 8xf16>, !ktdf.token, memref<8xf16, "L1">
+    }
+    ktdf.stage depends_in(none) depends_out(none) {
+      ktdf.data_transfer from %p#3[0] size [8] to %p#0 size [8] : memref<8xf16, "L1">, !ktdf.fifo.slot<"L1LU" -> "SFU", 8xf16>
+    } {applicable_units = ["L1LU"]}
+    ktdf.stage depends_in(none) depends_out(%p#2) {
+      %u = ktdf.read_from_fifo %p#0 : <"L1LU" -> "SFU", 8xf16> -> tensor<8xf16>
+      %e = tensor.empty() : tensor<8xf16>
+      %s = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel"]} ins(%u : tensor<8xf16>) outs(%e : tensor<8xf16>) {
+      ^bb0(%l: f16, %o: f16):
+        // CHECK: negative-lowering.mlir:[[# @LINE + 1]]:{{[0-9]+}}: error: 'ktdf_arch.instruction' names no vector instruction: 'erf'
+        %r = spyreop.sigmoid %l {ktdf_arch.instruction = "erf"} : f16
         linalg.yield %r : f16
       } -> tensor<8xf16>
       ktdf.write_to_fifo %s, %p#1 : tensor<8xf16>, <"SFU" -> "L1SU", 8xf16>

@@ -1,8 +1,13 @@
-// A spyreop intrinsic passes when the device has a pattern rooted at it at
-// pre_mapping or pre_scheduling (here spyreop.exp, which the device rewrites into
-// math.exp at pre_scheduling); the check leaves the kernel unchanged.
+// A spyreop intrinsic passes when the device lowers it: a pattern of the device at
+// pre_mapping or pre_scheduling matches it and decomposes it or maps it onto an
+// instruction (here spyreop.exp, which one device rewrites into math.exp at
+// pre_scheduling and the shipped Spyre maps onto its SFU's exp at pre_mapping), or
+// a pattern already mapped it (Spyre after pre_mapping, as the pipeline runs it).
+// The check leaves the kernel unchanged.
 
 // RUN: ktc-opt %s --arch %S/Inputs/lowers_exp.mlir -p ktir-legality-check | filecheck %s
+// RUN: ktc-opt %s --arch spyre -p ktir-legality-check | filecheck %s --check-prefix=SPYRE
+// RUN: ktc-opt %s --arch spyre -p 'apply-arch-patterns{point=pre_mapping},ktir-legality-check' | filecheck %s --check-prefix=MAPPED
 
 #vector = affine_set<(d0) : (d0 >= 0, -d0 + 63 >= 0)>
 #identity = affine_map<(d0) -> (d0)>
@@ -27,3 +32,9 @@ func.func @exp(%x: index, %y: index) attributes {grid = [1]} {
 // CHECK-LABEL: func.func @exp(
 // CHECK:         %[[EXP:.*]] = spyreop.exp %{{.*}} : f16
 // CHECK-NEXT:    linalg.yield %[[EXP]] : f16
+
+// SPYRE-LABEL: func.func @exp(
+// SPYRE:         spyreop.exp %{{.*}} : f16
+
+// MAPPED-LABEL: func.func @exp(
+// MAPPED:         spyreop.exp %{{.*}} {ktdf_arch.instruction = "exp"} : f16
