@@ -21,3 +21,37 @@ class KtcError(Exception):
     def __str__(self) -> str:
         prefix = f"{self.where}: " if self.where else ""
         return f"{prefix}{self.severity}: {self.message}"
+
+
+def excerpt(where: str, text: str | None = None) -> str:
+    """The source line ``where`` (``file:line:col``) points at and a caret under its
+    column, as MLIR prints them below a diagnostic; "" when ``where`` names no line.
+    The line comes from ``text`` if given (the input that was parsed), else from the
+    file."""
+    file, line, col = _position(where)
+    if line is None:
+        return ""
+    if text is None:
+        try:
+            with open(file, encoding="utf-8", errors="replace") as source:
+                text = source.read()
+        except OSError:
+            return ""
+    lines = text.splitlines()
+    if not 0 < line <= len(lines):
+        return ""
+    source_line = lines[line - 1].expandtabs(1)
+    return f"{source_line}\n{' ' * max(col - 1, 0)}^"
+
+
+def render(error: KtcError, text: str | None = None) -> str:
+    """``error`` as the tools print it: the diagnostic, then its source line and caret."""
+    shown = excerpt(error.where, text)
+    return f"{error}\n{shown}" if shown else str(error)
+
+
+def _position(where: str) -> tuple[str, int | None, int]:
+    parts = where.rsplit(":", 2)
+    if len(parts) != 3 or not (parts[1].isdigit() and parts[2].isdigit()):
+        return where, None, 0
+    return parts[0], int(parts[1]), int(parts[2])

@@ -39,15 +39,20 @@ class LocatedParser(Parser):
     """xDSL's parser, recording each op's ``file:line:col``.
 
     A type or attribute that fails its verifier while being built is reported as a
-    parse error where it was written (or, failing that, where its op starts). As in
-    MLIR, an empty input is an empty module, and a value that is never defined is
-    reported at its first use.
+    parse error where it was written (or, failing that, where its op starts); so is any
+    other exception an op's builder raises on operands it cannot take (xDSL asserts,
+    or raises ``ValueError`` for an integer out of range). As in MLIR, an empty input is
+    an empty module, a value that is never defined is reported at its first use, and a
+    value defined inside a region does not resolve a use written before the region
+    (xDSL's parser would bind the two and leave the use without an owner).
     """
 
     def __init__(self, ctx: Context, input: str, name: str) -> None:
         super().__init__(ctx, "", name)  # then replace the lexer xDSL built
         self._parser_state = ParserState(LinearLexer(Input(input, name)))
         self.first_uses: dict[str, Span] = {}
+        self.pending_at_region: list[frozenset[str]] = []
+        """The values used but not yet defined when each enclosing region opened."""
 
     def parse_module(self, allow_implicit_module: bool = True) -> ModuleOp:
         if self._current_token.kind == MLIRTokenKind.EOF:
@@ -66,6 +71,20 @@ class LocatedParser(Parser):
         if operand.operand_name not in self.ssa_values:
             self.first_uses.setdefault(operand.operand_name, operand.span)
         return super().resolve_operand(operand, type)
+
+    def parse_optional_region(self, arguments=None):
+        self.pending_at_region.append(frozenset(self.forward_ssa_references))
+        try:
+            return super().parse_optional_region(arguments)
+        finally:
+            self.pending_at_region.pop()
+
+    def _register_ssa_definition(self, name: str, values, span: Span) -> None:
+        if self.pending_at_region and name in self.pending_at_region[-1]:
+            raise ParseError(self.first_uses.get(name, span),
+                             f"use of undeclared SSA value name %{name} (its definition "
+                             "inside a region is not visible here)")
+        super()._register_ssa_definition(name, values, span)
 
     def _parse_block(self) -> Block:
         if self._current_token.kind != MLIRTokenKind.CARET_IDENT:
@@ -91,6 +110,20 @@ class LocatedParser(Parser):
             yield
         except VerifyException as err:
             raise ParseError(span, str(err)) from None
+        except (ParseError, DiagnosticException):
+            raise
+        except Exception as err:  # an op or attribute builder refusing its operands
+            raise ParseError(span, _builder_message(span, err)) from None
+
+
+def _builder_message(span: Span, err: Exception) -> str:
+    """What a builder that raised ``err`` on the op or attribute written at ``span``
+    refused, in one sentence."""
+    text = span.input.content[span.start:span.start + 200]
+    name = re.match(r'\s*(?:%[^=]*=\s*)?"?([\w.$-]+)', text)
+    what = f"'{name.group(1)}'" if name else "this"
+    detail = str(err).strip().splitlines()[0] if str(err).strip() else type(err).__name__
+    return f"{what} cannot be built from its operands and types as written ({detail})"
 
 
 def parse_error(err: ParseError) -> KtcError:
@@ -135,6 +168,10 @@ def verify_module(module: ModuleOp) -> None:
                 _verify_attributes(op, dialects)
         except DiagnosticException as err:
             raise KtcError(_op_message(op, _message(err)), where(op)) from None
+        except Exception as err:  # a verifier that crashed on IR it did not expect
+            detail = str(err).strip().splitlines()[0] if str(err).strip() else type(err).__name__
+            raise KtcError(_op_message(op, f"is malformed: its verifier failed ({detail})"),
+                           where(op)) from None
 
 
 def _verify_attributes(op: Operation, dialects: dict[str, ModuleType | None]) -> None:

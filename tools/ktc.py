@@ -25,7 +25,7 @@ import sys
 from pathlib import Path
 
 from ktc import __version__
-from ktc.errors import KtcError
+from ktc.errors import KtcError, render
 
 ARCH_ACTIONS = {
     "check": "validate a device description",
@@ -168,7 +168,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         return COMMANDS[args.command](args)
     except KtcError as err:
-        sys.stderr.write(f"{err}\n")
+        sys.stderr.write(f"{render(err)}\n")
         return 1
     except Exception as err:  # a bug in ktc, reported without a traceback
         if os.environ.get("KTC_TRACEBACK"):

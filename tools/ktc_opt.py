@@ -23,7 +23,7 @@ from ktc import __version__
 from ktc.dialects import dialect_factories
 from ktc.dialects.printer import print_ir
 from ktc.dialects.source import SPLIT_MARKER, parse_module, split_input, verify_module
-from ktc.errors import KtcError
+from ktc.errors import KtcError, render
 from ktc.passes import pass_factories
 from ktc.passes.pipeline import apply_verified, expand
 from ktc.tools.verify_diagnostics import expectations, unmatched
@@ -75,10 +75,11 @@ class KtcOptMain(xDSLOptMain):
             else:
                 problems += self._judge(chunk, first_line, filename, None)
                 outputs.append(result)
-        if problems:
+        if problems and self.args.output_file is not None:
             return _fail("\n".join(problems))
-        self._write_output(f"{SPLIT_MARKER}\n".join(outputs))
-        return 0
+        if outputs:
+            self._write_output(f"{SPLIT_MARKER}\n".join(outputs))
+        return _fail("\n".join(problems)) if problems else 0
 
     def _read_input(self) -> tuple[str, str]:
         name = self.args.input_file
@@ -131,7 +132,7 @@ class KtcOptMain(xDSLOptMain):
 
     def _judge(self, chunk: str, first_line: int, filename: str, error: KtcError | None) -> list[str]:
         if not self.args.verify_diagnostics:
-            return [str(error)] if error else []
+            return [render(error, "\n" * (first_line - 1) + chunk)] if error else []
         emitted = [] if error is None else [(error.severity, _error_line(error), error.where, error.message)]
         return unmatched(expectations(chunk, first_line), emitted, filename)
 

@@ -27,6 +27,7 @@ from xdsl.ir.affine import AffineMap
 from xdsl.irdl import IRDLOperation, irdl_op_definition, prop_def
 from xdsl.parser import Parser
 from xdsl.printer import Printer
+from xdsl.utils.exceptions import VerifyException
 
 from ktc.dialects.upstream import replacing
 
@@ -128,6 +129,19 @@ class ReduceOp(linalg.ReduceOp):
         if list(payload.operands) != [block.args[-1], *block.args[:-1]]:
             return None
         return payload if list(terminator.operands) == list(payload.results) else None
+
+    def verify_(self) -> None:
+        rank = len(_shape(self.input))
+        dimensions = self.dimensions.get_values()
+        outside = [d for d in dimensions if not 0 <= d < rank]
+        if outside:
+            raise VerifyException(f"reduction dimension {outside[0]} is out of range for "
+                                  f"an input of rank {rank}")
+        super().verify_()
+
+
+def _shape(value: SSAValue) -> tuple[int, ...]:
+    return tuple(value.type.get_shape()) if isinstance(value.type, ShapedType) else ()
 
 
 def _payload_region(

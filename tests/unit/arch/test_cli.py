@@ -18,12 +18,16 @@ INVALID = sorted((ROOT / "tests" / "lit" / "arch" / "invalid").glob("*.mlir"))
 
 
 @pytest.mark.parametrize("path", INVALID, ids=[path.stem for path in INVALID])
-def test_invalid_device_gives_one_located_error(path: Path, capsys: pytest.CaptureFixture):
+def test_invalid_device_gives_one_located_error_with_its_line(path: Path, capsys: pytest.CaptureFixture):
     assert main(["arch", "check", str(path)]) == 1
     out, err = capsys.readouterr()
     assert out == "" and "Traceback" not in err
-    (line,) = err.splitlines()
+    line, source, caret = err.splitlines()
     assert re.match(r"\S+\.mlir:\d+:\d+: error: ", line), line
+    file, number, column = line.split(": error: ")[0].rsplit(":", 2)
+    number, column = int(number), int(column)
+    assert source == Path(file).read_text().splitlines()[number - 1]
+    assert caret == " " * (column - 1) + "^"
 
 
 def test_the_command_exits_1_without_a_traceback():
