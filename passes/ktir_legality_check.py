@@ -23,6 +23,7 @@ from xdsl.passes import ModulePass
 from ktc.arch.model import Device, device_of
 from ktc.arch.patterns import ArchPattern, lowering_patterns
 from ktc.dialects.diagnostics import KtcError, where
+from ktc.dialects.element_types import check_op as check_element_types
 from ktc.dialects.ktdf_arch import DeviceOp, attr_text, instruction_of
 from ktc.dialects.ktdp import (
     AccessTileType,
@@ -119,7 +120,8 @@ class KtirLegalityCheck(ModulePass):
     ``pre_scheduling`` matches them and decomposes them or maps them onto an
     instruction (``ktc.arch.patterns``). Every tensor must have a static shape and
     an element type the device's compute engine has lanes for, and the grid must
-    fit the device (``Device.place_grid``; tiles that communicate in one wave).
+    fit the device (``Device.place_grid``; tiles that communicate in one wave); every
+    value's element type must be one ktc supports (``ktc.dialects.element_types``).
     ``ktdp.inter_tile_produce`` + ``ktdp.inter_tile_reduce`` only as
     ``inter-tile-reduce-lowering`` lowers them: a reduce whose consumers are
     producers of their group, at the kernel's top level or in ``scf.for`` loops
@@ -148,6 +150,7 @@ class _Rules:
             return
         if op.name in NOT_YET:
             raise _error(op, f"is not supported yet: {NOT_YET[op.name]}")
+        check_element_types(op)
         self._kind(op)
         self._result_types(op)
         if op.name not in NESTING:

@@ -62,6 +62,7 @@ from ktc.dialects.ktdp import (
     RuntimeArgType,
     grid_of,
 )
+from ktc.dialects.element_types import check_function
 from ktc.dialects.source import parse_module, verify_module
 from ktc.sim import numerics
 from ktc.sim.reference_compute import (
@@ -165,6 +166,7 @@ class Kernel:
                 f"expected one function {named}with a body, found {len(functions)}", where(module)
             )
         self.func = func = functions[0]
+        check_function(func)
         self.name = func.sym_name.data
         self.grid = grid_of(func)
         block = func.body.block
