@@ -40,6 +40,13 @@ from ktc.codegen.plan import evaluate
 
 def prepare(package: Package, device: Device) -> Executable:
     """Check that ``package`` was compiled for ``device`` and run its prepare plan."""
+    if not isinstance(package, Package):
+        hint = " (read a package file with ktc.load(path))" if isinstance(package, str) else ""
+        raise TypeError(f"prepare takes a Package from ktc.compile or ktc.load, not "
+                        f"{type(package).__name__} {package!r}"[:200] + hint)
+    if not all(hasattr(device, name) for name in ("arch_hash", "allocate", "load", "execute")):
+        raise TypeError(f"prepare takes a Device such as ktc.Simulator(arch), not "
+                        f"{type(device).__name__}")
     if package.arch_hash != device.arch_hash:
         raise KtcError(
             f"the package was compiled for arch '{package.arch_name}' (sha256 "
@@ -172,7 +179,15 @@ def _scalar(argument: Argument, value) -> int:
     if name in FLOAT_BITS:
         if isinstance(value, bool) or not isinstance(value, int | float | np.integer | np.floating):
             raise KtcError(f"argument %{argument.name} expects a number ({name}), got {value!r}")
-        return int(np.array(value, dtype).view(FLOAT_BITS[name]))
+        with np.errstate(over="ignore"):
+            try:
+                stored = np.array(value, dtype)
+            except OverflowError:
+                stored = np.array(np.inf, dtype)
+        if np.isinf(stored) and not (isinstance(value, float | np.floating) and np.isinf(value)):
+            raise KtcError(f"argument %{argument.name} expects an {name}, but "
+                           f"{_short(value)} is out of its range")
+        return int(stored.view(FLOAT_BITS[name]))
     if name == "df16":
         raise KtcError(f"argument %{argument.name}: df16 scalar arguments are not supported")
     boolean = isinstance(value, bool | np.bool_)
@@ -182,6 +197,11 @@ def _scalar(argument: Argument, value) -> int:
     if not low <= int(value) <= high:
         raise KtcError(f"argument %{argument.name} expects an {name}, but {value} does not fit")
     return int(value)
+
+
+def _short(value) -> str:
+    text = str(value)
+    return text if len(text) <= 24 else f"{text[:10]}...({len(text)} digits)"
 
 
 def _array(argument: Argument, value, scalars: list[int], names: list[str]) -> np.ndarray:

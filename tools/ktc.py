@@ -82,8 +82,8 @@ def add_run_parser(subparsers) -> argparse.ArgumentParser:
                         help="a scalar argument, read by its type (repeatable)")
     parser.add_argument("--save-outputs", metavar="OUT.npz",
                         help="write every pointer argument's array after the run")
-    parser.add_argument("--seed", type=int, default=0,
-                        help="seed of the random inputs (default: 0)")
+    parser.add_argument("--seed", type=_seed, default=0,
+                        help="seed of the random inputs, an integer >= 0 (default: 0)")
     parser.add_argument("--check", action="store_true",
                         help="compare the outputs with the reference interpreter's (exit 1 if they differ)")
     parser.add_argument("--trace", metavar="T.json", help="write a Chrome trace (Perfetto)")
@@ -94,6 +94,17 @@ def add_run_parser(subparsers) -> argparse.ArgumentParser:
                         help="stop the simulation past cycle N (default: the simulator's budget, "
                              "a multiple of the cycles to move the kernel's arrays once)")
     return parser
+
+
+def _seed(text: str) -> int:
+    """A random seed: numpy takes non-negative integers."""
+    try:
+        value = int(text, 0)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"'{text}' is not an integer") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"{value} is negative; a seed is an integer >= 0")
+    return value
 
 
 def arch(args: argparse.Namespace) -> int:
@@ -169,6 +180,9 @@ def main(argv: list[str] | None = None) -> int:
         return COMMANDS[args.command](args)
     except KtcError as err:
         sys.stderr.write(f"{render(err)}\n")
+        return 1
+    except BrokenPipeError:  # the reader went away (``ktc ... | head``)
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 1
     except Exception as err:  # a bug in ktc, reported without a traceback
         if os.environ.get("KTC_TRACEBACK"):

@@ -167,6 +167,9 @@ def main(argv: list[str] | None = None) -> int:
         return exit_.code if isinstance(exit_.code, int) else 1
     except KeyboardInterrupt:
         return _fail("error: interrupted")
+    except BrokenPipeError:  # the reader went away (``ktc-opt ... | head``)
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 1
     except Exception as err:  # a bug in ktc, reported without a traceback
         if os.environ.get("KTC_TRACEBACK"):
             raise

@@ -14,7 +14,8 @@ Arrays for pointer arguments come from ``in.npz`` (keyed by the argument's name 
 rule for a KTIR kernel, so both targets see the same inputs). Scalar arguments come from
 ``--arg`` (read by the argument's type: ``N=4096``, ``eps=1e-5``, ``mask=0xFF``) or
 from 0-d entries of ``in.npz``. ``out.npz`` holds every pointer argument's array after
-the run. A summary of each array goes to stdout.
+the run. A summary of each array after the run goes to stdout, saying whether its
+input was given or drawn.
 
 ``--check`` runs the KTIR kernel on the reference interpreter with the same inputs and
 compares every array by one rule: bit-exact, unless the kernel reduces (a
@@ -40,13 +41,14 @@ from contextlib import nullcontext
 from dataclasses import dataclass
 from math import prod
 from pathlib import Path
+from zipfile import BadZipFile
 
 import numpy as np
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.dialects.linalg.attrs import IteratorType
 from xdsl.dialects.linalg.ops import GenericOp, ReduceOp
 
-from ktc.codegen.package import INTEGERS, MAGIC, Package, decode
+from ktc.codegen.package import DTYPES, INTEGERS, MAGIC, Package, decode
 from ktc.codegen.plan import evaluate
 from ktc.codegen.signature import Signature
 from ktc.dialects.dfir import DataflowOp
@@ -64,6 +66,9 @@ SIMULATOR_FLAGS = ("check", "trace", "report", "report_json", "max_cycles")
 """Flags that only mean something on the simulator (refused with ``--reference``)."""
 TOLERANCES = {"f16": 2.0**-6, "df16": 2.0**-6, "f32": 1e-5, "f64": 1e-5}
 """Relative and absolute tolerance per float element type, for kernels that reduce."""
+INPUT_LIMIT_BYTES = 4 << 30
+"""The most bytes of random input arrays ``ktc run`` draws (the host's memory, not the
+device's: a larger kernel takes its arrays from ``--inputs``)."""
 
 
 def run_command(args: argparse.Namespace) -> int:
@@ -84,7 +89,7 @@ def _run_reference(args: argparse.Namespace) -> int:
     kernel = Kernel.from_text(_read(args.kernel).decode(errors="replace"), args.kernel,
                               args.function)
     scalars, arrays, drawn = _inputs(args, kernel.name, _kernel_arguments(kernel),
-                                     lambda s, a: random_inputs(kernel, s, a, args.seed))
+                                     _kernel_draw(kernel, args.seed))
     started = time.perf_counter()
     outputs = kernel.execute({**scalars, **arrays, **drawn}, arch=args.arch).outputs
     seconds = time.perf_counter() - started
@@ -102,7 +107,7 @@ def _run_simulator(args: argparse.Namespace) -> int:
     if args.check and kernel is None:
         raise KtcError("--check needs a KTIR kernel: the reference interpreter runs neither "
                        "packages nor DataflowIR", args.kernel)
-    draw = (lambda s, a: random_inputs(kernel, s, a, args.seed)) if kernel else (
+    draw = _kernel_draw(kernel, args.seed) if kernel else (
         lambda s, a: _random_arrays(package.signature, s, a, args.seed))
     scalars, arrays, drawn = _inputs(args, package.signature.kernel,
                                      _package_arguments(package.signature), draw)
@@ -269,6 +274,10 @@ def _inputs(args: argparse.Namespace, kernel: str, arguments: dict[str, str | No
         raise KtcError(f"{args.inputs}: @{kernel} has no argument %{unknown[0]}")
     scalars = {name: value.item() for name, value in given.items()
                if arguments[name] is not None and value.ndim == 0}
+    for name, value in scalars.items():
+        problem = scalar_problem(arguments[name], value)
+        if problem:
+            raise KtcError(f"{args.inputs}: %{name} = {value} {problem}")
     scalars.update(_scalar_args(args.arg, arguments))
     missing = [name for name, kind in arguments.items() if kind is not None and name not in scalars]
     if missing:
@@ -289,40 +298,105 @@ def _scalar_args(texts: list[str], arguments: dict[str, str | None]) -> dict[str
             )
         if arguments[name] is None:
             raise KtcError(f"--arg {text}: %{name} is a pointer; give its array in --inputs")
+        if name in values:
+            raise KtcError(f"--arg {text}: %{name} is given twice")
         values[name] = _parse(value, arguments[name], text)
     return values
 
 
 def _parse(text: str, kind: str, whole: str):
-    """A scalar argument's value read by its type name."""
+    """A scalar argument's value read by its type name, and checked to be one."""
     try:
-        return int(text, 0) if kind in INTEGERS else float(text)
+        value = int(text, 0) if kind in INTEGERS else float(text)
     except ValueError:
         raise KtcError(f"--arg {whole}: '{text}' is not a value of type {kind}") from None
+    problem = scalar_problem(kind, value)
+    if problem is None and kind not in INTEGERS and "inf" not in text.lower() and (
+            np.isinf(value)):
+        problem = f"is out of the range of {kind}"  # a finite number too large for a double
+    if problem:
+        raise KtcError(f"--arg {whole}: {text} {problem}")
+    return value
+
+
+def scalar_problem(kind: str, value) -> str | None:
+    """Why ``value`` is not a value of scalar type ``kind`` (None if it is): an integer
+    out of the type's range (signless: from -2^(w-1) to 2^w - 1; i1 0 or 1), or a
+    finite number the type rounds to an infinity."""
+    if kind in INTEGERS:
+        bits = 64 if kind == "index" else int(kind[1:])
+        low, high = (0, 1) if bits == 1 else (-(1 << (bits - 1)), (1 << bits) - 1)
+        return None if low <= value <= high else f"does not fit {kind} ({low} to {high})"
+    with np.errstate(over="ignore"):
+        rounded = numerics.round_to(kind, np.float64(value))
+    if np.isfinite(value) and not np.isfinite(rounded):
+        return f"is out of the range of {kind}"
+    return None
+
+
+def _kernel_draw(kernel: Kernel, seed: int) -> Draw:
+    """The reference interpreter's random inputs for ``kernel``, after checking the
+    shapes it would draw."""
+    def draw(scalars: dict[str, object], given: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
+        layouts = kernel.layouts(scalars)
+        check_sizes({name: (layout.element, layout.shape) for name, layout in layouts.items()
+                     if name not in given}, scalars)
+        return random_inputs(kernel, scalars, given, seed)
+
+    return draw
+
+
+def check_sizes(shapes: dict[str, tuple[str, tuple[int, ...] | None]],
+                scalars: dict[str, object]) -> None:
+    """Refuse to draw arrays of negative sizes, or more than ``INPUT_LIMIT_BYTES`` of
+    them together (``shapes``: element type and shape by argument name)."""
+    total = 0
+    for name, (element, shape) in shapes.items():
+        if shape is None:
+            continue
+        if any(size < 0 for size in shape):
+            given = ", ".join(f"%{n} = {v}" for n, v in scalars.items()) or "no scalars"
+            raise KtcError(f"argument %{name} would have the shape {list(shape)} (with "
+                           f"{given}); sizes must not be negative")
+        total += prod(shape) * np.dtype(DTYPES[element]).itemsize
+    if total > INPUT_LIMIT_BYTES:
+        raise KtcError(f"the random inputs would take {total} bytes, more than the limit of "
+                       f"{INPUT_LIMIT_BYTES} ({INPUT_LIMIT_BYTES >> 30} GiB); give smaller "
+                       "sizes, or the arrays in --inputs")
+
+
+def _package_shapes(signature: Signature,
+                    scalars: dict[str, object]) -> dict[str, tuple[str, tuple[int, ...]]]:
+    """Each pointer argument's element type and shape, with the scalars' values."""
+    ints = [int(scalars[a.name]) if a.dtype in INTEGERS and not a.pointer else 0
+            for a in signature.arguments]
+    shapes = {}
+    for argument in signature.arguments:
+        if not argument.pointer:
+            continue
+        if argument.shape is None:
+            raise KtcError(f"cannot tell the shape of argument %{argument.name} from the "
+                           "package; give its array in --inputs")
+        shapes[argument.name] = (argument.dtype,
+                                 tuple(evaluate(dim, {"arg": ints}) for dim in argument.shape))
+    return shapes
 
 
 def _random_arrays(signature: Signature, scalars: dict[str, object],
                    given: dict[str, np.ndarray], seed: int) -> dict[str, np.ndarray]:
     """An array for every pointer argument of a package not ``given``: floats from
     N(0, 1), integers from [0, ``RANDOM_INDEX_BOUND``)."""
+    shapes = {name: shape for name, shape in _package_shapes(signature, scalars).items()
+              if name not in given}
+    check_sizes(shapes, scalars)
     rng = np.random.default_rng(seed)
-    ints = [int(scalars[a.name]) if a.dtype in INTEGERS and not a.pointer else 0
-            for a in signature.arguments]
     arrays = {}
-    for argument in signature.arguments:
-        if not argument.pointer or argument.name in given:
-            continue
-        if argument.shape is None:
-            raise KtcError(f"cannot tell the shape of argument %{argument.name} from the "
-                           "package; give its array in --inputs")
-        shape = tuple(evaluate(dim, {"arg": ints}) for dim in argument.shape)
-        element = argument.dtype
+    for name, (element, shape) in shapes.items():
         if element in numerics.FLOAT_TYPES:
             values = rng.standard_normal(shape)
         else:
             values = rng.integers(0, 2 if element == "i1" else RANDOM_INDEX_BOUND, shape)
-        arrays[argument.name] = np.asarray(
-            numerics.to_storage(element, numerics.round_to(element, values)))
+        arrays[name] = np.asarray(numerics.to_storage(element, numerics.round_to(element, values)))
     return arrays
 
 
@@ -335,8 +409,8 @@ def _show(scalars: dict[str, object], outputs: dict[str, np.ndarray], elements: 
     for name, value in scalars.items():
         print(f"  %{name} = {value}")
     for name, array in outputs.items():
-        origin = "random" if name in drawn else "given"
-        print(f"  %{name}: {_summary(elements[name], array)} ({origin} input)")
+        origin = "drawn at random" if name in drawn else "given"
+        print(f"  %{name}: {_summary(elements[name], array)} (after the run; input {origin})")
 
 
 def _read(path: str) -> bytes:
@@ -348,16 +422,22 @@ def _read(path: str) -> bytes:
 
 def _npz(path: str) -> dict[str, np.ndarray]:
     try:
+        with open(path, "rb") as file:
+            if file.read(4) != b"PK\x03\x04":
+                raise KtcError("cannot read inputs: not an .npz archive (write one with "
+                               "numpy.savez)", path)
         with np.load(path, allow_pickle=False) as data:
             return {name: data[name] for name in data.files}
-    except (OSError, ValueError) as err:
-        raise KtcError(f"cannot read inputs: {err}", path) from None
+    except (OSError, ValueError, EOFError, BadZipFile) as err:
+        detail = err.strerror if isinstance(err, OSError) and err.strerror else err
+        raise KtcError(f"cannot read inputs: {detail}", path) from None
 
 
 def _summary(element: str, array: np.ndarray) -> str:
     values = numerics.from_storage(element, array).astype(np.float64)
     shape = "x".join(map(str, array.shape))
     stats = ""
-    if values.size:
-        stats = f" min {values.min():.6g} max {values.max():.6g} mean {values.mean():.6g}"
+    with np.errstate(invalid="ignore", over="ignore"):
+        if values.size:
+            stats = f" min {values.min():.6g} max {values.max():.6g} mean {values.mean():.6g}"
     return f"{element}[{shape}]{stats}"

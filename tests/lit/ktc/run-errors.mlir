@@ -1,7 +1,36 @@
 // `ktc run` fails with a one-line diagnostic, exit code 1 and no traceback: a missing
-// scalar argument, a malformed --arg, an --inputs entry the kernel does not have, a
+// scalar argument, a malformed --arg, an --arg given twice, a scalar out of its type's
+// range, a negative seed, an --inputs file that is not an .npz archive, an --inputs
+// entry the kernel does not have, random inputs of negative size or past the stated
+// limit of 4 GiB (checked before anything is drawn, for a kernel and for a package), a
 // simulator flag with --reference, an output that cannot be written. A failed run
 // leaves none of its output files behind.
+
+// RUN: not ktc run %S/Inputs/scale_n.mlir --arch toy --arg n=16 --arg n=32 --arg k=1 2>&1 | filecheck %s --check-prefix=TWICE
+// TWICE: error: --arg n=32: %n is given twice
+
+// RUN: not ktc run %S/Inputs/scale_n.mlir --reference --arg n=16 --arg k=70000 2>&1 | filecheck %s --check-prefix=F16
+// F16: error: --arg k=70000: 70000 is out of the range of f16
+// RUN: not ktc run %S/Inputs/scale_n.mlir --reference --arg n=16 --arg k=1e400 2>&1 | filecheck %s --check-prefix=HUGE
+// HUGE: error: --arg k=1e400: 1e400 is out of the range of f16
+// RUN: not ktc run %S/Inputs/scale_n.mlir --reference --arg n=0x10000000000000000 --arg k=1 2>&1 | filecheck %s --check-prefix=INDEX
+// INDEX: error: --arg n=0x10000000000000000: 0x10000000000000000 does not fit index
+
+// RUN: not ktc run %S/Inputs/scale_n.mlir --reference --arg n=16 --arg k=1 --seed -1 2>&1 | filecheck %s --check-prefix=SEED
+// SEED: error: argument --seed: -1 is negative; a seed is an integer >= 0
+
+// RUN: not ktc run %S/Inputs/scale_n.mlir --reference --arg n=-1 --arg k=1 2>&1 | filecheck %s --check-prefix=NEGATIVE
+// RUN: not ktc run %S/Inputs/scale_n.mlir --arch toy --arg n=-1 --arg k=1 2>&1 | filecheck %s --check-prefix=NEGATIVE
+// RUN: ktc compile %S/Inputs/scale_n.mlir --arch toy -o %t.scale.ktpkg
+// RUN: not ktc run %t.scale.ktpkg --arch toy --arg n=-1 --arg k=1 2>&1 | filecheck %s --check-prefix=NEGATIVE
+// NEGATIVE: error: argument %a would have the shape [-1] (with %n = -1, %k = 1.0); sizes must not be negative
+// RUN: not ktc run %S/Inputs/scale_n.mlir --reference --arg n=0x8000000000 --arg k=1 2>&1 | filecheck %s --check-prefix=LIMIT
+// RUN: not ktc run %t.scale.ktpkg --arch toy --arg n=0x8000000000 --arg k=1 2>&1 | filecheck %s --check-prefix=LIMIT
+// LIMIT: error: the random inputs would take 1099511627776 bytes, more than the limit of 4294967296 (4 GiB)
+
+// RUN: %python -c "import sys; open(sys.argv[1], 'wb').write(b'not numpy')" %t.bad.npz
+// RUN: not ktc run %S/Inputs/add16.mlir --arch toy --inputs %t.bad.npz 2>&1 | filecheck %s --check-prefix=NPZ
+// NPZ: bad.npz: error: cannot read inputs: not an .npz archive (write one with numpy.savez)
 
 // RUN: not ktc run %root/examples/layernorm.mlir --arch toy 2>&1 | filecheck %s --check-prefix=SCALAR
 // SCALAR: error: no value for scalar argument %eps; pass --arg eps=VALUE

@@ -5,7 +5,7 @@
 // RUN: ktc compile %S/Inputs/add16.mlir --arch toy -o %t.ktpkg
 // RUN: ktc run %t.ktpkg --arch toy --seed 3 | filecheck %s
 // CHECK: @add: 2 tiles on @toy, {{[0-9]+}} cycles
-// CHECK-NEXT: %a: f16[16x16] min {{.*}} (random input)
+// CHECK-NEXT: %a: f16[16x16] min {{.*}} (after the run; input drawn at random)
 
 // RUN: not ktc run %t.ktpkg --arch spyre 2>&1 | filecheck %s --check-prefix=ARCH
 // ARCH: error: the package was compiled for arch 'toy' (sha256 {{[0-9a-f]+}}...), not for this device's 'spyre' (sha256 {{[0-9a-f]+}}...)

@@ -6,9 +6,9 @@
 
 // RUN: ktc run %S/Inputs/add16.mlir --arch toy --check --report --report-json %t.json --save-outputs %t.npz --trace %t.trace.json | filecheck %s
 // CHECK: @add: 2 tiles on @toy, [[CYCLES:[0-9]+]] cycles, simulated in
-// CHECK-NEXT: %a: f16[16x16] min {{.*}} (random input)
-// CHECK-NEXT: %b: f16[16x16] min {{.*}} (random input)
-// CHECK-NEXT: %c: f16[16x16] min {{.*}} (random input)
+// CHECK-NEXT: %a: f16[16x16] min {{.*}} (after the run; input drawn at random)
+// CHECK-NEXT: %b: f16[16x16] min {{.*}} (after the run; input drawn at random)
+// CHECK-NEXT: %c: f16[16x16] min {{.*}} (after the run; input drawn at random)
 // CHECK-NEXT: cycles: [[CYCLES]] ({{[0-9.]+}} us at 100 MHz, @toy)
 // CHECK-NEXT: roofline bound: {{[0-9]+}} cycles, bound by DDR bandwidth; efficiency {{[0-9.]+}}%
 // CHECK: engines (cycles summed over instances):
@@ -36,7 +36,7 @@
 // Given arrays come from --inputs; what they lack is drawn.
 // RUN: %python -c "import numpy as np, sys; np.savez(sys.argv[1], a=np.full((16, 16), 2, np.float16), b=np.ones((16, 16), np.float16))" %t.in.npz
 // RUN: ktc run %S/Inputs/add16.mlir --arch toy --inputs %t.in.npz --check | filecheck %s --check-prefix=GIVEN
-// GIVEN: %a: f16[16x16] min 2 max 2 mean 2 (given input)
-// GIVEN-NEXT: %b: f16[16x16] min 1 max 1 mean 1 (given input)
-// GIVEN-NEXT: %c: f16[16x16] min 3 max 3 mean 3 (random input)
+// GIVEN: %a: f16[16x16] min 2 max 2 mean 2 (after the run; input given)
+// GIVEN-NEXT: %b: f16[16x16] min 1 max 1 mean 1 (after the run; input given)
+// GIVEN-NEXT: %c: f16[16x16] min 3 max 3 mean 3 (after the run; input drawn at random)
 // GIVEN: check passed

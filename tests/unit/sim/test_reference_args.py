@@ -257,7 +257,7 @@ def test_ktc_run_reads_inputs_and_args_and_saves_every_pointer(tmp_path, capsys)
     np.testing.assert_array_equal(saved["y"], (np.arange(8) * 0.5).reshape(2, 4))
     shown = capsys.readouterr().out
     assert "@scale: 1 core on spyre" in shown
-    assert "%y: f16[2x4] min 0 max 3.5 mean 1.75 (random input)" in shown
+    assert "%y: f16[2x4] min 0 max 3.5 mean 1.75 (after the run; input drawn at random)" in shown
 
 
 @pytest.mark.parametrize(
