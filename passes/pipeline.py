@@ -28,10 +28,24 @@ KTIR_TO_SCHEDULE = ",".join([
     # scratchpad receive buffer, a pipeline on the ring stop per consumer rank
     # copying that slot into a consumer tile's buffer, and a fold of the buffer's
     # slots.
+    "materialize-phase-buffers",
+    # Each program is phases: straight-line runs between the loops that hold compute.
+    # A tensor is used only in the phase that makes it; one another phase needs goes
+    # through a scratchpad buffer; iter_args loops are reduction_loops keeping their
+    # accumulators in such buffers.
+    "generalize-and-fuse",
+    # The compute of each phase is linalg.generics fused producer into consumer: one
+    # per elementwise computation, plus reductions and their fills; nothing else is
+    # left on tensors but loads, stores and empty tensors.
+    "lower-ktdp-views",
+    # Memory views are typed with their device memory kind; the access tile of every
+    # load and store starts at the origin of a memref.reinterpret_cast of its view.
+    "tile-to-simd-width",
+    # Each chain (stores sharing loads or compute) is a nest of parallel_loops over
+    # tiles of the SIMD width, its loads, generics and stores on one tile innermost.
     "construct-three-stage-pipeline",
-    # Each program: one fused linalg.generic tiled to the SIMD width, the innermost
-    # loop a ktdf.pipeline load-into-FIFO -> compute -> store-from-FIFO; FIFO ends
-    # are "<memory kind>" -> "<compute kind>", not yet real neighbours.
+    # Each chain on tiles is a ktdf.pipeline load-into-FIFO -> compute -> store-from-
+    # FIFO; FIFO ends are "<memory kind>" -> "<compute kind>", not yet real neighbours.
     "apply-arch-patterns{point=pre_scheduling}",
     "path-expansion",
     # Every stage runs on a named engine; every transfer follows a device link;

@@ -1,5 +1,5 @@
 """Generalization of tensor compute into ``linalg.generic``, and producer-consumer
-fusion of the generics, for ``construct-three-stage-pipeline``.
+fusion of the generics, for ``generalize-and-fuse``.
 
 Both work on the straight-line block of a program:
 

@@ -5,7 +5,7 @@
 // (d0, d1) -> (0) and moves one element, from the scratchpad kind ("L1" ->
 // "SFU"), at its fixed position.
 
-// RUN: ktc-opt %s --arch toy -p construct-three-stage-pipeline | filecheck %s
+// RUN: ktc-opt %s --arch toy -p materialize-phase-buffers,generalize-and-fuse,lower-ktdp-views,tile-to-simd-width,construct-three-stage-pipeline | filecheck %s
 
 #matrix = affine_set<(d0, d1) : (d0 >= 0, -d0 + 63 >= 0, d1 >= 0, -d1 + 63 >= 0)>
 #mat = affine_set<(d0, d1) : (d0 >= 0, -d0 + 3 >= 0, d1 >= 0, -d1 + 63 >= 0)>

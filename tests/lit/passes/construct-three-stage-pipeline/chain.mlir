@@ -4,7 +4,7 @@
 // reduction dimension is not tiled), reading the row once. The maximum and the sum
 // reach the later generics as tensors read at position 0 of the row's dimension.
 
-// RUN: ktc-opt %s --arch toy -p construct-three-stage-pipeline | filecheck %s
+// RUN: ktc-opt %s --arch toy -p materialize-phase-buffers,generalize-and-fuse,lower-ktdp-views,tile-to-simd-width,construct-three-stage-pipeline | filecheck %s
 
 module {
   module @local_schedule_0 {

@@ -2,7 +2,7 @@
 // generic to run in the compute stage, and a splat stored with nothing loaded gets
 // a pipeline of two stages, compute and store.
 
-// RUN: ktc-opt %s --arch toy -p construct-three-stage-pipeline | filecheck %s
+// RUN: ktc-opt %s --arch toy -p materialize-phase-buffers,generalize-and-fuse,lower-ktdp-views,tile-to-simd-width,construct-three-stage-pipeline | filecheck %s
 
 #vec = affine_set<(d0) : (d0 >= 0, -d0 + 15 >= 0)>
 #id = affine_map<(d0) -> (d0)>

@@ -7,13 +7,13 @@
 // of KTIR is left.
 
 // REQUIRES: corpus
-// RUN: ktc-opt %corpus/ktir-cpu/triton-ktir/vector_add_ktir.mlir --arch toy -p compute-group-extraction,construct-three-stage-pipeline | filecheck %s --check-prefix=ADD
-// RUN: ktc-opt %corpus/ktir-cpu/triton-ktir/vector_add_dynamic_ktir.mlir --arch spyre -p compute-group-extraction,construct-three-stage-pipeline | filecheck %s --check-prefix=DYN
-// RUN: ktc-opt %corpus/ktir-cpu/triton-ktir/softmax_fwd_ktir.mlir --arch %S/../../arch/Inputs/line4.mlir -p compute-group-extraction,construct-three-stage-pipeline | filecheck %s --check-prefix=SOFTMAX
-// RUN: ktc-opt %corpus/ktir-cpu/triton-ktir/layernorm_fwd_ktir.mlir --arch toy -p compute-group-extraction,construct-three-stage-pipeline > %t.layernorm
+// RUN: ktc-opt %corpus/ktir-cpu/triton-ktir/vector_add_ktir.mlir --arch toy -p compute-group-extraction,materialize-phase-buffers,generalize-and-fuse,lower-ktdp-views,tile-to-simd-width,construct-three-stage-pipeline | filecheck %s --check-prefix=ADD
+// RUN: ktc-opt %corpus/ktir-cpu/triton-ktir/vector_add_dynamic_ktir.mlir --arch spyre -p compute-group-extraction,materialize-phase-buffers,generalize-and-fuse,lower-ktdp-views,tile-to-simd-width,construct-three-stage-pipeline | filecheck %s --check-prefix=DYN
+// RUN: ktc-opt %corpus/ktir-cpu/triton-ktir/softmax_fwd_ktir.mlir --arch %S/../../arch/Inputs/line4.mlir -p compute-group-extraction,materialize-phase-buffers,generalize-and-fuse,lower-ktdp-views,tile-to-simd-width,construct-three-stage-pipeline | filecheck %s --check-prefix=SOFTMAX
+// RUN: ktc-opt %corpus/ktir-cpu/triton-ktir/layernorm_fwd_ktir.mlir --arch toy -p compute-group-extraction,materialize-phase-buffers,generalize-and-fuse,lower-ktdp-views,tile-to-simd-width,construct-three-stage-pipeline > %t.layernorm
 // RUN: filecheck %s --check-prefix=LAYERNORM < %t.layernorm
 // RUN: filecheck %s --check-prefix=PIPELINES < %t.layernorm
-// RUN: ktc-opt %corpus/ktir-cpu/rfc/add-with-control-flow.mlir --arch spyre -p compute-group-extraction,construct-three-stage-pipeline | filecheck %s --check-prefix=CONTROL
+// RUN: ktc-opt %corpus/ktir-cpu/rfc/add-with-control-flow.mlir --arch spyre -p compute-group-extraction,materialize-phase-buffers,generalize-and-fuse,lower-ktdp-views,tile-to-simd-width,construct-three-stage-pipeline | filecheck %s --check-prefix=CONTROL
 
 // ADD:           ktdf.data_transfer from %x_tile[%{{.+}}] size [8] to %{{.+}} size [8] : memref<128xf16, strided<[1], offset: ?>, "DDR">, !ktdf.fifo.slot<"DDR" -> "SFU", 8xf16>
 // ADD:           linalg.generic

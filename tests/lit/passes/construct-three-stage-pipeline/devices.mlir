@@ -1,12 +1,12 @@
-// The same program on the three devices, with no change to the pass: the memory
+// The same program on the three devices, with no change to the passes: the memory
 // kinds come from each device's mem_space_mapping (global and ct_local are "DDR"
 // and "L1" on spyre and toy, "HBM" and "SPM" on the line of four cores), the
 // compute stage's unit and the FIFOs' far end from its compute engine ("SFU", or
 // "VPU"), and the tile from its f32 lanes (spyre 32, toy 4, the line 32).
 
-// RUN: ktc-opt %s --arch spyre -p construct-three-stage-pipeline | filecheck %s --check-prefix=SPYRE
-// RUN: ktc-opt %s --arch toy -p construct-three-stage-pipeline | filecheck %s --check-prefix=TOY
-// RUN: ktc-opt %s --arch %S/../../arch/Inputs/line4.mlir -p construct-three-stage-pipeline | filecheck %s --check-prefix=LINE4
+// RUN: ktc-opt %s --arch spyre -p materialize-phase-buffers,generalize-and-fuse,lower-ktdp-views,tile-to-simd-width,construct-three-stage-pipeline | filecheck %s --check-prefix=SPYRE
+// RUN: ktc-opt %s --arch toy -p materialize-phase-buffers,generalize-and-fuse,lower-ktdp-views,tile-to-simd-width,construct-three-stage-pipeline | filecheck %s --check-prefix=TOY
+// RUN: ktc-opt %s --arch %S/../../arch/Inputs/line4.mlir -p materialize-phase-buffers,generalize-and-fuse,lower-ktdp-views,tile-to-simd-width,construct-three-stage-pipeline | filecheck %s --check-prefix=LINE4
 
 #vec = affine_set<(d0) : (d0 >= 0, -d0 + 127 >= 0)>
 #id = affine_map<(d0) -> (d0)>

@@ -4,13 +4,13 @@
 // kernels (softmax, rmsnorm, layernorm, row_sum) keep each row whole for its
 // reductions and run their chain of generics in one compute stage.
 
-// RUN: ktc-opt %root/examples/add.mlir --arch toy -p compute-group-extraction,construct-three-stage-pipeline | filecheck %s --check-prefixes=CHECK,ADD
-// RUN: ktc-opt %root/examples/silu_mul.mlir --arch toy -p compute-group-extraction,construct-three-stage-pipeline | filecheck %s --check-prefixes=CHECK,SILU
-// RUN: ktc-opt %root/examples/broadcast_add.mlir --arch spyre -p compute-group-extraction,construct-three-stage-pipeline | filecheck %s --check-prefixes=CHECK,BROADCAST
-// RUN: ktc-opt %root/examples/softmax.mlir --arch toy -p compute-group-extraction,construct-three-stage-pipeline | filecheck %s --check-prefixes=CHECK,SOFTMAX
-// RUN: ktc-opt %root/examples/rmsnorm.mlir --arch spyre -p compute-group-extraction,construct-three-stage-pipeline | filecheck %s --check-prefixes=CHECK,RMSNORM
-// RUN: ktc-opt %root/examples/layernorm.mlir --arch %S/../../arch/Inputs/line4.mlir -p compute-group-extraction,construct-three-stage-pipeline | filecheck %s --check-prefixes=CHECK,LAYERNORM
-// RUN: ktc-opt %root/examples/row_sum.mlir --arch toy -p compute-group-extraction,construct-three-stage-pipeline | filecheck %s --check-prefixes=CHECK,ROWSUM
+// RUN: ktc-opt %root/examples/add.mlir --arch toy -p compute-group-extraction,materialize-phase-buffers,generalize-and-fuse,lower-ktdp-views,tile-to-simd-width,construct-three-stage-pipeline | filecheck %s --check-prefixes=CHECK,ADD
+// RUN: ktc-opt %root/examples/silu_mul.mlir --arch toy -p compute-group-extraction,materialize-phase-buffers,generalize-and-fuse,lower-ktdp-views,tile-to-simd-width,construct-three-stage-pipeline | filecheck %s --check-prefixes=CHECK,SILU
+// RUN: ktc-opt %root/examples/broadcast_add.mlir --arch spyre -p compute-group-extraction,materialize-phase-buffers,generalize-and-fuse,lower-ktdp-views,tile-to-simd-width,construct-three-stage-pipeline | filecheck %s --check-prefixes=CHECK,BROADCAST
+// RUN: ktc-opt %root/examples/softmax.mlir --arch toy -p compute-group-extraction,materialize-phase-buffers,generalize-and-fuse,lower-ktdp-views,tile-to-simd-width,construct-three-stage-pipeline | filecheck %s --check-prefixes=CHECK,SOFTMAX
+// RUN: ktc-opt %root/examples/rmsnorm.mlir --arch spyre -p compute-group-extraction,materialize-phase-buffers,generalize-and-fuse,lower-ktdp-views,tile-to-simd-width,construct-three-stage-pipeline | filecheck %s --check-prefixes=CHECK,RMSNORM
+// RUN: ktc-opt %root/examples/layernorm.mlir --arch %S/../../arch/Inputs/line4.mlir -p compute-group-extraction,materialize-phase-buffers,generalize-and-fuse,lower-ktdp-views,tile-to-simd-width,construct-three-stage-pipeline | filecheck %s --check-prefixes=CHECK,LAYERNORM
+// RUN: ktc-opt %root/examples/row_sum.mlir --arch toy -p compute-group-extraction,materialize-phase-buffers,generalize-and-fuse,lower-ktdp-views,tile-to-simd-width,construct-three-stage-pipeline | filecheck %s --check-prefixes=CHECK,ROWSUM
 
 // CHECK:       module @local_schedule_0 {
 // CHECK:         ktdf.pipeline {

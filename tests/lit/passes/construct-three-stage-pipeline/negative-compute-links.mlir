@@ -5,7 +5,7 @@
 
 // RUN: not ktc-opt %s --arch %S/Inputs/unordered-queue.mlir -p construct-three-stage-pipeline 2>&1 | filecheck %s --check-prefix=UNORDERED
 // RUN: not ktc-opt %s --arch %S/Inputs/unequal-transfers.mlir -p construct-three-stage-pipeline 2>&1 | filecheck %s --check-prefix=UNEQUAL
-// RUN: ktc-opt %s --arch toy -p construct-three-stage-pipeline | filecheck %s --check-prefix=TOY
+// RUN: ktc-opt %s --arch toy -p materialize-phase-buffers,generalize-and-fuse,lower-ktdp-views,tile-to-simd-width,construct-three-stage-pipeline | filecheck %s --check-prefix=TOY
 
 // UNORDERED: unordered-queue.mlir:12:5: error: the link from L1 to PE is not an ordered queue; the three-stage pipeline feeds and drains the compute engine PE through FIFOs
 // UNEQUAL: unequal-transfers.mlir:18:5: error: the compute engine PE takes transfers of at most 16 bytes but gives at most 32 bytes; the three-stage pipeline needs the two equal

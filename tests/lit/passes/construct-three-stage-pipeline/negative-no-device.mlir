@@ -1,4 +1,4 @@
-// The tiles, memory kinds and compute unit come from the device, so a program
+// The compute unit and the FIFO links come from the device, so a program
 // without a device declaration (no --arch) is an error; a module without programs
 // needs no device and is left alone.
 

@@ -7,7 +7,7 @@
 // crosses into the second loop through a one-element buffer; the splat of it is
 // made again inside the loop.
 
-// RUN: ktc-opt %s --arch toy -p construct-three-stage-pipeline | filecheck %s
+// RUN: ktc-opt %s --arch toy -p materialize-phase-buffers,generalize-and-fuse,lower-ktdp-views,tile-to-simd-width,construct-three-stage-pipeline | filecheck %s
 
 #rows = affine_set<(d0, d1) : (d0 >= 0, -d0 + 63 >= 0, d1 >= 0, -d1 + 255 >= 0)>
 #block = affine_set<(d0, d1) : (d0 == 0, d1 >= 0, -d1 + 15 >= 0)>

@@ -5,8 +5,8 @@
 // element per row. A column maximum of 16x8 reduces the outer dimension, so the
 // loop runs over the 8 columns (one vector) and each transfer moves all 16 rows.
 
-// RUN: ktc-opt %s --arch toy -p construct-three-stage-pipeline | filecheck %s
-// RUN: ktc-opt %s --arch spyre -p construct-three-stage-pipeline | filecheck %s --check-prefix=SPYRE
+// RUN: ktc-opt %s --arch toy -p materialize-phase-buffers,generalize-and-fuse,lower-ktdp-views,tile-to-simd-width,construct-three-stage-pipeline | filecheck %s
+// RUN: ktc-opt %s --arch spyre -p materialize-phase-buffers,generalize-and-fuse,lower-ktdp-views,tile-to-simd-width,construct-three-stage-pipeline | filecheck %s --check-prefix=SPYRE
 
 #rows = affine_set<(d0, d1) : (d0 >= 0, -d0 + 63 >= 0, d1 >= 0, -d1 + 63 >= 0)>
 #tile = affine_set<(d0, d1) : (d0 >= 0, -d0 + 3 >= 0, d1 >= 0, -d1 + 63 >= 0)>

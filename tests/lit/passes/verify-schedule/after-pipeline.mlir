@@ -5,7 +5,7 @@
 // RUN: ktc-opt %s --arch toy -p ktir-to-schedule | filecheck %s --check-prefix=TOY
 // RUN: ktc-opt %s --arch spyre -p ktir-to-schedule | filecheck %s --check-prefix=TOY
 // RUN: ktc-opt %s --arch %S/../../arch/Inputs/line4.mlir -p ktir-to-schedule | filecheck %s --check-prefix=LINE4
-// RUN: not ktc-opt %s --arch toy -p ktir-legality-check,compute-group-extraction,construct-three-stage-pipeline,verify-schedule 2>&1 | filecheck %s --check-prefix=UNEXPANDED
+// RUN: not ktc-opt %s --arch toy -p ktir-legality-check,compute-group-extraction,materialize-phase-buffers,generalize-and-fuse,lower-ktdp-views,tile-to-simd-width,construct-three-stage-pipeline,verify-schedule 2>&1 | filecheck %s --check-prefix=UNEXPANDED
 
 #vector = affine_set<(d0) : (d0 >= 0, -d0 + 255 >= 0)>
 #identity = affine_map<(d0) -> (d0)>

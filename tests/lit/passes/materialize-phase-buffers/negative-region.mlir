@@ -2,7 +2,7 @@
 // only, and a loop may carry tensors only (they become scratchpad buffers): a load
 // under an scf.if that yields it, and a loop carrying a scalar, are reported at the op.
 
-// RUN: ktc-opt %s --split-input-file --verify-diagnostics --arch toy -p construct-three-stage-pipeline
+// RUN: ktc-opt %s --split-input-file --verify-diagnostics --arch toy -p materialize-phase-buffers
 
 #vec = affine_set<(d0) : (d0 >= 0, -d0 + 63 >= 0)>
 #id = affine_map<(d0) -> (d0)>

@@ -2,9 +2,9 @@
 // tile only where every operand's tile is one element or the whole tile: an
 // elementwise negation of a 2x32 block moves both rows at once, but a row vector
 // broadcast over the rows, or a row sum (one element per row), keeps one row per
-// tile, so the loop runs over the 2 rows and each transfer moves 32 elements.
+// tile, so the loop runs over the 2 rows and each tile holds 32 elements.
 
-// RUN: ktc-opt %s --arch spyre -p construct-three-stage-pipeline | filecheck %s
+// RUN: ktc-opt %s --arch spyre -p generalize-and-fuse,lower-ktdp-views,tile-to-simd-width | filecheck %s
 
 #block = affine_set<(d0, d1) : (d0 >= 0, -d0 + 1 >= 0, d1 >= 0, -d1 + 31 >= 0)>
 #row = affine_set<(d0) : (d0 >= 0, -d0 + 31 >= 0)>
@@ -65,14 +65,19 @@ module {
 
 // CHECK-LABEL: func.func @local_schedule_0(
 // CHECK:         scf.for %[[I:.+]] = %{{.+}} to %c2 step %c2 {
-// CHECK:         ktdf.private -> (!ktdf.fifo.slot<"DDR" -> "SFU", 64xf16>, !ktdf.fifo.slot<"SFU" -> "DDR", 64xf16>,
-// CHECK:         ktdf.data_transfer from %x_tile[%[[I]], %{{.+}}] size [2, 32]
+// CHECK-NEXT:      scf.for %[[J:.+]] = %{{.+}} to %c32 step %c32 {
+// CHECK-NEXT:        %[[X:.+]] = ktdp.construct_access_tile %x_tile[%[[I]], %[[J]]] {{.*}} -> !ktdp.access_tile<2x32xindex>
+// CHECK-NEXT:        ktdp.load %[[X]] : <2x32xindex> -> tensor<2x32xf16>
 // CHECK-LABEL: func.func @local_schedule_1(
 // CHECK:         scf.for %[[I:.+]] = %{{.+}} to %c2 step %c1 {
-// CHECK:         ktdf.private -> (!ktdf.fifo.slot<"DDR" -> "SFU", 32xf16>, !ktdf.fifo.slot<"DDR" -> "SFU", 32xf16>, !ktdf.fifo.slot<"SFU" -> "DDR", 32xf16>,
-// CHECK:         ktdf.data_transfer from %x_tile[%[[I]], %{{.+}}] size [1, 32]
-// CHECK-NEXT:    ktdf.data_transfer from %v_tile[%{{.+}}] size [32]
+// CHECK-NEXT:      scf.for %[[J:.+]] = %{{.+}} to %c32 step %c32 {
+// CHECK-NEXT:        %[[X:.+]] = ktdp.construct_access_tile %x_tile[%[[I]], %[[J]]] {{.*}} -> !ktdp.access_tile<1x32xindex>
+// CHECK-NEXT:        ktdp.load %[[X]] : <1x32xindex> -> tensor<1x32xf16>
+// CHECK-NEXT:        %[[V:.+]] = ktdp.construct_access_tile %v_tile[%[[J]]] {{.*}} -> !ktdp.access_tile<32xindex>
+// CHECK-NEXT:        ktdp.load %[[V]] : <32xindex> -> tensor<32xf16>
 // CHECK-LABEL: func.func @local_schedule_2(
 // CHECK:         scf.for %[[I:.+]] = %{{.+}} to %c2 step %c1 {
-// CHECK:         ktdf.private -> (!ktdf.fifo.slot<"DDR" -> "SFU", 32xf16>, !ktdf.fifo.slot<"SFU" -> "DDR", 1xf16>,
-// CHECK:         ktdf.data_transfer from %x_tile[%[[I]], 0] size [1, 32]
+// CHECK-NEXT:      %[[X:.+]] = ktdp.construct_access_tile %x_tile[%[[I]], 0] {{.*}} -> !ktdp.access_tile<1x32xindex>
+// CHECK-NEXT:      ktdp.load %[[X]] : <1x32xindex> -> tensor<1x32xf16>
+// CHECK:           %[[S:.+]] = ktdp.construct_access_tile %s_tile[%[[I]]] {{.*}} -> !ktdp.access_tile<1xindex>
+// CHECK-NEXT:      ktdp.store %{{.+}}, %[[S]] : tensor<1xf16>, <1xindex>

@@ -1,7 +1,7 @@
 // What the compute stage cannot run is reported at the op: a reshape of a tensor,
 // and a tensor constant that is not a splat.
 
-// RUN: ktc-opt %s --split-input-file --verify-diagnostics --arch toy -p construct-three-stage-pipeline
+// RUN: ktc-opt %s --split-input-file --verify-diagnostics --arch toy -p generalize-and-fuse
 
 #mat = affine_set<(d0, d1) : (d0 >= 0, -d0 + 7 >= 0, d1 >= 0, -d1 + 7 >= 0)>
 #vec = affine_set<(d0) : (d0 >= 0, -d0 + 63 >= 0)>

@@ -1,10 +1,10 @@
-// The tile size and the FIFO slots come from the compute engine's SIMD lanes for
-// the element type of each tile that crosses a FIFO: an element type the engine
-// has no lanes for (i32 on toy, f64 on the line of four cores) is reported at the
-// load or store that would move it.
+// The tile size comes from the compute engine's SIMD lanes for the element type of
+// each tile a load or store moves (and will carry through a FIFO): an element type
+// the engine has no lanes for (i32 on toy, f64 on the line of four cores) is
+// reported at the load or store that would move it.
 
-// RUN: ktc-opt %s --split-input-file --verify-diagnostics --arch toy -p construct-three-stage-pipeline
-// RUN: not ktc-opt %s --split-input-file --arch %S/../../arch/Inputs/line4.mlir -p construct-three-stage-pipeline 2>&1 | filecheck %s --check-prefix=LINE4
+// RUN: ktc-opt %s --split-input-file --verify-diagnostics --arch toy -p generalize-and-fuse,lower-ktdp-views,tile-to-simd-width
+// RUN: not ktc-opt %s --split-input-file --arch %S/../../arch/Inputs/line4.mlir -p generalize-and-fuse,lower-ktdp-views,tile-to-simd-width 2>&1 | filecheck %s --check-prefix=LINE4
 
 #vec = affine_set<(d0) : (d0 >= 0, -d0 + 63 >= 0)>
 #id = affine_map<(d0) -> (d0)>

@@ -2,7 +2,7 @@
 // a tensor (a broadcast the compute stage runs): used by scalar arithmetic, or
 // taken at a position that is not constant, it is reported at the extract.
 
-// RUN: ktc-opt %s --split-input-file --verify-diagnostics --arch toy -p construct-three-stage-pipeline
+// RUN: ktc-opt %s --split-input-file --verify-diagnostics --arch toy -p generalize-and-fuse
 
 #vec = affine_set<(d0) : (d0 >= 0, -d0 + 63 >= 0)>
 #id = affine_map<(d0) -> (d0)>

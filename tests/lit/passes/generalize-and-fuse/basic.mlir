@@ -2,9 +2,11 @@
 // tensor-level math.exp, arith.addf and arith.mulf, a named linalg.mul, and a
 // generic whose body calls a spyreop intrinsic and takes a scalar operand (which
 // its body now captures). A reads twice but comes in once, and the body computes
-// r = sigmoid((exp(a) + b * a) * half), then r * r.
+// r = sigmoid((exp(a) + b * a) * half), then r * r, in the order the ops were
+// fused (a producer's body before its consumer's). The loads and the store stay as
+// they are; no device is needed.
 
-// RUN: ktc-opt %s --arch toy -p construct-three-stage-pipeline | filecheck %s
+// RUN: ktc-opt %s -p generalize-and-fuse | filecheck %s
 
 #vec = affine_set<(d0) : (d0 >= 0, -d0 + 63 >= 0)>
 #id = affine_map<(d0) -> (d0)>
@@ -35,19 +37,19 @@ module @local_schedule_0 {
   }
 }
 
-// CHECK:       ktdf.private -> (!ktdf.fifo.slot<"DDR" -> "SFU", 8xf16>, !ktdf.fifo.slot<"DDR" -> "SFU", 8xf16>, !ktdf.fifo.slot<"SFU" -> "DDR", 8xf16>, !ktdf.token, !ktdf.token, !ktdf.token)
-// CHECK:       %[[A:.+]] = ktdf.read_from_fifo %{{.+}}#0 : <"DDR" -> "SFU", 8xf16> -> tensor<8xf16>
-// CHECK-NEXT:  %[[B:.+]] = ktdf.read_from_fifo %{{.+}}#1 : <"DDR" -> "SFU", 8xf16> -> tensor<8xf16>
-// CHECK-NEXT:  %[[EMPTY:.+]] = tensor.empty() : tensor<8xf16>
-// CHECK-NEXT:  %[[SQ:.+]] = linalg.generic {indexing_maps = [#map, #map, #map], iterator_types = ["parallel"]} ins(%[[A]], %[[B]] : tensor<8xf16>, tensor<8xf16>) outs(%[[EMPTY]] : tensor<8xf16>) {
-// CHECK-NEXT:  ^bb0(%[[AE:.+]]: f16, %[[BE:.+]]: f16, %{{.+}}: f16):
-// CHECK-NEXT:    %[[P:.+]] = arith.mulf %[[BE]], %[[AE]] : f16
-// CHECK-NEXT:    %[[E:.+]] = math.exp %[[AE]] : f16
-// CHECK-NEXT:    %[[S:.+]] = arith.addf %[[E]], %[[P]] : f16
-// CHECK-NEXT:    %[[M:.+]] = arith.mulf %[[S]], %half : f16
-// CHECK-NEXT:    %[[Q:.+]] = spyreop.sigmoid %[[M]] : f16
-// CHECK-NEXT:    %[[R:.+]] = arith.mulf %[[Q]], %[[Q]] : f16
-// CHECK-NEXT:    linalg.yield %[[R]] : f16
-// CHECK-NEXT:  } -> tensor<8xf16>
-// CHECK-NEXT:  ktdf.write_to_fifo %[[SQ]], %{{.+}}#2 : tensor<8xf16>, <"SFU" -> "DDR", 8xf16>
-// CHECK-NOT:   linalg.generic
+// CHECK-LABEL: func.func @local_schedule_0(
+// CHECK:         %[[A:.+]] = ktdp.load %a_tile : <64xindex> -> tensor<64xf16>
+// CHECK-NEXT:    %[[B:.+]] = ktdp.load %b_tile : <64xindex> -> tensor<64xf16>
+// CHECK-NEXT:    %[[EMPTY:.+]] = tensor.empty() : tensor<64xf16>
+// CHECK-NEXT:    %[[SQ:.+]] = linalg.generic {indexing_maps = [#map, #map, #map], iterator_types = ["parallel"]} ins(%[[A]], %[[B]] : tensor<64xf16>, tensor<64xf16>) outs(%[[EMPTY]] : tensor<64xf16>) {
+// CHECK-NEXT:    ^bb0(%[[AE:.+]]: f16, %[[BE:.+]]: f16, %{{.+}}: f16):
+// CHECK-NEXT:      %[[P:.+]] = arith.mulf %[[BE]], %[[AE]] : f16
+// CHECK-NEXT:      %[[E:.+]] = math.exp %[[AE]] : f16
+// CHECK-NEXT:      %[[S:.+]] = arith.addf %[[E]], %[[P]] : f16
+// CHECK-NEXT:      %[[M:.+]] = arith.mulf %[[S]], %half : f16
+// CHECK-NEXT:      %[[Q:.+]] = spyreop.sigmoid %[[M]] : f16
+// CHECK-NEXT:      %[[R:.+]] = arith.mulf %[[Q]], %[[Q]] : f16
+// CHECK-NEXT:      linalg.yield %[[R]] : f16
+// CHECK-NEXT:    } -> tensor<64xf16>
+// CHECK-NEXT:    ktdp.store %[[SQ]], %c_tile : tensor<64xf16>, <64xindex>
+// CHECK-NEXT:    return

@@ -3,7 +3,7 @@
 // view with constant strides, and a memory view at all (not some other memref).
 // Each failure is reported at the op at fault.
 
-// RUN: ktc-opt %s --split-input-file --verify-diagnostics --arch toy -p construct-three-stage-pipeline
+// RUN: ktc-opt %s --split-input-file --verify-diagnostics --arch toy -p lower-ktdp-views
 
 #mat = affine_set<(d0, d1) : (d0 >= 0, -d0 + 7 >= 0, d1 >= 0, -d1 + 15 >= 0)>
 #id = affine_map<(d0, d1) -> (d0, d1)>

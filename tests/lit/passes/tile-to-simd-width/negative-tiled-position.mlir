@@ -4,7 +4,7 @@
 // per tile, the second tile would not hold row 0. Reported at the fused generic,
 // located at the op it grew from.
 
-// RUN: ktc-opt %s --verify-diagnostics --arch toy -p construct-three-stage-pipeline
+// RUN: ktc-opt %s --verify-diagnostics --arch toy -p generalize-and-fuse,lower-ktdp-views,tile-to-simd-width
 
 #mat = affine_set<(d0, d1) : (d0 >= 0, -d0 + 1 >= 0, d1 >= 0, -d1 + 63 >= 0)>
 #id = affine_map<(d0, d1) -> (d0, d1)>

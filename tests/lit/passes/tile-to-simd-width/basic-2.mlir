@@ -1,11 +1,11 @@
 // A 2x4x32 add (IBM's basic_2 test) tiles from the innermost dimension outwards
 // until the SIMD lanes are covered: spyre's 64 f16 lanes give [1, 2, 32] (32 of
 // the last dimension, then 2 of the middle one), toy's 8 give [1, 1, 8]. There is
-// one parallel loop per dimension, and the transfers index the tile with all three
+// one parallel loop per dimension, and the tiles of the views start at all three
 // loop variables.
 
-// RUN: ktc-opt %s --arch spyre -p construct-three-stage-pipeline | filecheck %s
-// RUN: ktc-opt %s --arch toy -p construct-three-stage-pipeline | filecheck %s --check-prefix=TOY
+// RUN: ktc-opt %s --arch spyre -p generalize-and-fuse,lower-ktdp-views,tile-to-simd-width | filecheck %s
+// RUN: ktc-opt %s --arch toy -p generalize-and-fuse,lower-ktdp-views,tile-to-simd-width | filecheck %s --check-prefix=TOY
 
 #box = affine_set<(d0, d1, d2) : (d0 >= 0, -d0 + 1 >= 0, d1 >= 0, -d1 + 3 >= 0, d2 >= 0, -d2 + 31 >= 0)>
 #order = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
@@ -35,17 +35,19 @@ module @local_schedule_0 {
 // CHECK-NEXT: scf.for %[[I:.+]] = %[[ZERO]] to %[[TWO]] step %[[ONE]] {
 // CHECK-NEXT:   scf.for %[[J:.+]] = %[[ZERO]] to %[[FOUR]] step %[[TWO]] {
 // CHECK-NEXT:     scf.for %[[K:.+]] = %[[ZERO]] to %[[THIRTY_TWO]] step %[[THIRTY_TWO]] {
-// CHECK-NEXT:       ktdf.pipeline {
-// CHECK-NEXT:         ktdf.private -> (!ktdf.fifo.slot<"DDR" -> "SFU", 64xf16>, !ktdf.fifo.slot<"DDR" -> "SFU", 64xf16>, !ktdf.fifo.slot<"SFU" -> "DDR", 64xf16>,
-// CHECK:              ktdf.data_transfer from %A_tile[%[[I]], %[[J]], %[[K]]] size [1, 2, 32] to %{{.+}}#0 size [1, 2, 32]
-// CHECK-NEXT:         ktdf.data_transfer from %B_tile[%[[I]], %[[J]], %[[K]]] size [1, 2, 32] to %{{.+}}#1 size [1, 2, 32]
-// CHECK:              ktdf.read_from_fifo %{{.+}}#0 : <"DDR" -> "SFU", 64xf16> -> tensor<1x2x32xf16>
-// CHECK:              linalg.generic {{.*}} iterator_types = ["parallel", "parallel", "parallel"]} ins({{.*}} : tensor<1x2x32xf16>, tensor<1x2x32xf16>) outs({{.*}} : tensor<1x2x32xf16>)
-// CHECK:              ktdf.data_transfer from %{{.+}}#2 size [1, 2, 32] to %C_tile[%[[I]], %[[J]], %[[K]]] size [1, 2, 32]
+// CHECK-NEXT:       %[[A_TILE:.+]] = ktdp.construct_access_tile %A_tile[%[[I]], %[[J]], %[[K]]] {{.*}} -> !ktdp.access_tile<1x2x32xindex>
+// CHECK-NEXT:       %[[A:.+]] = ktdp.load %[[A_TILE]] : <1x2x32xindex> -> tensor<1x2x32xf16>
+// CHECK-NEXT:       %[[B_TILE:.+]] = ktdp.construct_access_tile %B_tile[%[[I]], %[[J]], %[[K]]]
+// CHECK-NEXT:       %[[B:.+]] = ktdp.load %[[B_TILE]] : <1x2x32xindex> -> tensor<1x2x32xf16>
+// CHECK-NEXT:       %[[EMPTY:.+]] = tensor.empty() : tensor<1x2x32xf16>
+// CHECK-NEXT:       %[[SUM:.+]] = linalg.generic {{.*}} iterator_types = ["parallel", "parallel", "parallel"]} ins(%[[A]], %[[B]] : tensor<1x2x32xf16>, tensor<1x2x32xf16>) outs(%[[EMPTY]] : tensor<1x2x32xf16>)
+// CHECK:            %[[C_TILE:.+]] = ktdp.construct_access_tile %C_tile[%[[I]], %[[J]], %[[K]]]
+// CHECK-NEXT:       ktdp.store %[[SUM]], %[[C_TILE]] : tensor<1x2x32xf16>, <1x2x32xindex>
 // CHECK-COUNT-3:  } {loop_type = #ktdf.loop_type<parallel_loop>}
+// CHECK-NOT:      ktdp.load
 
 // TOY:      scf.for %[[I:.+]] = %{{.+}} to %{{.+}} step %[[ONE:.+]] {
 // TOY-NEXT:   scf.for %[[J:.+]] = %{{.+}} to %{{.+}} step %[[ONE]] {
 // TOY-NEXT:     scf.for %[[K:.+]] = %{{.+}} to %[[THIRTY_TWO:.+]] step %[[EIGHT:.+]] {
-// TOY:              ktdf.data_transfer from %A_tile[%[[I]], %[[J]], %[[K]]] size [1, 1, 8] to %{{.+}}#0 size [1, 1, 8] : memref<2x4x32xf16, strided<[128, 32, 1], offset: ?>, "DDR">, !ktdf.fifo.slot<"DDR" -> "SFU", 8xf16>
-// TOY:              ktdf.read_from_fifo %{{.+}}#0 : <"DDR" -> "SFU", 8xf16> -> tensor<1x1x8xf16>
+// TOY-NEXT:       %[[A_TILE:.+]] = ktdp.construct_access_tile %A_tile[%[[I]], %[[J]], %[[K]]] {{.*}} : memref<2x4x32xf16, strided<[128, 32, 1], offset: ?>, "DDR"> -> !ktdp.access_tile<1x1x8xindex>
+// TOY-NEXT:       ktdp.load %[[A_TILE]] : <1x1x8xindex> -> tensor<1x1x8xf16>

@@ -2,7 +2,7 @@
 // known at run time (from an access tile of dynamic size) is reported at the
 // generic that computes on it.
 
-// RUN: ktc-opt %s --verify-diagnostics --arch toy -p construct-three-stage-pipeline
+// RUN: ktc-opt %s --verify-diagnostics --arch toy -p generalize-and-fuse,lower-ktdp-views,tile-to-simd-width
 
 #vec = affine_set<(d0)[s0] : (d0 >= 0, -d0 + s0 - 1 >= 0)>
 #id = affine_map<(d0) -> (d0)>

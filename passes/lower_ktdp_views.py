@@ -1,0 +1,169 @@
+"""``lower-ktdp-views``: memory views typed with their device memory, and every
+access tile a load or store uses rebased onto a strided view of its memory, so that
+a transfer can name the memory it moves."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from xdsl.context import Context
+from xdsl.dialects import memref
+from xdsl.dialects.builtin import AffineMapAttr, MemRefType, ModuleOp, StridedLayoutAttr, StringAttr
+from xdsl.ir import Operation, SSAValue
+from xdsl.ir.affine import AffineExpr, AffineMap
+from xdsl.passes import ModulePass
+from xdsl.rewriter import InsertPoint, Rewriter
+
+from ktc.arch.model import Device, device_of
+from ktc.dialects import ktdp
+from ktc.dialects.diagnostics import KtcError, where
+from ktc.dialects.upstream import ApplyOp
+from ktc.passes.utils.phases import programs
+from ktc.passes.utils.tiles import at_origin, origin
+
+
+@dataclass(frozen=True)
+class LowerKtdpViews(ModulePass):
+    """Give the tiles of every program's loads and stores a strided view of their memory.
+
+    Expects programs (``func.func``s that store) whose loads and stores use
+    ``ktdp.construct_access_tile``s of a ``ktdp.construct_memory_view`` with constant
+    strides or of a ``memref.alloc`` typed with a device memory kind (a scratchpad
+    buffer), in the identity order; a device declaration.
+
+    Produces: each memory view such a tile indexes typed with the device memory kind
+    its KTIR memory space maps to (``memref<96x64xf16, "DDR">``); each tile of part of
+    a view or buffer rebased onto a ``memref.reinterpret_cast`` of it at the tile's
+    offset (an ``affine.apply`` of the tile's start over the view's strides, row-major
+    for a buffer; the cast named like the tile, its offset ``<tile>_offset``): the tile
+    now starts at the origin of the cast, with the same coordinate set. A tile of a
+    whole buffer from its origin is its own view. Tiles already at the origin of a cast
+    are left alone, so running the pass again changes nothing; so are tiles of a
+    dynamic shape (the compute stage works on static shapes, and ``tile-to-simd-width``
+    says so at the generic). Other tiles (an indirect one, a tile of a value that is no
+    memory view, another order, dynamic strides) are errors at the op at fault.
+    """
+
+    name = "lower-ktdp-views"
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        accesses = [
+            inner for program in programs(op) for inner in program.walk()
+            if isinstance(inner, ktdp.LoadOp | ktdp.StoreOp)
+        ]
+        if accesses:
+            device = device_of(op)
+            for access in accesses:
+                _lower(_tile_of(access), device)
+
+
+def _tile_of(op: ktdp.LoadOp | ktdp.StoreOp) -> ktdp.ConstructAccessTileOp:
+    tile = op.access_tile.owner
+    if not isinstance(tile, ktdp.ConstructAccessTileOp):
+        raise KtcError(
+            f"the tile comes from {_producer(op.access_tile)}; the pipeline takes "
+            "tiles of 'ktdp.construct_access_tile'",
+            where(op),
+        )
+    return tile
+
+
+def _producer(value: SSAValue) -> str:
+    owner = value.owner
+    return f"'{owner.name}'" if isinstance(owner, Operation) else "a block argument"
+
+
+def _lower(tile: ktdp.ConstructAccessTileOp, device: Device) -> None:
+    """Rebase ``tile`` onto a strided view of what it indexes, unless it is one."""
+    base = tile.base
+    view = base.owner
+    if not tile.result.type.has_static_shape():
+        return
+    if isinstance(view, memref.ReinterpretCastOp) and at_origin(tile):
+        return
+    if isinstance(view, memref.AllocOp) and isinstance(base.type.memory_space, StringAttr):
+        if tuple(tile.result.type.get_shape()) == tuple(base.type.get_shape()) and at_origin(tile):
+            return
+        _rebase(tile, _reinterpret(tile, base, _row_major_strides(base.type.get_shape())))
+        return
+    if not isinstance(view, ktdp.ConstructMemoryViewOp):
+        raise KtcError(
+            f"the access tile indexes a value of {_producer(base)}; the pipeline needs "
+            "a 'ktdp.construct_memory_view' to know its memory",
+            where(tile),
+        )
+    _type_with_memory(view, device)
+    order = tile.access_tile_order.data
+    if order != AffineMap.identity(order.num_dims):
+        raise KtcError(
+            f"access tile order {order} is not the identity; the pipeline reads tiles "
+            "in the order they lie in memory",
+            where(tile),
+        )
+    if view.strides:
+        raise KtcError(
+            "the memory view has dynamic strides; the pipeline needs them constant",
+            where(view),
+        )
+    _rebase(tile, _reinterpret(tile, view.result, view.static_strides.get_values()))
+
+
+def _type_with_memory(view: ktdp.ConstructMemoryViewOp, device: Device) -> None:
+    """Type ``view`` with the device memory kind its memory space maps to."""
+    old = view.result.type
+    if isinstance(old.memory_space, StringAttr):
+        return
+    try:
+        memory = device.memory_space(view.memory_space).kind
+    except KtcError as err:
+        raise KtcError(f"{err.message} for this memory view's space", where(view)) from None
+    Rewriter.replace_value_with_new_type(
+        view.result,
+        MemRefType(old.get_element_type(), old.get_shape(), old.layout, StringAttr(memory)),
+    )
+
+
+def _row_major_strides(shape: Sequence[int]) -> list[int]:
+    return [math.prod(shape[j + 1 :]) for j in range(len(shape))]
+
+
+def _reinterpret(
+    tile: ktdp.ConstructAccessTileOp, base: SSAValue, strides: Sequence[int]
+) -> SSAValue:
+    """``memref.reinterpret_cast`` of ``base`` (with ``strides``) to ``tile`` at its
+    offset, inserted before ``tile``."""
+    base_map = tile.base_map.data
+    start = sum(
+        (stride * expr for stride, expr in zip(strides, base_map.results)), AffineExpr.constant(0)
+    )
+    offset = ApplyOp(
+        list(tile.indices),
+        AffineMapAttr(AffineMap(base_map.num_dims, base_map.num_symbols, (start,))),
+    )
+    shape = tile.result.type.get_shape()
+    strided_type = MemRefType(
+        base.type.get_element_type(), shape, StridedLayoutAttr(strides, None), base.type.memory_space
+    )
+    cast = memref.ReinterpretCastOp.from_dynamic(base, [offset.result], shape, strides, strided_type)
+    if tile.result.name_hint:
+        offset.result.name_hint = f"{tile.result.name_hint}_offset"
+        cast.result.name_hint = tile.result.name_hint
+    Rewriter.insert_op([offset, cast], InsertPoint.before(tile))
+    return cast.result
+
+
+def _rebase(tile: ktdp.ConstructAccessTileOp, view: SSAValue) -> None:
+    """Replace ``tile`` by the same coordinate set at the origin of ``view``."""
+    rebased = ktdp.ConstructAccessTileOp.build(
+        operands=[view, [], list(tile.symbol_operands)],
+        result_types=[tile.result.type],
+        properties={
+            "base_map": AffineMapAttr(origin(tile.result.type.get_num_dims())),
+            "access_tile_set": tile.access_tile_set,
+            "access_tile_order": tile.access_tile_order,
+        },
+    )
+    rebased.location = tile.location
+    Rewriter.replace_op(tile, rebased)
