@@ -70,6 +70,7 @@ def _elementwise(fn: np.ufunc) -> Callable:
         compute = np.float64 if ty in numerics.FLOAT_TYPES else np.int64
         return numerics.rounding(ty)(fn(*xs, dtype=compute, casting="unsafe"))
 
+    apply.any_type = True  # integer and floating-point types alike
     return apply
 
 
@@ -125,6 +126,64 @@ def from_bits(dtype: str, bits) -> np.ndarray:
     storage = numerics.storage_dtype(dtype)
     unsigned = np.asarray(bits, np.int64).astype(np.dtype(f"u{storage.itemsize}"))
     return numerics.from_storage(dtype, unsigned.view(storage))
+
+
+def vop_value(i: isa.Vop, operands: list[np.ndarray], scalar: int = 0) -> np.ndarray:
+    return np.asarray(VECTOR_OPS[i.kind][1](i.dtype, *operands))
+
+
+def vreduce_value(i: isa.Vreduce, operands: list[np.ndarray], scalar: int = 0) -> np.ndarray:
+    """The fold in element 0 (``numerics.slice_reduction`` over the whole vector)."""
+    (x,) = operands
+    return np.asarray(numerics.slice_reduction(i.dtype, i.kind, "in_slice", x, x.size)[:1])
+
+
+def vcvt_value(i: isa.Vcvt, operands: list[np.ndarray], scalar: int = 0) -> np.ndarray:
+    """Floats to floats rounded, floats to integers truncated, integers converted."""
+    (values,) = operands
+    floats = numerics.FLOAT_TYPES
+    round_to = numerics.rounding(i.dtype)
+    if i.dtype in floats and i.source_type in floats:
+        return np.asarray(round_to(np.asarray(values, np.float64)))
+    if i.source_type in floats:
+        return np.asarray(round_to(np.trunc(np.asarray(values, np.float64))))
+    return np.asarray(round_to(np.asarray(values, np.int64)))
+
+
+def vbcast_value(i: isa.Vbcast, operands: list[np.ndarray], scalar: int = 0) -> np.ndarray:
+    return np.repeat(operands[0], i.length)
+
+
+def vconst_value(i: isa.Vconst, operands: list[np.ndarray], scalar: int = 0) -> np.ndarray:
+    return _filled(i.dtype, i.values, i.length)
+
+
+def vsplat_value(i: isa.Vsplat, operands: list[np.ndarray], scalar: int = 0) -> np.ndarray:
+    """``scalar``: the value of the source scalar register."""
+    return _filled(i.dtype, (wrap(scalar),), i.length)
+
+
+@lru_cache(maxsize=4096)
+def _filled(dtype: str, bits: tuple[int, ...], length: int) -> np.ndarray:
+    """``length`` elements repeating the values of ``bits``, read-only: no instruction
+    changes a vector in place, so registers share one array."""
+    values = np.broadcast_to(from_bits(dtype, bits), (length,)).copy()
+    values.flags.writeable = False
+    return values
+
+
+VALUES: dict[type, Callable[..., np.ndarray]] = {
+    isa.Vop: vop_value,
+    isa.Vreduce: vreduce_value,
+    isa.Vcvt: vcvt_value,
+    isa.Vbcast: vbcast_value,
+    isa.Vconst: vconst_value,
+    isa.Vsplat: vsplat_value,
+}
+"""The values of every instruction that makes a vector from others (or from nothing):
+``VALUES[type(i)](i, operand values, scalar)``, apart from its timing. The handlers
+below call them, and so does the compiled core's value pass (``ktc.sim.compiled``),
+which evaluates them after the timing from the log of what the engines did."""
 
 
 # ---------------------------------------------------------------------------------
@@ -621,14 +680,14 @@ def _vop(e: Engine, i: isa.Vop, following: int):
         return None
     if i.kind not in VECTOR_OPS:
         raise Fault(f"the simulator has no semantics for vop.{i.kind}")
-    op_class, fn = VECTOR_OPS[i.kind]
+    op_class = VECTOR_OPS[i.kind][0]
     operands = [e.v[r] for r in i.sources]
     length = operands[0][1].size
     for dtype, values in operands:
         if dtype != i.source_type or values.size != length:
             shown = ", ".join(f"{values.size}x{dtype}" for dtype, values in operands)
             raise Fault(f"expects operands of one length of {i.source_type}, got {shown}")
-    values = fn(i.dtype, *[values for _, values in operands])
+    values = vop_value(i, [values for _, values in operands])
     cycles = -(-length // _lanes(e, i.dtype)) * e.device_kind.issue_cycles[op_class]
     return _computed(e, i, i.dtype, values, cycles, following)
 
@@ -645,8 +704,7 @@ def _vreduce(e: Engine, i: isa.Vreduce, following: int):
     issue = e.device_kind.issue_cycles
     steps = max(1, (min(values.size, lanes) - 1).bit_length())
     cycles = (-(-values.size // lanes) - 1) * issue["plain"] + steps * issue["reduction_step"]
-    folded = numerics.slice_reduction(dtype, i.kind, "in_slice", values, values.size)[:1]
-    return _computed(e, i, dtype, folded, cycles, following)
+    return _computed(e, i, dtype, vreduce_value(i, [values]), cycles, following)
 
 
 def _vcvt(e: Engine, i: isa.Vcvt, following: int):
@@ -655,16 +713,9 @@ def _vcvt(e: Engine, i: isa.Vcvt, following: int):
     dtype, values = e.v[i.src]
     if dtype != i.source_type:
         raise Fault(f"converts {dtype} elements as {i.source_type}")
-    floats = numerics.FLOAT_TYPES
-    round_to = numerics.rounding(i.dtype)
-    if i.dtype in floats and dtype in floats:
-        converted = round_to(np.asarray(values, np.float64))
-    elif dtype in floats:
-        converted = round_to(np.trunc(np.asarray(values, np.float64)))
-    else:
-        converted = round_to(np.asarray(values, np.int64))
     beats = max(-(-values.size // _lanes(e, t)) for t in (dtype, i.dtype))
-    return _computed(e, i, i.dtype, converted, beats * e.device_kind.issue_cycles["plain"], following)
+    return _computed(e, i, i.dtype, vcvt_value(i, [values]),
+                     beats * e.device_kind.issue_cycles["plain"], following)
 
 
 def _computed(e: Engine, i: isa.Instruction, dtype: str, values, cycles: int, following: int):
@@ -684,7 +735,7 @@ def _vbcast(e: Engine, i: isa.Vbcast, following: int):
     dtype, values = e.v[i.src]
     if values.size != 1:
         raise Fault(f"broadcasts a vector of {values.size} elements, not one")
-    e.v[i.dst], e.ready[i.dst] = (dtype, np.repeat(values, i.length)), e.machine.now
+    e.v[i.dst], e.ready[i.dst] = (dtype, vbcast_value(i, [values])), e.machine.now
     return following
 
 
@@ -697,24 +748,15 @@ def _lanes(e: Engine, dtype: str) -> int:
 
 
 def _vconst(e: Engine, i: isa.Vconst, following: int):
-    e.v[i.dst] = (i.dtype, _filled(i.dtype, i.values, i.length))
+    e.v[i.dst] = (i.dtype, vconst_value(i, []))
     e.ready[i.dst] = e.machine.now
     return following
 
 
 def _vsplat(e: Engine, i: isa.Vsplat, following: int):
-    e.v[i.dst] = (i.dtype, _filled(i.dtype, (wrap(e.s[i.src]),), i.length))
+    e.v[i.dst] = (i.dtype, vsplat_value(i, [], e.s[i.src]))
     e.ready[i.dst] = e.machine.now
     return following
-
-
-@lru_cache(maxsize=4096)
-def _filled(dtype: str, bits: tuple[int, ...], length: int) -> np.ndarray:
-    """``length`` elements repeating the values of ``bits``, read-only: no instruction
-    changes a vector in place, so registers share one array."""
-    values = np.broadcast_to(from_bits(dtype, bits), (length,)).copy()
-    values.flags.writeable = False
-    return values
 
 
 def _vmov(e: Engine, i: isa.Vmov, following: int):

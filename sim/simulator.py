@@ -34,6 +34,7 @@ from ktc.errors import KtcError
 from ktc.codegen.package import Package
 from ktc.runtime.device import DeviceError
 from ktc.runtime.executable import Executable, prepare
+from ktc.sim import compiled
 from ktc.sim.engines import Engine, Run, steps_of
 from ktc.sim.machine import Machine, OverBudget, SimError
 from ktc.sim.memory import Memory, OutOfBounds
@@ -47,6 +48,14 @@ allocated bytes, plus ``BUDGET_FLOOR`` (kernels with little data)."""
 PROGRESS_AFTER_S = 2.0
 """Wall seconds a run goes before it shows progress."""
 PROGRESS_EVERY_S = 0.5
+TIMINGS = ("compiled", "python")
+"""Who runs the engines: the compiled core (``ktc.sim.compiled``; the default when it is
+built) or the Python engines (the reference; also what a run with a trace uses)."""
+
+
+def default_timing() -> str:
+    """The compiled core where it is built, else the Python engines."""
+    return "compiled" if compiled.available() else "python"
 
 
 @dataclass
@@ -62,7 +71,7 @@ class Simulator:
     """The simulated chip (see the module docstring)."""
 
     def __init__(self, arch: str | Path | Device = "spyre", trace: str | Path | None = None,
-                 max_cycles: int | None = None, progress=None):
+                 max_cycles: int | None = None, progress=None, timing: str | None = None):
         self.device = arch if isinstance(arch, Device) else Device.load(arch)
         self.device.require_timing()
         self.arch_name = self.device.name
@@ -71,10 +80,18 @@ class Simulator:
         if max_cycles is not None and max_cycles <= 0:
             raise DeviceError(f"the cycle budget must be positive, not {max_cycles}")
         self.max_cycles = max_cycles
+        timing = timing or default_timing()
+        if timing not in TIMINGS:
+            raise DeviceError(f"no timing \"{timing}\": choose {' or '.join(TIMINGS)}")
+        if timing == "compiled" and not compiled.available():
+            raise DeviceError("the compiled timing core is not built (pip install the package)")
+        self.timing = timing
         self.progress = progress if progress is not None else (sys.stderr if sys.stderr.isatty() else None)
         self._memories: dict[int, Memory] = {}
         self._loaded: list[Loaded] = []
         self._report: Report | None = None
+        self.ran_on: str | None = None
+        """Who ran the engines of the last execution (``TIMINGS``)."""
 
     # Host memory operations -----------------------------------------------------------
 
@@ -174,13 +191,16 @@ class Simulator:
             for position, unit in enumerate(binary.instances):
                 run.engines.append(Engine(run, unit, position, program, steps, binary.uniforms,
                                           locate))
-        for engine in run.engines:
-            machine.at(0, engine.resume)
         limit, why = self.budget()
         watch = Progress(self.progress, limit) if self.progress is not None else None
         try:
             with np.errstate(all="ignore"):
-                machine.run(limit, watch)
+                self.ran_on = "compiled"
+                if not (self.timing == "compiled" and trace is None and compiled.execute(run, limit, watch)):
+                    self.ran_on = "python"
+                    for engine in run.engines:
+                        machine.at(0, engine.resume)
+                    machine.run(limit, watch)
         except OverBudget:
             raise SimError(states(f"the run passed its cycle budget of {limit} cycles ({why}); "
                                   "--max-cycles sets another", run.engines)) from None

@@ -20,9 +20,18 @@ from ktc.codegen.binary import DataflowBinary, EngineBinary, Unit
 from ktc.runtime.device import DeviceError
 from ktc.sim import numerics
 from ktc.sim.machine import Machine
+from ktc.sim import simulator
 from ktc.sim.simulator import Simulator, ranges
 
 LINE4 = Path(__file__).parents[2] / "lit" / "arch" / "Inputs" / "line4.mlir"
+
+
+@pytest.fixture(autouse=True, params=simulator.TIMINGS)
+def timing(request, monkeypatch):
+    """Every test runs on the compiled core and on the Python engines: both give the
+    same figures, values and errors."""
+    monkeypatch.setattr(simulator, "default_timing", lambda: request.param)
+    return request.param
 
 # ---------------------------------------------------------------------------------
 # A tiny assembler: a loop is ("loop", var, lower, upper, step, [body]).
@@ -547,6 +556,33 @@ def test_alu_follows_mlir_arith_on_64_bit_integers():
     assert wrap(ALU["shl"](1, 64)) == 0
     assert wrap(ALU["add"]((1 << 63) - 1, 1)) == -(1 << 63)
     assert ALU["cmp.ult"](1, -1) == 1 and ALU["cmp.slt"](1, -1) == 0
+
+
+def test_alu_results_in_memory_follow_the_shared_integer_table(timing):
+    """Every ALU operation on edge values (the wrap-arounds, shifts past 63, the most
+    negative value over -1), each result splatted, sent to the store unit and stored:
+    what memory holds is what ``ktc.codegen.integer.BINARY`` computes, wrapped."""
+    from ktc.codegen.integer import BINARY, DIVIDING, wrap
+
+    edges = [0, 1, -1, 7, -7, 64, -(1 << 63), (1 << 63) - 1]
+    cases = [(op, a, b) for op in isa.ALU_OPS for a in edges for b in edges
+             if not (op in DIVIDING and b == 0)]
+    sfu = []
+    for op, a, b in cases:
+        sfu += [isa.Li(0, a), isa.Li(1, b), isa.Alu(op, 2, 0, 1), isa.Vsplat(0, 2, "i64", 1),
+                isa.Send(0, 62, 1)]
+    sim = Simulator("toy")
+    units = (Unit("L1", 0), Unit("SFU", 0, 0), Unit("L1SU", 0, 0))
+    store = binary("L1SU", [2], [
+        isa.Li(1, 1), isa.Li(2, 0), isa.Li(3, 0), isa.Li(4, len(cases)),
+        isa.View(0, 2, 3, "i64", (len(cases),), (1,)),
+        ("loop", 5, 3, 4, 1, [isa.Recv(0, 1, 1, "i64", 1), isa.Vst(0, 0, (5,))]),
+    ], [])
+    program = binary("SFU", [1], [isa.Li(62, 2), *sfu], [])
+    sim.execute(sim.load(DataflowBinary("alu", units, (program, store))))
+    assert sim.ran_on == timing
+    got = sim.memory_of("L1", 0).read(0, 8 * len(cases)).view(np.int64).tolist()
+    assert got == [wrap(BINARY[op](a, b)) for op, a, b in cases]
 
 
 def test_division_by_zero_stops_the_run():

@@ -1,0 +1,1080 @@
+/* The compiled timing core of the simulator (ktc.sim.compiled drives it).
+
+   It runs the engines' programs with exactly the rules of the Python engines
+   (ktc.sim.engines, ktc.sim.machine, ktc.sim.fifo): one event queue ordered by
+   (cycle, order of scheduling), the same handlers in the same order, the same
+   reservations of routes, FIFOs and signals. It holds no element values: every
+   instruction that makes, moves or stores vector data appends an entry to a log
+   (loads and stores in the order they happen, DMA copies when they complete), from
+   which ktc.sim.compiled computes the values afterwards. Whatever it does not handle
+   exactly as the Python engines do (an instruction its table lacks, any fault, a
+   deadlock, the cycle budget) makes it give up ("bail"): the caller then runs the
+   Python engines from the start, which give the figures or the error. */
+
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef int64_t i64;
+typedef uint64_t u64;
+
+#define SREGS 64
+#define VREGS 64
+#define DREGS 32
+#define MAXD 8
+#define STEPS_WITHOUT_TIME 10000000LL
+
+enum {
+    OP_BAIL, OP_LI, OP_UNI, OP_MOV, OP_ALU, OP_SELECT, OP_LOOP, OP_ENDLOOP, OP_BRZ, OP_JMP,
+    OP_HALT, OP_VIEW, OP_DIM, OP_DMA, OP_VLD, OP_VST, OP_SEND, OP_RECV, OP_SSEND, OP_SRECV,
+    OP_VOP, OP_VCONST, OP_VSPLAT, OP_VMOV, OP_VREDUCE, OP_VBCAST, OP_VCVT, OP_COUNT
+};
+static const char *OP_NAMES[OP_COUNT] = {
+    "bail", "li", "uni", "mov", "alu", "select", "loop", "endloop", "brz", "jmp",
+    "halt", "view", "dim", "dma", "vld", "vst", "send", "recv", "ssend", "srecv",
+    "vop", "vconst", "vsplat", "vmov", "vreduce", "vbcast", "vcvt"
+};
+
+enum {
+    A_ADD, A_SUB, A_MUL, A_DIVSI, A_DIVUI, A_REMSI, A_REMUI, A_CEILDIVSI, A_CEILDIVUI,
+    A_FLOORDIVSI, A_MINSI, A_MAXSI, A_MINUI, A_MAXUI, A_AND, A_OR, A_XOR, A_SHL, A_SHRSI,
+    A_SHRUI, A_EQ, A_NE, A_SLT, A_SLE, A_SGT, A_SGE, A_ULT, A_ULE, A_UGT, A_UGE, A_COUNT
+};
+static const char *ALU_NAMES[A_COUNT] = {
+    "add", "sub", "mul", "divsi", "divui", "remsi", "remui", "ceildivsi", "ceildivui",
+    "floordivsi", "minsi", "maxsi", "minui", "maxui", "and", "or", "xor", "shl", "shrsi",
+    "shrui", "cmp.eq", "cmp.ne", "cmp.slt", "cmp.sle", "cmp.sgt", "cmp.sge", "cmp.ult",
+    "cmp.ule", "cmp.ugt", "cmp.uge"
+};
+
+/* Log entries (see ktc.sim.compiled). */
+enum { L_LOAD = 1, L_STORE, L_OP, L_DMA };
+
+enum { B_NONE, B_STARVED, B_BACKPRESSURED, B_OTHER };
+enum { EV_RESUME, EV_DMA };
+
+/* Results of a step. */
+#define STOP (-1)
+#define BAIL (-2)
+
+typedef struct { int op; i64 a[8]; i64 *list; int n; i64 *list2; int n2; } Ins;
+typedef struct { Ins *ins; int count; i64 *uniforms; int rows; int cols; } Program;
+
+typedef struct { i64 unit, address; int dtype, ndim; i64 shape[MAXD], strides[MAXD]; } View;
+
+typedef struct { i64 hop, granularity, per_cycle, memory, interconnect; } Hop;
+typedef struct { i64 latency; int nhops; Hop *hops; } Route;
+
+typedef struct { i64 id; int dtype; i64 length, vid, beats, arrival; } Message;
+typedef struct { int *items; int count, cap; } List;
+typedef struct {
+    i64 depth, beat, occupancy; int route;
+    Message *ring; int head, count, cap;
+    List waiting;
+} Fifo;
+typedef struct { i64 pending; List waiting; } Signal;
+typedef struct { i64 size, kind, core; int nalloc; i64 *alloc; } Mem;
+
+typedef struct {
+    int program; i64 unit; i64 position; i64 pc; int done;
+    int block; i64 blocked_since, outstanding;
+    i64 busy, starved, backpressured, busy_until, vector_cycles;
+    i64 s[SREGS];
+    int vdtype[VREGS]; i64 vlen[VREGS], vid[VREGS], ready[VREGS]; char vset[VREGS];
+    View d[DREGS]; char dset[DREGS];
+} Engine;
+
+typedef struct { i64 time, order; int type, index; } Event;
+
+/* An open-addressing map from three int64s to an int. */
+typedef struct { i64 k[3]; int value; char used; } Slot;
+typedef struct { Slot *slots; size_t cap, count; } Map;
+
+typedef struct {
+    PyObject_HEAD
+    Program *programs; int nprograms;
+    Engine *engines; int nengines;
+    i64 *bpe; int ntypes;
+    PyObject *route_cb, *fifo_cb, *memory_cb;
+    i64 nunits;
+    Event *heap; size_t nheap, capheap;
+    i64 now, order, last_event, events_run;
+    i64 *free_at; size_t nfree;
+    Route **routes; int nroutes, caproutes; Map route_map;
+    Fifo **fifos; int nfifos, capfifos; Map fifo_map;
+    Signal *signals; int nsignals, capsignals; Map signal_map;
+    Mem *mems; char *mem_known;
+    i64 *memory_bytes, *port_bytes, *port_latency; int nkinds;
+    int *kind_order; int nkind_order;
+    i64 *feed, *drain; int ncores;
+    i64 interconnect_bytes;
+    View *dmas; size_t ndmas, capdmas;
+    i64 *log; size_t nlog, caplog;
+    i64 next_vid;
+    char bailed[200];
+    int finished;
+} Core;
+
+/* ------------------------------------------------------------------------------ */
+/* Small containers                                                                 */
+
+static int grow(void **data, size_t *cap, size_t need, size_t size) {
+    if (need <= *cap) return 0;
+    size_t cap2 = *cap ? *cap : 16;
+    while (cap2 < need) cap2 *= 2;
+    void *p = realloc(*data, cap2 * size);
+    if (!p) return -1;
+    *data = p; *cap = cap2;
+    return 0;
+}
+
+static int list_push(List *l, int item) {
+    size_t cap = l->cap;
+    if (grow((void **)&l->items, &cap, (size_t)l->count + 1, sizeof(int))) return -1;
+    l->cap = (int)cap;
+    l->items[l->count++] = item;
+    return 0;
+}
+
+static u64 mix(const i64 k[3]) {
+    u64 h = 1469598103934665603ULL;
+    for (int i = 0; i < 3; i++) { h ^= (u64)k[i]; h *= 1099511628211ULL; h ^= h >> 29; }
+    return h;
+}
+
+static int map_find(Map *m, const i64 k[3]) {
+    if (!m->cap) return -1;
+    size_t i = mix(k) & (m->cap - 1);
+    while (m->slots[i].used) {
+        Slot *s = &m->slots[i];
+        if (s->k[0] == k[0] && s->k[1] == k[1] && s->k[2] == k[2]) return s->value;
+        i = (i + 1) & (m->cap - 1);
+    }
+    return -1;
+}
+
+static int map_put(Map *m, const i64 k[3], int value) {
+    if ((m->count + 1) * 2 > m->cap) {
+        size_t cap = m->cap ? m->cap * 2 : 64;
+        Slot *old = m->slots; size_t oldcap = m->cap;
+        m->slots = calloc(cap, sizeof(Slot));
+        if (!m->slots) { m->slots = old; return -1; }
+        m->cap = cap; m->count = 0;
+        for (size_t j = 0; j < oldcap; j++)
+            if (old[j].used) map_put(m, old[j].k, old[j].value);
+        free(old);
+    }
+    size_t i = mix(k) & (m->cap - 1);
+    while (m->slots[i].used) i = (i + 1) & (m->cap - 1);
+    memcpy(m->slots[i].k, k, sizeof(i64) * 3);
+    m->slots[i].value = value; m->slots[i].used = 1;
+    m->count++;
+    return 0;
+}
+
+/* ------------------------------------------------------------------------------ */
+/* Bailing, the log and the event queue                                             */
+
+static int bail(Core *c, const char *why, i64 detail) {
+    if (!c->bailed[0]) snprintf(c->bailed, sizeof c->bailed, "%s (%lld)", why, (long long)detail);
+    return BAIL;
+}
+
+static int log_put(Core *c, const i64 *words, size_t n) {
+    if (grow((void **)&c->log, &c->caplog, c->nlog + n, sizeof(i64))) return bail(c, "out of memory", 0);
+    memcpy(c->log + c->nlog, words, n * sizeof(i64));
+    c->nlog += n;
+    return 0;
+}
+
+static int log_view(Core *c, const View *v) {
+    i64 head[4] = {v->unit, v->address, v->dtype, v->ndim};
+    if (log_put(c, head, 4) || log_put(c, v->shape, v->ndim) || log_put(c, v->strides, v->ndim))
+        return BAIL;
+    return 0;
+}
+
+static int before(const Event *a, const Event *b) {
+    return a->time < b->time || (a->time == b->time && a->order < b->order);
+}
+
+static int push(Core *c, i64 time, int type, int index) {
+    if (grow((void **)&c->heap, &c->capheap, c->nheap + 1, sizeof(Event))) return bail(c, "out of memory", 0);
+    Event e = {time, c->order++, type, index};
+    size_t i = c->nheap++;
+    while (i > 0) {
+        size_t parent = (i - 1) / 2;
+        if (!before(&e, &c->heap[parent])) break;
+        c->heap[i] = c->heap[parent];
+        i = parent;
+    }
+    c->heap[i] = e;
+    return 0;
+}
+
+static Event pop(Core *c) {
+    Event top = c->heap[0], last = c->heap[--c->nheap];
+    size_t i = 0, n = c->nheap;
+    for (;;) {
+        size_t child = 2 * i + 1;
+        if (child >= n) break;
+        if (child + 1 < n && before(&c->heap[child + 1], &c->heap[child])) child++;
+        if (!before(&c->heap[child], &last)) break;
+        c->heap[i] = c->heap[child];
+        i = child;
+    }
+    if (n) c->heap[i] = last;
+    return top;
+}
+
+static int at(Core *c, i64 time, int type, int index) {
+    return push(c, time > c->now ? time : c->now, type, index);
+}
+
+/* ------------------------------------------------------------------------------ */
+/* Things the Python side describes on first use                                   */
+
+static int read_route(Core *c, PyObject *t, Route *r) {
+    /* (latency, ((hop, granularity, per_cycle, memory kind or -1, interconnect), ...)) */
+    PyObject *hops;
+    long long latency;
+    if (!PyArg_ParseTuple(t, "LO", &latency, &hops) || !PyTuple_Check(hops)) return -1;
+    r->latency = latency;
+    r->nhops = (int)PyTuple_GET_SIZE(hops);
+    r->hops = calloc(r->nhops ? r->nhops : 1, sizeof(Hop));
+    for (int i = 0; i < r->nhops; i++) {
+        long long h, g, p, m, x;
+        if (!PyArg_ParseTuple(PyTuple_GET_ITEM(hops, i), "LLLLL", &h, &g, &p, &m, &x)) return -1;
+        r->hops[i] = (Hop){h, g, p, m, x};
+        size_t had = c->nfree;
+        if (grow((void **)&c->free_at, &c->nfree, (size_t)h + 1, sizeof(i64))) return -1;
+        memset(c->free_at + had, 0, (c->nfree - had) * sizeof(i64));
+    }
+    return 0;
+}
+
+static int new_route(Core *c, PyObject *t) {
+    size_t cap = c->caproutes;
+    if (grow((void **)&c->routes, &cap, (size_t)c->nroutes + 1, sizeof(Route *))) return -1;
+    c->caproutes = (int)cap;
+    Route *r = calloc(1, sizeof(Route));
+    if (!r) return -1;
+    c->routes[c->nroutes] = r;
+    c->nroutes++;
+    if (read_route(c, t, r)) return -1;
+    return c->nroutes - 1;
+}
+
+static Route *route(Core *c, i64 a, i64 b) {
+    i64 k[3] = {a, b, 0};
+    int found = map_find(&c->route_map, k);
+    if (found >= 0) return c->routes[found];
+    PyObject *t = PyObject_CallFunction(c->route_cb, "LL", (long long)a, (long long)b);
+    int index = t ? new_route(c, t) : -1;
+    Py_XDECREF(t);
+    if (index < 0) { PyErr_Clear(); bail(c, "no route", a); return NULL; }
+    map_put(&c->route_map, k, index);
+    return c->routes[index];
+}
+
+static Fifo *fifo(Core *c, i64 a, i64 b) {
+    i64 k[3] = {a, b, 0};
+    int found = map_find(&c->fifo_map, k);
+    if (found >= 0) return c->fifos[found];
+    PyObject *t = PyObject_CallFunction(c->fifo_cb, "LL", (long long)a, (long long)b);
+    long long depth, beat;
+    PyObject *r;
+    int index = -1;
+    if (t && PyArg_ParseTuple(t, "LLO", &depth, &beat, &r)) {
+        int ri = new_route(c, r);
+        size_t cap = c->capfifos;
+        Fifo *f = ri >= 0 ? calloc(1, sizeof(Fifo)) : NULL;
+        if (f && !grow((void **)&c->fifos, &cap, (size_t)c->nfifos + 1, sizeof(Fifo *))) {
+            c->capfifos = (int)cap;
+            index = c->nfifos++;
+            c->fifos[index] = f;
+            f->depth = depth; f->beat = beat; f->route = ri;
+        } else {
+            free(f);
+        }
+    }
+    Py_XDECREF(t);
+    if (index < 0) { PyErr_Clear(); bail(c, "no FIFO", a); return NULL; }
+    map_put(&c->fifo_map, k, index);
+    return c->fifos[index];
+}
+
+static Mem *memory(Core *c, i64 unit) {
+    if (unit < 0 || unit >= c->nunits) { bail(c, "not a memory", unit); return NULL; }
+    if (c->mem_known[unit] == 1) return &c->mems[unit];
+    if (c->mem_known[unit] == 2) { bail(c, "not a memory", unit); return NULL; }
+    PyObject *t = PyObject_CallFunction(c->memory_cb, "L", (long long)unit);
+    long long size, kind, core;
+    PyObject *allocs;
+    Mem *m = &c->mems[unit];
+    if (!t || !PyArg_ParseTuple(t, "LLLO", &size, &kind, &core, &allocs) || !PyTuple_Check(allocs)) {
+        Py_XDECREF(t); PyErr_Clear(); c->mem_known[unit] = 2;
+        bail(c, "not a memory", unit); return NULL;
+    }
+    m->size = size; m->kind = kind; m->core = core;
+    m->nalloc = (int)PyTuple_GET_SIZE(allocs);
+    m->alloc = calloc(2 * (size_t)m->nalloc + 2, sizeof(i64));
+    for (int i = 0; i < m->nalloc; i++) {
+        long long s, n;
+        if (!PyArg_ParseTuple(PyTuple_GET_ITEM(allocs, i), "LL", &s, &n)) { s = n = 0; PyErr_Clear(); }
+        m->alloc[2 * i] = s; m->alloc[2 * i + 1] = n;
+    }
+    Py_DECREF(t);
+    if (kind >= c->nkinds) {
+        int n = (int)kind + 1;
+        c->memory_bytes = realloc(c->memory_bytes, n * sizeof(i64));
+        c->port_bytes = realloc(c->port_bytes, n * sizeof(i64));
+        c->port_latency = realloc(c->port_latency, n * sizeof(i64));
+        for (int i = c->nkinds; i < n; i++) { c->memory_bytes[i] = -1; c->port_bytes[i] = 0; c->port_latency[i] = -1; }
+        c->nkinds = n;
+    }
+    if (core >= c->ncores) {
+        int n = (int)core + 1;
+        c->feed = realloc(c->feed, n * sizeof(i64));
+        c->drain = realloc(c->drain, n * sizeof(i64));
+        for (int i = c->ncores; i < n; i++) c->feed[i] = c->drain[i] = -1;
+        c->ncores = n;
+    }
+    c->mem_known[unit] = 1;
+    return m;
+}
+
+/* ------------------------------------------------------------------------------ */
+/* Counters and datapaths (ktc.sim.machine)                                         */
+
+static void count_memory(Core *c, i64 kind, i64 nbytes) {
+    if (c->memory_bytes[kind] < 0) {
+        c->memory_bytes[kind] = 0;
+        c->kind_order[c->nkind_order++] = (int)kind;
+    }
+    c->memory_bytes[kind] += nbytes;
+}
+
+static void count_core(i64 *per_core, i64 core, i64 nbytes) {
+    if (core < 0) return;
+    if (per_core[core] < 0) per_core[core] = 0;
+    per_core[core] += nbytes;
+}
+
+typedef struct { Route *route; i64 runs, run_bytes; } Leg;
+
+static void transfer(Core *c, const Leg *legs, int nlegs, i64 *start_, i64 *sent_, i64 *arrival_) {
+    i64 start = c->now, latency = 0, hold = 0;
+    for (int l = 0; l < nlegs; l++) {
+        latency += legs[l].route->latency;
+        for (int h = 0; h < legs[l].route->nhops; h++) {
+            i64 busy = c->free_at[legs[l].route->hops[h].hop];
+            if (busy > start) start = busy;
+        }
+    }
+    for (int l = 0; l < nlegs; l++) {
+        for (int h = 0; h < legs[l].route->nhops; h++) {
+            Hop *hop = &legs[l].route->hops[h];
+            i64 g = hop->granularity;
+            i64 nbytes = legs[l].runs * (((legs[l].run_bytes + g - 1) / g) * g);
+            i64 cycles = hop->per_cycle ? (nbytes + hop->per_cycle - 1) / hop->per_cycle : 0;
+            c->free_at[hop->hop] = start + cycles;
+            if (cycles > hold) hold = cycles;
+            if (hop->memory >= 0) {
+                c->port_bytes[hop->memory] += nbytes;
+                if (c->port_latency[hop->memory] < 0 || latency < c->port_latency[hop->memory])
+                    c->port_latency[hop->memory] = latency;
+            }
+            if (hop->interconnect) c->interconnect_bytes += nbytes;
+        }
+    }
+    *start_ = start; *sent_ = start + hold; *arrival_ = start + hold + latency;
+}
+
+/* ------------------------------------------------------------------------------ */
+/* Views (ktc.sim.memory.View)                                                      */
+
+static i64 elements(const View *v) {
+    i64 n = 1;
+    for (int i = 0; i < v->ndim; i++) n *= v->shape[i];
+    return n;
+}
+
+static void span(Core *c, const View *v, i64 *lo, i64 *hi) {
+    i64 low = 0, high = 0, size = c->bpe[v->dtype];
+    for (int i = 0; i < v->ndim; i++) {
+        i64 n = v->shape[i], s = v->strides[i];
+        if (n == 0) { *lo = *hi = v->address; return; }
+        if (s < 0) low += (n - 1) * s; else high += (n - 1) * s;
+    }
+    *lo = v->address + low * size; *hi = v->address + (high + 1) * size;
+}
+
+static void runs(Core *c, const View *v, i64 *count, i64 *bytes) {
+    i64 run = 1, dense = 1;
+    for (int i = v->ndim - 1; i >= 0; i--) {
+        i64 n = v->shape[i], s = v->strides[i];
+        if (s != dense && n != 1) break;
+        run *= n; dense *= n;
+    }
+    i64 total = elements(v);
+    *count = run ? total / run : 0;
+    *bytes = run * c->bpe[v->dtype];
+}
+
+static int check(Core *c, Mem *m, const View *v) {
+    i64 lo, hi;
+    span(c, v, &lo, &hi);
+    if (lo < 0 || hi > m->size) return bail(c, "out of bounds", lo);
+    if (lo == hi || !m->nalloc) return 0;
+    for (int i = 0; i < m->nalloc; i++)
+        if (m->alloc[2 * i] <= lo && hi <= m->alloc[2 * i] + m->alloc[2 * i + 1]) return 0;
+    return bail(c, "outside every buffer", lo);
+}
+
+static int row(Core *c, Engine *e, const Ins *in, i64 view, i64 length, View *out) {
+    if (!e->dset[view]) return bail(c, "no view", view);
+    View *v = &e->d[view];
+    if (in->n != v->ndim || v->ndim == 0) return bail(c, "index count", in->n);
+    i64 offset = 0;
+    int inside = e->s[in->list[in->n - 1]] + length <= v->shape[v->ndim - 1];
+    for (int i = 0; i < v->ndim; i++) {
+        i64 x = e->s[in->list[i]];
+        inside = inside && 0 <= x && x < v->shape[i];
+        offset += x * v->strides[i];
+    }
+    if (!inside) return bail(c, "outside the view", offset);
+    out->unit = v->unit; out->dtype = v->dtype; out->ndim = 1;
+    out->address = v->address + offset * c->bpe[v->dtype];
+    out->shape[0] = length; out->strides[0] = v->strides[v->ndim - 1];
+    return 0;
+}
+
+/* ------------------------------------------------------------------------------ */
+/* The engine (ktc.sim.engines.Engine)                                              */
+
+static int hold(Core *c, Engine *e, int index, i64 until, i64 following) {
+    e->pc = following;
+    if (push(c, until, EV_RESUME, index)) return BAIL;
+    return STOP;
+}
+
+static int wait(Core *c, Engine *e, int index, int kind, i64 until) {
+    e->block = kind; e->blocked_since = c->now;
+    if (until >= 0 && push(c, until, EV_RESUME, index)) return BAIL;
+    return STOP;
+}
+
+static void busy(Engine *e, i64 start, i64 end) {
+    if (end > e->busy_until) {
+        e->busy += end - (start > e->busy_until ? start : e->busy_until);
+        e->busy_until = end;
+    }
+}
+
+static int wake(Core *c, List *waiting) {
+    int n = waiting->count;
+    waiting->count = 0;
+    for (int i = 0; i < n; i++)
+        if (at(c, c->now, EV_RESUME, waiting->items[i])) return BAIL;
+    return 0;
+}
+
+/* 1 when the registers' data is still on its way (the engine then waits), 0 when it
+   is there, BAIL when a register holds nothing. */
+static int starves(Core *c, Engine *e, int index, const i64 *regs, int n) {
+    i64 until = c->now;
+    for (int i = 0; i < n; i++) {
+        if (!e->vset[regs[i]]) return bail(c, "no vector", regs[i]);
+        if (e->ready[regs[i]] > until) until = e->ready[regs[i]];
+    }
+    if (until == c->now) return 0;
+    if (wait(c, e, index, B_STARVED, until) == BAIL) return BAIL;
+    return 1;
+}
+
+static __int128 floordiv128(__int128 a, __int128 b) {
+    __int128 q = a / b;
+    if ((a % b != 0) && ((a < 0) != (b < 0))) q -= 1;
+    return q;
+}
+
+static i64 alu(int op, i64 a, i64 b) {
+    u64 ua = (u64)a, ub = (u64)b;
+    switch (op) {
+    case A_ADD: return (i64)(ua + ub);
+    case A_SUB: return (i64)(ua - ub);
+    case A_MUL: return (i64)(ua * ub);
+    case A_DIVSI: return (i64)(u64)((__int128)a / (__int128)b);
+    case A_DIVUI: return (i64)(ua / ub);
+    case A_REMSI: return (i64)(u64)((__int128)a - (__int128)b * ((__int128)a / (__int128)b));
+    case A_REMUI: return (i64)(ua % ub);
+    case A_CEILDIVSI: return (i64)(u64)(-floordiv128(-(__int128)a, b));
+    case A_CEILDIVUI: return (i64)(u64)(((__int128)ua + ub - 1) / ub);
+    case A_FLOORDIVSI: return (i64)(u64)floordiv128(a, b);
+    case A_MINSI: return a < b ? a : b;
+    case A_MAXSI: return a > b ? a : b;
+    case A_MINUI: return (i64)(ua < ub ? ua : ub);
+    case A_MAXUI: return (i64)(ua > ub ? ua : ub);
+    case A_AND: return a & b;
+    case A_OR: return a | b;
+    case A_XOR: return a ^ b;
+    case A_SHL: return ub < 64 ? (i64)(ua << ub) : 0;
+    case A_SHRSI: return a >> (ub < 63 ? ub : 63);
+    case A_SHRUI: return ub < 64 ? (i64)(ua >> ub) : 0;
+    case A_EQ: return a == b;
+    case A_NE: return a != b;
+    case A_SLT: return a < b;
+    case A_SLE: return a <= b;
+    case A_SGT: return a > b;
+    case A_SGE: return a >= b;
+    case A_ULT: return ua < ub;
+    case A_ULE: return ua <= ub;
+    case A_UGT: return ua > ub;
+    case A_UGE: return ua >= ub;
+    }
+    return 0;
+}
+
+static int dividing(int op) {
+    return op == A_DIVSI || op == A_DIVUI || op == A_REMSI || op == A_REMUI || op == A_CEILDIVSI
+        || op == A_CEILDIVUI || op == A_FLOORDIVSI;
+}
+
+static i64 new_vid(Core *c) { return c->next_vid++; }
+
+static void set_vector(Engine *e, i64 r, int dtype, i64 length, i64 vid, i64 ready) {
+    e->vset[r] = 1; e->vdtype[r] = dtype; e->vlen[r] = length; e->vid[r] = vid; e->ready[r] = ready;
+}
+
+/* A SIMD result in place after ``cycles`` issue cycles; the engine is held. */
+static int computed(Core *c, Engine *e, int index, const Ins *in, i64 dst, int dtype, i64 length,
+                    i64 cycles, const i64 *sources, int nsources) {
+    i64 vid = new_vid(c);
+    i64 head[5] = {L_OP, vid, index, e->pc, nsources};
+    if (log_put(c, head, 5) || log_put(c, sources, nsources)) return BAIL;
+    set_vector(e, dst, dtype, length, vid, c->now + cycles);
+    e->vector_cycles += cycles;
+    busy(e, c->now, c->now + cycles);
+    return hold(c, e, index, c->now + cycles, e->pc + 1);
+}
+
+static i64 ceil_div(i64 a, i64 b) { return (a + b - 1) / b; }
+
+/* One instruction: the pc to go on at, STOP (the engine waits, holds or ended) or BAIL. */
+static i64 step(Core *c, Engine *e, int index, const Ins *in) {
+    i64 *s = e->s, *a = (i64 *)in->a, following = e->pc + 1;
+    switch (in->op) {
+    case OP_LI: s[a[0]] = a[1]; return following;
+    case OP_UNI: {
+        Program *p = &c->programs[e->program];
+        if (a[1] < 0 || a[1] >= p->rows || e->position >= p->cols) return bail(c, "uniform", a[1]);
+        s[a[0]] = p->uniforms[a[1] * p->cols + e->position];
+        return following;
+    }
+    case OP_MOV: s[a[0]] = s[a[1]]; return following;
+    case OP_ALU:
+        if (dividing((int)a[0]) && s[a[3]] == 0) return bail(c, "division by zero", 0);
+        s[a[1]] = alu((int)a[0], s[a[2]], s[a[3]]);
+        return following;
+    case OP_SELECT: s[a[0]] = s[a[1]] ? s[a[2]] : s[a[3]]; return following;
+    case OP_LOOP:
+        if (s[a[3]] <= 0) return bail(c, "loop step", s[a[3]]);
+        s[a[0]] = s[a[1]];
+        return s[a[0]] < s[a[2]] ? following : a[4];
+    case OP_ENDLOOP:
+        s[a[0]] = (i64)((u64)s[a[0]] + (u64)s[a[2]]);
+        return s[a[0]] < s[a[1]] ? a[3] : following;
+    case OP_BRZ: return s[a[0]] == 0 ? a[1] : following;
+    case OP_JMP: return a[0];
+    case OP_HALT: return c->programs[e->program].count;
+    case OP_VIEW: {
+        if (!memory(c, s[a[1]])) return BAIL;
+        View *v = &e->d[a[0]];
+        v->unit = s[a[1]]; v->address = s[a[2]]; v->dtype = (int)a[3]; v->ndim = (int)a[4];
+        memcpy(v->shape, in->list, sizeof(i64) * v->ndim);
+        memcpy(v->strides, in->list2, sizeof(i64) * v->ndim);
+        e->dset[a[0]] = 1;
+        return following;
+    }
+    case OP_DIM: {
+        if (!e->dset[a[0]]) return bail(c, "no view", a[0]);
+        View *v = &e->d[a[0]];
+        i64 size = s[a[1]];
+        if (a[2] >= v->ndim || size < 0) return bail(c, "dim", a[2]);
+        v->shape[a[2]] = size;
+        return following;
+    }
+    case OP_DMA: {
+        if (!e->dset[a[0]] || !e->dset[a[1]]) return bail(c, "no view", 0);
+        View *src = &e->d[a[0]], *dst = &e->d[a[1]];
+        if (src->ndim != dst->ndim || src->dtype != dst->dtype) return bail(c, "dma shapes", 0);
+        for (int i = 0; i < src->ndim; i++)
+            if (src->shape[i] != dst->shape[i]) return bail(c, "dma shapes", i);
+        Mem *read = memory(c, src->unit), *written = read ? memory(c, dst->unit) : NULL;
+        if (!written || check(c, read, src) || check(c, written, dst)) return BAIL;
+        Route *r1 = route(c, src->unit, e->unit), *r2 = r1 ? route(c, e->unit, dst->unit) : NULL;
+        if (!r2) return BAIL;
+        Leg legs[2] = {{r1, 0, 0}, {r2, 0, 0}};
+        runs(c, src, &legs[0].runs, &legs[0].run_bytes);
+        runs(c, dst, &legs[1].runs, &legs[1].run_bytes);
+        i64 start, sent, arrival;
+        transfer(c, legs, 2, &start, &sent, &arrival);
+        i64 done = arrival > e->outstanding ? arrival : e->outstanding;
+        e->outstanding = done;
+        if (grow((void **)&c->dmas, &c->capdmas, c->ndmas + 2, sizeof(View))) return bail(c, "out of memory", 0);
+        c->dmas[c->ndmas] = *src; c->dmas[c->ndmas + 1] = *dst;
+        if (at(c, done, EV_DMA, (int)(c->ndmas / 2))) return BAIL;
+        c->ndmas += 2;
+        i64 size = c->bpe[src->dtype];
+        count_memory(c, read->kind, elements(src) * size);
+        count_memory(c, written->kind, elements(dst) * size);
+        busy(e, start, done);
+        return following;
+    }
+    case OP_VLD: {
+        View r;
+        if (row(c, e, in, a[1], a[2], &r)) return BAIL;
+        Mem *m = memory(c, r.unit);
+        if (!m || check(c, m, &r)) return BAIL;
+        i64 vid = new_vid(c);
+        i64 words[7] = {L_LOAD, vid, r.unit, r.address, r.dtype, r.shape[0], r.strides[0]};
+        if (log_put(c, words, 7)) return BAIL;
+        Route *rt = route(c, r.unit, e->unit);
+        if (!rt) return BAIL;
+        Leg leg = {rt, 0, 0};
+        runs(c, &r, &leg.runs, &leg.run_bytes);
+        i64 start, sent, arrival;
+        transfer(c, &leg, 1, &start, &sent, &arrival);
+        set_vector(e, a[0], r.dtype, a[2], vid, arrival);
+        i64 nbytes = a[2] * c->bpe[r.dtype];
+        count_memory(c, m->kind, nbytes);
+        count_core(c->feed, m->core, nbytes);
+        busy(e, start, sent);
+        return sent > c->now ? hold(c, e, index, sent, following) : following;
+    }
+    case OP_VST: {
+        int st = starves(c, e, index, &a[0], 1);
+        if (st) return st == 1 ? STOP : BAIL;
+        View r;
+        if (row(c, e, in, a[1], e->vlen[a[0]], &r)) return BAIL;
+        if (e->vdtype[a[0]] != r.dtype) return bail(c, "store type", 0);
+        Mem *m = memory(c, r.unit);
+        if (!m || check(c, m, &r)) return BAIL;
+        i64 words[7] = {L_STORE, e->vid[a[0]], r.unit, r.address, r.dtype, r.shape[0], r.strides[0]};
+        if (log_put(c, words, 7)) return BAIL;
+        Route *rt = route(c, e->unit, r.unit);
+        if (!rt) return BAIL;
+        Leg leg = {rt, 0, 0};
+        runs(c, &r, &leg.runs, &leg.run_bytes);
+        i64 start, sent, arrival;
+        transfer(c, &leg, 1, &start, &sent, &arrival);
+        if (arrival > e->outstanding) e->outstanding = arrival;
+        i64 nbytes = r.shape[0] * c->bpe[r.dtype];
+        count_memory(c, m->kind, nbytes);
+        count_core(c->drain, m->core, nbytes);
+        busy(e, start, sent);
+        return sent > c->now ? hold(c, e, index, sent, following) : following;
+    }
+    case OP_SEND: {
+        int st = starves(c, e, index, &a[0], 1);
+        if (st) return st == 1 ? STOP : BAIL;
+        Fifo *f = fifo(c, e->unit, s[a[1]]);
+        if (!f) return BAIL;
+        i64 nbytes = e->vlen[a[0]] * c->bpe[e->vdtype[a[0]]];
+        i64 beats = ceil_div(nbytes, f->beat);
+        if (beats > f->depth) beats = f->depth;
+        if (f->occupancy + beats > f->depth) {
+            if (list_push(&f->waiting, index)) return bail(c, "out of memory", 0);
+            return wait(c, e, index, B_BACKPRESSURED, -1);
+        }
+        Leg leg = {c->routes[f->route], 1, nbytes};
+        i64 start, sent, arrival;
+        transfer(c, &leg, 1, &start, &sent, &arrival);
+        size_t cap = f->cap;
+        if (f->count == f->cap) {
+            Message *ring = malloc(sizeof(Message) * (cap ? cap * 2 : 8));
+            if (!ring) return bail(c, "out of memory", 0);
+            for (int i = 0; i < f->count; i++) ring[i] = f->ring[(f->head + i) % f->cap];
+            free(f->ring); f->ring = ring; f->head = 0; f->cap = (int)(cap ? cap * 2 : 8);
+        }
+        f->ring[(f->head + f->count) % f->cap] =
+            (Message){a[2], e->vdtype[a[0]], e->vlen[a[0]], e->vid[a[0]], beats, arrival};
+        f->count++;
+        f->occupancy += beats;
+        if (f->waiting.count && wake(c, &f->waiting)) return BAIL;
+        busy(e, start, sent);
+        return sent > c->now ? hold(c, e, index, sent, following) : following;
+    }
+    case OP_RECV: {
+        Fifo *f = fifo(c, s[a[1]], e->unit);
+        if (!f) return BAIL;
+        if (!f->count) {
+            if (list_push(&f->waiting, index)) return bail(c, "out of memory", 0);
+            return wait(c, e, index, B_STARVED, -1);
+        }
+        Message *head = &f->ring[f->head];
+        if (head->id != a[2] || head->dtype != a[3] || head->length != a[4])
+            return bail(c, "FIFO order", head->id);
+        if (head->arrival > c->now) return wait(c, e, index, B_STARVED, head->arrival);
+        Message m = *head;
+        f->head = (f->head + 1) % f->cap;
+        f->count--;
+        f->occupancy -= m.beats;
+        if (f->waiting.count && wake(c, &f->waiting)) return BAIL;
+        set_vector(e, a[0], m.dtype, m.length, m.vid, c->now);
+        return following;
+    }
+    case OP_SSEND: {
+        if (e->outstanding > c->now) return wait(c, e, index, B_OTHER, e->outstanding);
+        i64 peer = s[a[0]];
+        if (peer < 0 || peer >= c->nunits) return bail(c, "peer", peer);
+        i64 k[3] = {e->unit, peer, a[1]};
+        int found = map_find(&c->signal_map, k);
+        if (found < 0) {
+            size_t cap = c->capsignals;
+            if (grow((void **)&c->signals, &cap, (size_t)c->nsignals + 1, sizeof(Signal))) return bail(c, "out of memory", 0);
+            c->capsignals = (int)cap;
+            found = c->nsignals++;
+            memset(&c->signals[found], 0, sizeof(Signal));
+            map_put(&c->signal_map, k, found);
+        }
+        c->signals[found].pending++;
+        if (wake(c, &c->signals[found].waiting)) return BAIL;
+        return following;
+    }
+    case OP_SRECV: {
+        i64 peer = s[a[0]];
+        i64 k[3] = {peer, e->unit, a[1]};
+        int found = map_find(&c->signal_map, k);
+        if (found >= 0 && c->signals[found].pending) {
+            c->signals[found].pending--;
+            return following;
+        }
+        if (peer < 0 || peer >= c->nunits) return bail(c, "peer", peer);
+        if (found < 0) {
+            size_t cap = c->capsignals;
+            if (grow((void **)&c->signals, &cap, (size_t)c->nsignals + 1, sizeof(Signal))) return bail(c, "out of memory", 0);
+            c->capsignals = (int)cap;
+            found = c->nsignals++;
+            memset(&c->signals[found], 0, sizeof(Signal));
+            map_put(&c->signal_map, k, found);
+        }
+        if (list_push(&c->signals[found].waiting, index)) return bail(c, "out of memory", 0);
+        return wait(c, e, index, B_STARVED, -1);
+    }
+    case OP_VOP: {
+        /* a: dtype, source type, dst, issue cycles, lanes */
+        int st = starves(c, e, index, in->list, in->n);
+        if (st) return st == 1 ? STOP : BAIL;
+        i64 length = e->vlen[in->list[0]];
+        for (int i = 0; i < in->n; i++)
+            if (e->vdtype[in->list[i]] != a[1] || e->vlen[in->list[i]] != length)
+                return bail(c, "operands", i);
+        if (a[4] <= 0) return bail(c, "no lanes", a[0]);
+        i64 sources[VREGS];
+        for (int i = 0; i < in->n; i++) sources[i] = e->vid[in->list[i]];
+        return computed(c, e, index, in, a[2], (int)a[0], length, ceil_div(length, a[4]) * a[3],
+                        sources, in->n);
+    }
+    case OP_VREDUCE: {
+        /* a: dtype, dst, src, lanes, plain, reduction step */
+        int st = starves(c, e, index, &a[2], 1);
+        if (st) return st == 1 ? STOP : BAIL;
+        i64 size = e->vlen[a[2]];
+        if (e->vdtype[a[2]] != a[0] || !size) return bail(c, "folds", size);
+        if (a[3] <= 0) return bail(c, "no lanes", a[0]);
+        i64 least = size < a[3] ? size : a[3], steps = 0;
+        for (u64 x = (u64)(least - 1); x; x >>= 1) steps++;
+        if (steps < 1) steps = 1;
+        i64 cycles = (ceil_div(size, a[3]) - 1) * a[4] + steps * a[5];
+        i64 source = e->vid[a[2]];
+        return computed(c, e, index, in, a[1], (int)a[0], 1, cycles, &source, 1);
+    }
+    case OP_VCVT: {
+        /* a: dtype, source type, dst, src, source lanes, result lanes, plain */
+        int st = starves(c, e, index, &a[3], 1);
+        if (st) return st == 1 ? STOP : BAIL;
+        if (e->vdtype[a[3]] != a[1]) return bail(c, "converts", 0);
+        if (a[4] <= 0 || a[5] <= 0) return bail(c, "no lanes", 0);
+        i64 size = e->vlen[a[3]], b1 = ceil_div(size, a[4]), b2 = ceil_div(size, a[5]);
+        i64 source = e->vid[a[3]];
+        return computed(c, e, index, in, a[2], (int)a[0], size, (b1 > b2 ? b1 : b2) * a[6], &source, 1);
+    }
+    case OP_VBCAST: {
+        /* a: dst, src, length, allowed */
+        int st = starves(c, e, index, &a[1], 1);
+        if (st) return st == 1 ? STOP : BAIL;
+        if (!a[3] || e->vlen[a[1]] != 1) return bail(c, "broadcast", 0);
+        i64 vid = new_vid(c);
+        i64 words[6] = {L_OP, vid, index, e->pc, 1, e->vid[a[1]]};
+        if (log_put(c, words, 6)) return BAIL;
+        set_vector(e, a[0], e->vdtype[a[1]], a[2], vid, c->now);
+        return following;
+    }
+    case OP_VCONST: {
+        i64 vid = new_vid(c);
+        i64 words[5] = {L_OP, vid, index, e->pc, 0};
+        if (log_put(c, words, 5)) return BAIL;
+        set_vector(e, a[0], (int)a[1], a[2], vid, c->now);
+        return following;
+    }
+    case OP_VSPLAT: {
+        i64 vid = new_vid(c);
+        i64 words[6] = {L_OP, vid, index, e->pc, -1, s[a[1]]};
+        if (log_put(c, words, 6)) return BAIL;
+        set_vector(e, a[0], (int)a[2], a[3], vid, c->now);
+        return following;
+    }
+    case OP_VMOV:
+        if (!e->vset[a[1]]) return bail(c, "no vector", a[1]);
+        set_vector(e, a[0], e->vdtype[a[1]], e->vlen[a[1]], e->vid[a[1]], e->ready[a[1]]);
+        return following;
+    }
+    return bail(c, "unsupported instruction", in->op);
+}
+
+static int resume(Core *c, int index) {
+    Engine *e = &c->engines[index];
+    if (e->block != B_NONE) {
+        if (e->block == B_STARVED) e->starved += c->now - e->blocked_since;
+        else if (e->block == B_BACKPRESSURED) e->backpressured += c->now - e->blocked_since;
+        e->block = B_NONE;
+    }
+    Program *p = &c->programs[e->program];
+    for (i64 n = 0; n <= STEPS_WITHOUT_TIME; n++) {
+        if (e->pc >= p->count) { e->done = 1; return 0; }
+        i64 next = step(c, e, index, &p->ins[e->pc]);
+        if (next == STOP) return 0;
+        if (next == BAIL) return BAIL;
+        e->pc = next;
+    }
+    return bail(c, "steps without time", e->pc);
+}
+
+static int dma_done(Core *c, int index) {
+    i64 head[1] = {L_DMA};
+    if (log_put(c, head, 1) || log_view(c, &c->dmas[2 * index]) || log_view(c, &c->dmas[2 * index + 1]))
+        return BAIL;
+    return 0;
+}
+
+/* ------------------------------------------------------------------------------ */
+/* The Python type                                                                  */
+
+static i64 *int_tuple(PyObject *t, int *n) {
+    if (!PyTuple_Check(t)) return NULL;
+    *n = (int)PyTuple_GET_SIZE(t);
+    i64 *out = calloc(*n ? *n : 1, sizeof(i64));
+    for (int i = 0; i < *n; i++) out[i] = PyLong_AsLongLong(PyTuple_GET_ITEM(t, i));
+    return out;
+}
+
+static void core_dealloc(Core *c) {
+    for (int p = 0; p < c->nprograms; p++) {
+        for (int i = 0; i < c->programs[p].count; i++) {
+            free(c->programs[p].ins[i].list); free(c->programs[p].ins[i].list2);
+        }
+        free(c->programs[p].ins); free(c->programs[p].uniforms);
+    }
+    free(c->programs); free(c->engines); free(c->bpe); free(c->heap); free(c->free_at);
+    for (int i = 0; i < c->nroutes; i++) { free(c->routes[i]->hops); free(c->routes[i]); }
+    free(c->routes); free(c->route_map.slots);
+    for (int i = 0; i < c->nfifos; i++) {
+        free(c->fifos[i]->ring); free(c->fifos[i]->waiting.items); free(c->fifos[i]);
+    }
+    free(c->fifos); free(c->fifo_map.slots);
+    for (int i = 0; i < c->nsignals; i++) free(c->signals[i].waiting.items);
+    free(c->signals); free(c->signal_map.slots);
+    if (c->mems) for (i64 u = 0; u < c->nunits; u++) free(c->mems[u].alloc);
+    free(c->mems); free(c->mem_known);
+    free(c->memory_bytes); free(c->port_bytes); free(c->port_latency); free(c->kind_order);
+    free(c->feed); free(c->drain); free(c->dmas); free(c->log);
+    Py_XDECREF(c->route_cb); Py_XDECREF(c->fifo_cb); Py_XDECREF(c->memory_cb);
+    Py_TYPE(c)->tp_free((PyObject *)c);
+}
+
+/* Core(programs, engines, bytes_per_type, units, route, fifo, memory)
+
+   programs: per program (instructions, uniforms), an instruction (op, fields, list,
+   list2) as ints and tuples of ints, uniforms a tuple of rows; engines: per instance
+   (program, unit, position), in the order their first events are scheduled;
+   route(a, b), fifo(a, b), memory(unit): the datapath between two units, the FIFO
+   (depth, beat bytes, route) and the memory (size, kind, core or -1, allocations), or
+   an exception. */
+static int core_init(Core *c, PyObject *args, PyObject *kw) {
+    PyObject *programs, *engines, *bpe;
+    long long units;
+    if (!PyArg_ParseTuple(args, "OOOLOOO", &programs, &engines, &bpe, &units, &c->route_cb,
+                          &c->fifo_cb, &c->memory_cb))
+        return -1;
+    Py_INCREF(c->route_cb); Py_INCREF(c->fifo_cb); Py_INCREF(c->memory_cb);
+    c->bpe = int_tuple(bpe, &c->ntypes);
+    c->nunits = units;
+    c->mems = calloc(units ? units : 1, sizeof(Mem));
+    c->mem_known = calloc(units ? units : 1, 1);
+    c->nprograms = (int)PyTuple_GET_SIZE(programs);
+    c->programs = calloc(c->nprograms ? c->nprograms : 1, sizeof(Program));
+    for (int p = 0; p < c->nprograms; p++) {
+        PyObject *prog = PyTuple_GET_ITEM(programs, p);
+        PyObject *ins = PyTuple_GET_ITEM(prog, 0), *uni = PyTuple_GET_ITEM(prog, 1);
+        Program *P = &c->programs[p];
+        P->count = (int)PyTuple_GET_SIZE(ins);
+        P->ins = calloc(P->count ? P->count : 1, sizeof(Ins));
+        for (int i = 0; i < P->count; i++) {
+            PyObject *t = PyTuple_GET_ITEM(ins, i);
+            Ins *I = &P->ins[i];
+            I->op = (int)PyLong_AsLong(PyTuple_GET_ITEM(t, 0));
+            int n;
+            i64 *fields = int_tuple(PyTuple_GET_ITEM(t, 1), &n);
+            for (int f = 0; f < n && f < 8; f++) I->a[f] = fields[f];
+            free(fields);
+            I->list = int_tuple(PyTuple_GET_ITEM(t, 2), &I->n);
+            I->list2 = int_tuple(PyTuple_GET_ITEM(t, 3), &I->n2);
+        }
+        P->rows = (int)PyTuple_GET_SIZE(uni);
+        P->cols = P->rows ? (int)PyTuple_GET_SIZE(PyTuple_GET_ITEM(uni, 0)) : 0;
+        P->uniforms = calloc((size_t)P->rows * P->cols + 1, sizeof(i64));
+        for (int r = 0; r < P->rows; r++) {
+            PyObject *row = PyTuple_GET_ITEM(uni, r);
+            int cols = (int)PyTuple_GET_SIZE(row);
+            if (cols < P->cols) P->cols = cols;
+        }
+        for (int r = 0; r < P->rows; r++)
+            for (int col = 0; col < P->cols; col++)
+                P->uniforms[r * P->cols + col] = PyLong_AsLongLong(PyTuple_GET_ITEM(PyTuple_GET_ITEM(uni, r), col));
+    }
+    c->nengines = (int)PyTuple_GET_SIZE(engines);
+    c->engines = calloc(c->nengines ? c->nengines : 1, sizeof(Engine));
+    for (int i = 0; i < c->nengines; i++) {
+        long long prog, unit, position;
+        if (!PyArg_ParseTuple(PyTuple_GET_ITEM(engines, i), "LLL", &prog, &unit, &position)) return -1;
+        c->engines[i].program = (int)prog; c->engines[i].unit = unit; c->engines[i].position = position;
+    }
+    c->kind_order = calloc(1024, sizeof(int));
+    if (PyErr_Occurred()) return -1;
+    for (int i = 0; i < c->nengines; i++)
+        if (at(c, 0, EV_RESUME, i)) return -1;
+    c->next_vid = 0;
+    return 0;
+}
+
+/* run(limit, events): run events until none is left ("done"), ``events`` of them
+   ("more"), the next one lies past cycle ``limit`` ("over") or the core gives up
+   ("bail: why"). */
+static PyObject *status(Core *c, const char *what) {
+    if (c->bailed[0]) return Py_BuildValue("(sLLs)", "bail", (long long)c->now, (long long)c->events_run, c->bailed);
+    return Py_BuildValue("(sLLs)", what, (long long)c->now, (long long)c->events_run, "");
+}
+
+/* run(limit, events) -> (status, cycle, events run, why): run events until none is
+   left ("done"), ``events`` more have run ("more"), the next one lies past cycle
+   ``limit`` ("over") or the core gives up ("bail", and why). */
+static PyObject *core_run(Core *c, PyObject *args) {
+    long long limit, budget;
+    if (!PyArg_ParseTuple(args, "LL", &limit, &budget)) return NULL;
+    if (c->bailed[0] || c->finished) return status(c, "done");
+    for (i64 n = 0; n < budget; n++) {
+        if (!c->nheap) {
+            c->last_event = c->now;
+            c->finished = 1;
+            for (int i = 0; i < c->nengines; i++)
+                if (!c->engines[i].done) { bail(c, "deadlock", i); break; }
+            return status(c, "done");
+        }
+        if (c->heap[0].time > limit) return status(c, "over");
+        Event e = pop(c);
+        c->now = e.time;
+        int r = e.type == EV_RESUME ? resume(c, e.index) : dma_done(c, e.index);
+        c->events_run++;
+        if (r == BAIL) return status(c, "bail");
+    }
+    return status(c, "more");
+}
+
+static PyObject *counts(const i64 *values, int n) {
+    PyObject *d = PyDict_New();
+    for (int i = 0; i < n; i++) {
+        if (values[i] < 0) continue;
+        PyObject *k = PyLong_FromLong(i), *v = PyLong_FromLongLong(values[i]);
+        PyDict_SetItem(d, k, v);
+        Py_DECREF(k); Py_DECREF(v);
+    }
+    return d;
+}
+
+/* The figures of a finished run: a dict (see ktc.sim.compiled). */
+static PyObject *core_figures(Core *c, PyObject *noargs) {
+    PyObject *engines = PyTuple_New(c->nengines);
+    for (int i = 0; i < c->nengines; i++) {
+        Engine *e = &c->engines[i];
+        PyTuple_SET_ITEM(engines, i, Py_BuildValue("(LLLLLi)", (long long)e->busy, (long long)e->starved,
+                                                   (long long)e->backpressured, (long long)e->busy_until,
+                                                   (long long)e->vector_cycles, e->done));
+    }
+    PyObject *order = PyList_New(c->nkind_order);
+    for (int i = 0; i < c->nkind_order; i++) {
+        int k = c->kind_order[i];
+        PyList_SET_ITEM(order, i, Py_BuildValue("(iL)", k, (long long)c->memory_bytes[k]));
+    }
+    PyObject *port = PyDict_New(), *latency = PyDict_New();
+    for (int k = 0; k < c->nkinds; k++) {
+        if (c->port_latency[k] < 0) continue;
+        PyObject *key = PyLong_FromLong(k), *b = PyLong_FromLongLong(c->port_bytes[k]),
+                 *l = PyLong_FromLongLong(c->port_latency[k]);
+        PyDict_SetItem(port, key, b); PyDict_SetItem(latency, key, l);
+        Py_DECREF(key); Py_DECREF(b); Py_DECREF(l);
+    }
+    PyObject *log = PyBytes_FromStringAndSize((const char *)c->log, (Py_ssize_t)(c->nlog * sizeof(i64)));
+    PyObject *result = Py_BuildValue(
+        "{s:N,s:N,s:N,s:N,s:N,s:N,s:L,s:L,s:L,s:L,s:N}", "engines", engines, "memory_bytes", order,
+        "port_bytes", port, "port_latency", latency, "feed_bytes", counts(c->feed, c->ncores),
+        "drain_bytes", counts(c->drain, c->ncores), "interconnect_bytes", (long long)c->interconnect_bytes,
+        "now", (long long)c->now, "last_event", (long long)c->last_event, "events", (long long)c->events_run,
+        "log", log);
+    return result;
+}
+
+static PyMethodDef core_methods[] = {
+    {"run", (PyCFunction)core_run, METH_VARARGS, "Run events (see the C source)."},
+    {"figures", (PyCFunction)core_figures, METH_NOARGS, "The figures of a finished run."},
+    {NULL, NULL, 0, NULL},
+};
+
+static PyTypeObject CoreType = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "ktc.sim._core.Core",
+    .tp_basicsize = sizeof(Core),
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_new = PyType_GenericNew,
+    .tp_init = (initproc)core_init,
+    .tp_dealloc = (destructor)core_dealloc,
+    .tp_methods = core_methods,
+    .tp_doc = "The compiled timing core of the simulator.",
+};
+
+static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_core", "The compiled timing core.", -1, NULL};
+
+static PyObject *names(const char **table, int n) {
+    PyObject *t = PyTuple_New(n);
+    for (int i = 0; i < n; i++) PyTuple_SET_ITEM(t, i, PyUnicode_FromString(table[i]));
+    return t;
+}
+
+PyMODINIT_FUNC PyInit__core(void) {
+    if (PyType_Ready(&CoreType) < 0) return NULL;
+    PyObject *m = PyModule_Create(&module);
+    if (!m) return NULL;
+    Py_INCREF(&CoreType);
+    PyModule_AddObject(m, "Core", (PyObject *)&CoreType);
+    PyModule_AddObject(m, "OPS", names(OP_NAMES, OP_COUNT));
+    PyModule_AddObject(m, "ALU_OPS", names(ALU_NAMES, A_COUNT));
+    PyModule_AddIntConstant(m, "MAX_DIMENSIONS", MAXD);
+    PyModule_AddIntConstant(m, "LOG_LOAD", L_LOAD);
+    PyModule_AddIntConstant(m, "LOG_STORE", L_STORE);
+    PyModule_AddIntConstant(m, "LOG_OP", L_OP);
+    PyModule_AddIntConstant(m, "LOG_DMA", L_DMA);
+    return m;
+}
