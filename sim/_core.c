@@ -9,7 +9,13 @@
    which ktc.sim.compiled computes the values afterwards. Whatever it does not handle
    exactly as the Python engines do (an instruction its table lacks, any fault, a
    deadlock, the cycle budget) makes it give up ("bail"): the caller then runs the
-   Python engines from the start, which give the figures or the error. */
+   Python engines from the start, which give the figures or the error.
+
+   Log entries (int64 words; types are indices into isa.TYPES):
+     LOAD  vid unit address type length stride
+     STORE vid unit address type length stride
+     OP    vid engine pc type length n sources... (n = -1: one scalar value instead)
+     DMA   view view, a view being unit address type rank shape... strides... */
 
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -75,7 +81,7 @@ typedef struct {
     List waiting;
 } Fifo;
 typedef struct { i64 pending; List waiting; } Signal;
-typedef struct { i64 size, kind, core; int nalloc; i64 *alloc; } Mem;
+typedef struct { i64 size, kind, core, page; int nalloc; i64 *alloc; } Mem;
 
 typedef struct {
     int program; i64 unit; i64 position; i64 pc; int done;
@@ -311,14 +317,15 @@ static Mem *memory(Core *c, i64 unit) {
     if (c->mem_known[unit] == 1) return &c->mems[unit];
     if (c->mem_known[unit] == 2) { bail(c, "not a memory", unit); return NULL; }
     PyObject *t = PyObject_CallFunction(c->memory_cb, "L", (long long)unit);
-    long long size, kind, core;
+    long long size, kind, core, page;
     PyObject *allocs;
     Mem *m = &c->mems[unit];
-    if (!t || !PyArg_ParseTuple(t, "LLLO", &size, &kind, &core, &allocs) || !PyTuple_Check(allocs)) {
+    if (!t || !PyArg_ParseTuple(t, "LLLLO", &size, &kind, &core, &page, &allocs) || !PyTuple_Check(allocs)
+        || page <= 0) {
         Py_XDECREF(t); PyErr_Clear(); c->mem_known[unit] = 2;
         bail(c, "not a memory", unit); return NULL;
     }
-    m->size = size; m->kind = kind; m->core = core;
+    m->size = size; m->kind = kind; m->core = core; m->page = page;
     m->nalloc = (int)PyTuple_GET_SIZE(allocs);
     m->alloc = calloc(2 * (size_t)m->nalloc + 2, sizeof(i64));
     for (int i = 0; i < m->nalloc; i++) {
@@ -553,8 +560,8 @@ static void set_vector(Engine *e, i64 r, int dtype, i64 length, i64 vid, i64 rea
 static int computed(Core *c, Engine *e, int index, const Ins *in, i64 dst, int dtype, i64 length,
                     i64 cycles, const i64 *sources, int nsources) {
     i64 vid = new_vid(c);
-    i64 head[5] = {L_OP, vid, index, e->pc, nsources};
-    if (log_put(c, head, 5) || log_put(c, sources, nsources)) return BAIL;
+    i64 head[7] = {L_OP, vid, index, e->pc, dtype, length, nsources};
+    if (log_put(c, head, 7) || log_put(c, sources, nsources)) return BAIL;
     set_vector(e, dst, dtype, length, vid, c->now + cycles);
     e->vector_cycles += cycles;
     busy(e, c->now, c->now + cycles);
@@ -562,6 +569,39 @@ static int computed(Core *c, Engine *e, int index, const Ins *in, i64 dst, int d
 }
 
 static i64 ceil_div(i64 a, i64 b) { return (a + b - 1) / b; }
+
+/* The record of the signals of (sender, receiver, id), made on first use. */
+static int signal(Core *c, const i64 k[3]) {
+    int found = map_find(&c->signal_map, k);
+    if (found >= 0) return found;
+    size_t cap = c->capsignals;
+    if (grow((void **)&c->signals, &cap, (size_t)c->nsignals + 1, sizeof(Signal))) return bail(c, "out of memory", 0);
+    c->capsignals = (int)cap;
+    found = c->nsignals++;
+    memset(&c->signals[found], 0, sizeof(Signal));
+    map_put(&c->signal_map, k, found);
+    return found;
+}
+
+/* The row of a vld (type L_LOAD, from memory ``m`` to the engine) or a vst (L_STORE,
+   back): logged, its route reserved, its bytes counted (``per_core``: the feed or
+   the drain bytes) and its busy time; when the engine is free again (``sent``) and
+   the last byte has arrived. */
+static int move_row(Core *c, Engine *e, int type, i64 vid, Mem *m, const View *r, i64 *per_core,
+                    i64 *sent, i64 *arrival) {
+    i64 words[7] = {type, vid, r->unit, r->address, r->dtype, r->shape[0], r->strides[0]}, start;
+    if (log_put(c, words, 7)) return BAIL;
+    Route *rt = type == L_LOAD ? route(c, r->unit, e->unit) : route(c, e->unit, r->unit);
+    if (!rt) return BAIL;
+    Leg leg = {rt, 0, 0};
+    runs(c, r, &leg.runs, &leg.run_bytes);
+    transfer(c, &leg, 1, &start, sent, arrival);
+    i64 nbytes = r->shape[0] * c->bpe[r->dtype];
+    count_memory(c, m->kind, nbytes);
+    count_core(per_core, m->core, nbytes);
+    busy(e, start, *sent);
+    return 0;
+}
 
 /* One instruction: the pc to go on at, STOP (the engine waits, holds or ended) or BAIL. */
 static i64 step(Core *c, Engine *e, int index, const Ins *in) {
@@ -639,20 +679,9 @@ static i64 step(Core *c, Engine *e, int index, const Ins *in) {
         if (row(c, e, in, a[1], a[2], &r)) return BAIL;
         Mem *m = memory(c, r.unit);
         if (!m || check(c, m, &r)) return BAIL;
-        i64 vid = new_vid(c);
-        i64 words[7] = {L_LOAD, vid, r.unit, r.address, r.dtype, r.shape[0], r.strides[0]};
-        if (log_put(c, words, 7)) return BAIL;
-        Route *rt = route(c, r.unit, e->unit);
-        if (!rt) return BAIL;
-        Leg leg = {rt, 0, 0};
-        runs(c, &r, &leg.runs, &leg.run_bytes);
-        i64 start, sent, arrival;
-        transfer(c, &leg, 1, &start, &sent, &arrival);
+        i64 vid = new_vid(c), sent, arrival;
+        if (move_row(c, e, L_LOAD, vid, m, &r, c->feed, &sent, &arrival)) return BAIL;
         set_vector(e, a[0], r.dtype, a[2], vid, arrival);
-        i64 nbytes = a[2] * c->bpe[r.dtype];
-        count_memory(c, m->kind, nbytes);
-        count_core(c->feed, m->core, nbytes);
-        busy(e, start, sent);
         return sent > c->now ? hold(c, e, index, sent, following) : following;
     }
     case OP_VST: {
@@ -661,21 +690,12 @@ static i64 step(Core *c, Engine *e, int index, const Ins *in) {
         View r;
         if (row(c, e, in, a[1], e->vlen[a[0]], &r)) return BAIL;
         if (e->vdtype[a[0]] != r.dtype) return bail(c, "store type", 0);
+        if (r.strides[0] == 0 && r.shape[0] > 1) return bail(c, "elements stored twice", 0);
         Mem *m = memory(c, r.unit);
         if (!m || check(c, m, &r)) return BAIL;
-        i64 words[7] = {L_STORE, e->vid[a[0]], r.unit, r.address, r.dtype, r.shape[0], r.strides[0]};
-        if (log_put(c, words, 7)) return BAIL;
-        Route *rt = route(c, e->unit, r.unit);
-        if (!rt) return BAIL;
-        Leg leg = {rt, 0, 0};
-        runs(c, &r, &leg.runs, &leg.run_bytes);
-        i64 start, sent, arrival;
-        transfer(c, &leg, 1, &start, &sent, &arrival);
+        i64 sent, arrival;
+        if (move_row(c, e, L_STORE, e->vid[a[0]], m, &r, c->drain, &sent, &arrival)) return BAIL;
         if (arrival > e->outstanding) e->outstanding = arrival;
-        i64 nbytes = r.shape[0] * c->bpe[r.dtype];
-        count_memory(c, m->kind, nbytes);
-        count_core(c->drain, m->core, nbytes);
-        busy(e, start, sent);
         return sent > c->now ? hold(c, e, index, sent, following) : following;
     }
     case OP_SEND: {
@@ -732,15 +752,8 @@ static i64 step(Core *c, Engine *e, int index, const Ins *in) {
         i64 peer = s[a[0]];
         if (peer < 0 || peer >= c->nunits) return bail(c, "peer", peer);
         i64 k[3] = {e->unit, peer, a[1]};
-        int found = map_find(&c->signal_map, k);
-        if (found < 0) {
-            size_t cap = c->capsignals;
-            if (grow((void **)&c->signals, &cap, (size_t)c->nsignals + 1, sizeof(Signal))) return bail(c, "out of memory", 0);
-            c->capsignals = (int)cap;
-            found = c->nsignals++;
-            memset(&c->signals[found], 0, sizeof(Signal));
-            map_put(&c->signal_map, k, found);
-        }
+        int found = signal(c, k);
+        if (found < 0) return BAIL;
         c->signals[found].pending++;
         if (wake(c, &c->signals[found].waiting)) return BAIL;
         return following;
@@ -754,14 +767,8 @@ static i64 step(Core *c, Engine *e, int index, const Ins *in) {
             return following;
         }
         if (peer < 0 || peer >= c->nunits) return bail(c, "peer", peer);
-        if (found < 0) {
-            size_t cap = c->capsignals;
-            if (grow((void **)&c->signals, &cap, (size_t)c->nsignals + 1, sizeof(Signal))) return bail(c, "out of memory", 0);
-            c->capsignals = (int)cap;
-            found = c->nsignals++;
-            memset(&c->signals[found], 0, sizeof(Signal));
-            map_put(&c->signal_map, k, found);
-        }
+        found = signal(c, k);
+        if (found < 0) return BAIL;
         if (list_push(&c->signals[found].waiting, index)) return bail(c, "out of memory", 0);
         return wait(c, e, index, B_STARVED, -1);
     }
@@ -809,22 +816,22 @@ static i64 step(Core *c, Engine *e, int index, const Ins *in) {
         if (st) return st == 1 ? STOP : BAIL;
         if (!a[3] || e->vlen[a[1]] != 1) return bail(c, "broadcast", 0);
         i64 vid = new_vid(c);
-        i64 words[6] = {L_OP, vid, index, e->pc, 1, e->vid[a[1]]};
-        if (log_put(c, words, 6)) return BAIL;
+        i64 words[8] = {L_OP, vid, index, e->pc, e->vdtype[a[1]], a[2], 1, e->vid[a[1]]};
+        if (log_put(c, words, 8)) return BAIL;
         set_vector(e, a[0], e->vdtype[a[1]], a[2], vid, c->now);
         return following;
     }
     case OP_VCONST: {
         i64 vid = new_vid(c);
-        i64 words[5] = {L_OP, vid, index, e->pc, 0};
-        if (log_put(c, words, 5)) return BAIL;
+        i64 words[7] = {L_OP, vid, index, e->pc, a[1], a[2], 0};
+        if (log_put(c, words, 7)) return BAIL;
         set_vector(e, a[0], (int)a[1], a[2], vid, c->now);
         return following;
     }
     case OP_VSPLAT: {
         i64 vid = new_vid(c);
-        i64 words[6] = {L_OP, vid, index, e->pc, -1, s[a[1]]};
-        if (log_put(c, words, 6)) return BAIL;
+        i64 words[8] = {L_OP, vid, index, e->pc, a[2], a[3], -1, s[a[1]]};
+        if (log_put(c, words, 8)) return BAIL;
         set_vector(e, a[0], (int)a[2], a[3], vid, c->now);
         return following;
     }
@@ -859,6 +866,329 @@ static int dma_done(Core *c, int index) {
     if (log_put(c, head, 1) || log_view(c, &c->dmas[2 * index]) || log_view(c, &c->dmas[2 * index + 1]))
         return BAIL;
     return 0;
+}
+
+/* ------------------------------------------------------------------------------ */
+/* The plan of the values: the log in levels, each level in batches                 */
+/*
+   Every log entry gets a level, one more than the levels it depends on: a vector's
+   operands; for a read of memory, the last write of its bytes; for a write, the last
+   write and every read of its bytes since. Bytes are tracked in blocks of BLOCK
+   (a conservative view: two accesses of one block are ordered even where their bytes
+   do not meet). Entries of one level are independent, so they can be evaluated in any
+   order; those of one kind and shape form a batch, evaluated with one numpy call. The
+   memories' touched pages are laid out in one byte arena (the pages of a memory that
+   follow each other side by side), and addresses are given in it.
+
+   The plan (int64 words), batches in level order:
+     LOAD  count type length stride table | arena addresses | rows
+     STORE count type length stride table | arena addresses | rows
+     OP    count engine pc table n [operand tables] | rows | operand rows (n of them;
+           n = -1: one column of scalar values)
+     DMA   1 | view | view, a view being arena address type rank shape... strides...
+*/
+
+#define BLOCK_SHIFT 6
+#define CHUNK_SHIFT 12
+#define CHUNK (1 << CHUNK_SHIFT)
+
+typedef struct { int32_t w[CHUNK], r[CHUNK]; } Chunk;
+typedef struct { i64 type, level, count, words, first, out; } Batch;
+typedef struct {
+    Map chunk_map; Chunk **chunks; size_t nchunks, capchunks;
+    Map page_map; i64 *pages; size_t npages, cappages; /* (unit, page) pairs */
+    i64 *page_offset;
+    Chunk *last; i64 last_unit, last_chunk;
+    i64 last_page_unit, last_page;
+} Tracks;
+
+static Chunk *chunk_lookup(Tracks *t, i64 unit, i64 block);
+
+static Chunk *chunk_of(Tracks *t, i64 unit, i64 block) {
+    if (t->last && t->last_unit == unit && t->last_chunk == block >> CHUNK_SHIFT) return t->last;
+    Chunk *ch = chunk_lookup(t, unit, block);
+    t->last = ch; t->last_unit = unit; t->last_chunk = block >> CHUNK_SHIFT;
+    return ch;
+}
+
+static Chunk *chunk_lookup(Tracks *t, i64 unit, i64 block) {
+    i64 k[3] = {unit, block >> CHUNK_SHIFT, 0};
+    int found = map_find(&t->chunk_map, k);
+    if (found >= 0) return t->chunks[found];
+    if (grow((void **)&t->chunks, &t->capchunks, t->nchunks + 1, sizeof(Chunk *))) return NULL;
+    Chunk *ch = calloc(1, sizeof(Chunk));
+    if (!ch) return NULL;
+    t->chunks[t->nchunks] = ch;
+    map_put(&t->chunk_map, k, (int)t->nchunks++);
+    return ch;
+}
+
+/* The level a read (write = 0) or write of [lo, hi) of ``unit`` depends on. */
+static int depends(Tracks *t, i64 unit, i64 lo, i64 hi, int write, i64 *level) {
+    for (i64 b = lo >> BLOCK_SHIFT; lo < hi && b <= (hi - 1) >> BLOCK_SHIFT; b++) {
+        Chunk *ch = chunk_of(t, unit, b);
+        if (!ch) return -1;
+        i64 i = b & (CHUNK - 1);
+        if (ch->w[i] > *level) *level = ch->w[i];
+        if (write && ch->r[i] > *level) *level = ch->r[i];
+    }
+    return 0;
+}
+
+static void touched(Core *c, Tracks *t, i64 unit, i64 lo, i64 hi, int write, i64 level) {
+    i64 pb = c->mems[unit].page;
+    for (i64 b = lo >> BLOCK_SHIFT; lo < hi && b <= (hi - 1) >> BLOCK_SHIFT; b++) {
+        Chunk *ch = chunk_of(t, unit, b);
+        i64 i = b & (CHUNK - 1);
+        if (write) ch->w[i] = (int32_t)level;
+        else if (ch->r[i] < level) ch->r[i] = (int32_t)level;
+    }
+    for (i64 p = lo / pb; lo < hi && p <= (hi - 1) / pb; p++) {
+        i64 k[3] = {unit, p, 0};
+        if (t->npages && t->last_page_unit == unit && t->last_page == p) continue;
+        t->last_page_unit = unit; t->last_page = p;
+        if (map_find(&t->page_map, k) >= 0) continue;
+        grow((void **)&t->pages, &t->cappages, 2 * t->npages + 2, sizeof(i64));
+        t->pages[2 * t->npages] = unit; t->pages[2 * t->npages + 1] = p;
+        map_put(&t->page_map, k, (int)t->npages++);
+    }
+}
+
+static i64 arena(Core *c, Tracks *t, i64 unit, i64 address) {
+    i64 pb = c->mems[unit].page, k[3] = {unit, address / pb, 0};
+    int found = map_find(&t->page_map, k);
+    return found < 0 ? 0 : t->page_offset[found] + address % pb;
+}
+
+static int view_words(const i64 *v) { return 4 + 2 * (int)v[3]; }
+
+static void view_span(Core *c, const i64 *v, i64 *lo, i64 *hi) {
+    View view = {v[0], v[1], (int)v[2], (int)v[3]};
+    memcpy(view.shape, v + 4, sizeof(i64) * view.ndim);
+    memcpy(view.strides, v + 4 + view.ndim, sizeof(i64) * view.ndim);
+    span(c, &view, lo, hi);
+}
+
+static int cmp_pages(const void *a, const void *b) {
+    const i64 *x = a, *y = b;
+    if (x[0] != y[0]) return x[0] < y[0] ? -1 : 1;
+    return x[1] < y[1] ? -1 : x[1] > y[1];
+}
+
+static Batch *sort_base;
+static int cmp_batches(const void *a, const void *b) {
+    const Batch *x = &sort_base[*(const int *)a], *y = &sort_base[*(const int *)b];
+    if (x->level != y->level) return x->level < y->level ? -1 : 1;
+    return *(const int *)a - *(const int *)b;
+}
+
+/* plan() -> (plan bytes, tables ((type, length, rows), ...), segments ((unit, first
+   page, pages, arena offset, page bytes), ...), arena bytes) */
+static PyObject *core_plan(Core *c, PyObject *noargs) {
+    if (!c->finished || c->bailed[0]) { PyErr_SetString(PyExc_RuntimeError, "no finished run"); return NULL; }
+    Tracks t = {0};
+    size_t nv = (size_t)c->next_vid;
+    int32_t *vlevel = calloc(nv + 1, sizeof(int32_t)), *vtable = calloc(nv + 1, sizeof(int32_t));
+    int32_t *vlast = calloc(nv + 1, sizeof(int32_t));
+    i64 top = 0;
+    i64 *vrow = calloc(nv + 1, sizeof(i64));
+    Map table_map = {0}, batch_map = {0};
+    i64 *tables = NULL; size_t ntables = 0, captables = 0;
+    Batch *batches = NULL; size_t nbatches = 0, capbatches = 0;
+    /* per entry: log position, batch, index in the batch */
+    i64 *entries = NULL; size_t nentries = 0, capentries = 0;
+    PyObject *result = NULL;
+    for (size_t at = 0; at < c->nlog;) {
+        i64 *w = c->log + at, type = w[0], level = 0, vid = -1, dtype = 0, length = 0, words = 0;
+        i64 k[3];
+        if (type == L_LOAD || type == L_STORE) {
+            i64 v[6] = {w[2], w[3], w[4], 1, w[5], w[6]}, lo, hi;
+            view_span(c, v, &lo, &hi);
+            if (type == L_LOAD) {
+                depends(&t, w[2], lo, hi, 0, &level);
+                vid = w[1];
+            } else {
+                level = vlevel[w[1]];
+                depends(&t, w[2], lo, hi, 1, &level);
+            }
+            level++;
+            if (type == L_STORE && vlast[w[1]] < level) vlast[w[1]] = (int32_t)level;
+            touched(c, &t, w[2], lo, hi, type == L_STORE, level);
+            dtype = w[4]; length = w[5];
+            k[0] = type | level << 8; k[1] = dtype | length << 8; k[2] = w[6];
+            words = 2;
+            at += 7;
+        } else if (type == L_OP) {
+            i64 n = w[6], packed = n >= 0 && n <= 4 ? n : -2;
+            for (i64 i = 0; i < n; i++) {
+                if (vlevel[w[7 + i]] > level) level = vlevel[w[7 + i]];
+                if (vtable[w[7 + i]] >= (1 << 15)) packed = -2;
+                else if (packed >= 0) packed |= (i64)vtable[w[7 + i]] << (4 + 15 * i);
+            }
+            level++;
+            for (i64 i = 0; i < n; i++)
+                if (vlast[w[7 + i]] < level) vlast[w[7 + i]] = (int32_t)level;
+            vid = w[1]; dtype = w[4]; length = w[5];
+            i64 program = c->engines[w[2]].program;
+            k[0] = type | level << 8; k[1] = program << 32 | w[3];
+            k[2] = n < 0 ? -1 : packed == -2 ? -(i64)at - 2 : packed;
+            words = 1 + (n < 0 ? 1 : n);
+            at += 7 + (n < 0 ? 1 : n);
+        } else {
+            i64 *src = w + 1, *dst = src + view_words(src), lo, hi, lo2, hi2;
+            view_span(c, src, &lo, &hi);
+            view_span(c, dst, &lo2, &hi2);
+            depends(&t, src[0], lo, hi, 0, &level);
+            depends(&t, dst[0], lo2, hi2, 1, &level);
+            level++;
+            touched(c, &t, src[0], lo, hi, 0, level);
+            touched(c, &t, dst[0], lo2, hi2, 1, level);
+            k[0] = type | level << 8; k[1] = (i64)at; k[2] = 0;
+            words = view_words(src) + view_words(dst);
+            at += 1 + view_words(src) + view_words(dst);
+        }
+        if (vid >= 0) {
+            i64 tk[3] = {dtype, length, 0};
+            int table = map_find(&table_map, tk);
+            if (table < 0) {
+                grow((void **)&tables, &captables, 3 * ntables + 3, sizeof(i64));
+                tables[3 * ntables] = dtype; tables[3 * ntables + 1] = length; tables[3 * ntables + 2] = 0;
+                table = (int)ntables++;
+                map_put(&table_map, tk, table);
+            }
+            vlevel[vid] = vlast[vid] = (int32_t)level; vtable[vid] = table;
+        }
+        if (level > top) top = level;
+        int batch = map_find(&batch_map, k);
+        if (batch < 0) {
+            if (grow((void **)&batches, &capbatches, nbatches + 1, sizeof(Batch))) goto done;
+            batches[nbatches] = (Batch){type, level, 0, words, (i64)(w - c->log), 0};
+            batch = (int)nbatches++;
+            map_put(&batch_map, k, batch);
+        }
+        if (grow((void **)&entries, &capentries, 3 * nentries + 3, sizeof(i64))) goto done;
+        entries[3 * nentries] = (i64)(w - c->log); entries[3 * nentries + 1] = batch;
+        entries[3 * nentries + 2] = batches[batch].count++;
+        nentries++;
+    }
+    /* the arena: touched pages in (unit, page) order, a memory's consecutive pages side by side */
+    qsort(t.pages, t.npages, 2 * sizeof(i64), cmp_pages);
+    t.page_offset = calloc(t.npages + 1, sizeof(i64));
+    Map placed = {0};
+    PyObject *segments = PyList_New(0);
+    i64 size = 0;
+    for (size_t i = 0; i < t.npages;) {
+        i64 unit = t.pages[2 * i], first = t.pages[2 * i + 1], pb = c->mems[unit].page;
+        size_t j = i;
+        size = (size + 63) & ~(i64)63;
+        while (j < t.npages && t.pages[2 * j] == unit && t.pages[2 * j + 1] == first + (i64)(j - i)) {
+            i64 k[3] = {unit, t.pages[2 * j + 1], 0};
+            t.page_offset[j] = size + (i64)(j - i) * pb;
+            map_put(&placed, k, (int)j);
+            j++;
+        }
+        PyObject *seg = Py_BuildValue("(LLLLL)", (long long)unit, (long long)first, (long long)(j - i),
+                                      (long long)size, (long long)pb);
+        PyList_Append(segments, seg);
+        Py_DECREF(seg);
+        size += (i64)(j - i) * pb;
+        i = j;
+    }
+    free(t.page_map.slots);
+    t.page_map = placed;
+    size = (size + 63) & ~(i64)63;
+    /* batches in level order, then every entry's columns in its batch */
+    int *order = malloc(sizeof(int) * (nbatches + 1));
+    for (size_t b = 0; b < nbatches; b++) order[b] = (int)b;
+    sort_base = batches;
+    qsort(order, nbatches, sizeof(int), cmp_batches);
+    size_t total = 0;
+    for (size_t o = 0; o < nbatches; o++) {
+        Batch *b = &batches[order[o]];
+        i64 *first = c->log + b->first, head = 6;
+        if (b->type == L_OP) head += first[6] > 0 ? first[6] : 0;
+        if (b->type == L_DMA) head = 2;
+        b->out = (i64)total;
+        total += (size_t)(head + b->count * b->words);
+    }
+    /* rows: a value's row is free again after the last level that reads it */
+    {
+        i64 *bucket = calloc((size_t)top + 2, sizeof(i64)), *byl = malloc(sizeof(i64) * (nv + 1));
+        i64 *slot = malloc(sizeof(i64) * (nentries + 1)), *start = calloc(nbatches + 1, sizeof(i64));
+        i64 **spare = calloc(ntables + 1, sizeof(i64 *)), *nspare = calloc(ntables + 1, sizeof(i64));
+        for (size_t v = 0; v < nv; v++) bucket[vlast[v] + 1]++;
+        for (i64 l = 0; l <= top; l++) bucket[l + 1] += bucket[l];
+        for (size_t v = 0; v < nv; v++) byl[bucket[vlast[v]]++] = (i64)v;
+        /* bucket[l] is now the end of level l's values, byl ordered by last use */
+        for (size_t o = 0, run = 0; o < nbatches; o++) { start[order[o]] = (i64)run; run += batches[order[o]].count; }
+        for (size_t e = 0; e < nentries; e++) slot[start[entries[3 * e + 1]] + entries[3 * e + 2]] = (i64)e;
+        i64 freed = 0, level = 0;
+        for (size_t o = 0, run = 0; o < nbatches; o++) {
+            Batch *b = &batches[order[o]];
+            for (; level < b->level; level++)
+                for (; freed < bucket[level]; freed++) {
+                    i64 v = byl[freed], tb = vtable[v];
+                    spare[tb] = realloc(spare[tb], sizeof(i64) * (nspare[tb] + 1));
+                    spare[tb][nspare[tb]++] = vrow[v];
+                }
+            for (i64 i = 0; i < b->count; i++, run++) {
+                i64 *w = c->log + entries[3 * slot[run]];
+                if (w[0] != L_LOAD && w[0] != L_OP) continue;
+                i64 tb = vtable[w[1]];
+                vrow[w[1]] = nspare[tb] ? spare[tb][--nspare[tb]] : tables[3 * tb + 2]++;
+            }
+        }
+        for (size_t i = 0; i < ntables; i++) free(spare[i]);
+        free(bucket); free(byl); free(slot); free(start); free(spare); free(nspare);
+    }
+    i64 *plan = calloc(total + 1, sizeof(i64));
+    for (size_t o = 0; o < nbatches; o++) {
+        Batch *b = &batches[order[o]];
+        i64 *w = c->log + b->first, *out = plan + b->out;
+        out[0] = b->type; out[1] = b->count;
+        if (b->type == L_LOAD || b->type == L_STORE) {
+            out[2] = w[4]; out[3] = w[5]; out[4] = w[6]; out[5] = vtable[w[1]];
+            if (b->type == L_STORE) out[5] = vtable[w[1]];
+        } else if (b->type == L_OP) {
+            out[2] = w[2]; out[3] = w[3]; out[4] = vtable[w[1]]; out[5] = w[6];
+            for (i64 i = 0; i < w[6]; i++) out[6 + i] = vtable[w[7 + i]];
+        }
+    }
+    for (size_t e = 0; e < nentries; e++) {
+        i64 *w = c->log + entries[3 * e], index = entries[3 * e + 2];
+        Batch *b = &batches[entries[3 * e + 1]];
+        i64 *out = plan + b->out, n = b->count;
+        if (b->type == L_LOAD || b->type == L_STORE) {
+            out[6 + index] = arena(c, &t, w[2], w[3]);
+            out[6 + n + index] = vrow[w[1]];
+        } else if (b->type == L_OP) {
+            i64 m = w[6], head = 6 + (m > 0 ? m : 0);
+            out[head + index] = vrow[w[1]];
+            if (m < 0) out[head + n + index] = w[7];
+            for (i64 i = 0; i < m; i++) out[head + (1 + i) * n + index] = vrow[w[7 + i]];
+        } else {
+            i64 *src = w + 1, *dst = src + view_words(src), *o = out + 2;
+            memcpy(o, src, sizeof(i64) * view_words(src));
+            o[0] = arena(c, &t, src[0], src[1]);
+            o += view_words(src);
+            memcpy(o, dst, sizeof(i64) * view_words(dst));
+            o[0] = arena(c, &t, dst[0], dst[1]);
+        }
+    }
+    PyObject *tabs = PyTuple_New((Py_ssize_t)ntables);
+    for (size_t i = 0; i < ntables; i++)
+        PyTuple_SET_ITEM(tabs, i, Py_BuildValue("(LLL)", (long long)tables[3 * i], (long long)tables[3 * i + 1],
+                                                (long long)tables[3 * i + 2]));
+    result = Py_BuildValue("(NNNL)", PyBytes_FromStringAndSize((const char *)plan, (Py_ssize_t)(total * sizeof(i64))),
+                           tabs, segments, (long long)size);
+    free(plan); free(order);
+done:
+    free(vlevel); free(vtable); free(vlast); free(vrow); free(table_map.slots); free(batch_map.slots);
+    free(tables); free(batches); free(entries);
+    for (size_t i = 0; i < t.nchunks; i++) free(t.chunks[i]);
+    free(t.chunks); free(t.chunk_map.slots); free(t.page_map.slots); free(t.pages); free(t.page_offset);
+    if (!result && !PyErr_Occurred()) PyErr_NoMemory();
+    return result;
 }
 
 /* ------------------------------------------------------------------------------ */
@@ -1027,19 +1357,18 @@ static PyObject *core_figures(Core *c, PyObject *noargs) {
         PyDict_SetItem(port, key, b); PyDict_SetItem(latency, key, l);
         Py_DECREF(key); Py_DECREF(b); Py_DECREF(l);
     }
-    PyObject *log = PyBytes_FromStringAndSize((const char *)c->log, (Py_ssize_t)(c->nlog * sizeof(i64)));
     PyObject *result = Py_BuildValue(
-        "{s:N,s:N,s:N,s:N,s:N,s:N,s:L,s:L,s:L,s:L,s:N}", "engines", engines, "memory_bytes", order,
+        "{s:N,s:N,s:N,s:N,s:N,s:N,s:L,s:L,s:L,s:L}", "engines", engines, "memory_bytes", order,
         "port_bytes", port, "port_latency", latency, "feed_bytes", counts(c->feed, c->ncores),
         "drain_bytes", counts(c->drain, c->ncores), "interconnect_bytes", (long long)c->interconnect_bytes,
-        "now", (long long)c->now, "last_event", (long long)c->last_event, "events", (long long)c->events_run,
-        "log", log);
+        "now", (long long)c->now, "last_event", (long long)c->last_event, "events", (long long)c->events_run);
     return result;
 }
 
 static PyMethodDef core_methods[] = {
     {"run", (PyCFunction)core_run, METH_VARARGS, "Run events (see the C source)."},
     {"figures", (PyCFunction)core_figures, METH_NOARGS, "The figures of a finished run."},
+    {"plan", (PyCFunction)core_plan, METH_NOARGS, "The values of a finished run in batches."},
     {NULL, NULL, 0, NULL},
 };
 

@@ -6,11 +6,23 @@ same queue order, reservations, FIFOs and signals) and so gives the same cycles 
 figures, without computing a single element. Timing never depends on element values
 (no instruction moves vector data into a scalar register), so values are computed
 afterwards, from the core's *log*: every vector an instruction makes (a load, a
-``vop``...) and every store and completed DMA copy, in the order they happened.
-Replaying the log on the memories gives the bytes the Python engines would have left
-there. The one place values would have to reach timing is an instruction whose time
-or address depends on vector data (indirect access, when the ISA gains it): its
-encoder below would have to send the core back for the values logged so far.
+``vop``...) and every store and completed DMA copy, in the order they happened. The
+one place values would have to reach timing is an instruction whose time or address
+depends on vector data (indirect access, when the ISA gains it): its encoder below
+would have to send the core back for the values logged so far.
+
+**Values in batches.** The core turns the log into a *plan* (``_core.c``: "The plan
+of the values"): every entry gets a level, one more than the levels of what it
+depends on (its operands; for a read of memory the last write of its bytes; for a
+write the last write and the reads since), so entries of one level are independent
+and can run in any order. Those of one level and one shape (every load of f16 rows
+of 64 elements, every execution of one ``vop``) form a batch, which :func:`evaluate`
+runs as one numpy call over all of them: vectors of one element type and length are
+the rows of one array (a row is reused once the last level reading it has run), and
+the memories' pages are laid side by side in one byte arena, so a batch of loads is
+one gather from it and a batch of stores one scatter. The value functions are the
+Python engines' own (``ktc.sim.engines.VALUES``), applied to rows, so the memories
+end with the same bytes.
 
 The core handles what its instruction table (``ENCODERS``) describes and nothing
 else: an instruction without an encoder, or one the table cannot run exactly (a
@@ -20,11 +32,6 @@ caller then runs the Python engines from the start, which report it as they alwa
 do (the core changes no memory, so the second run starts from the same state). A
 new engine kind's instructions therefore run on the Python engines until an encoder
 and an opcode of the core describe them.
-
-Log entries (int64 words): ``LOAD vid unit address type length stride``, ``STORE vid
-unit address type length stride``, ``OP vid engine pc n sources...`` (``n = -1``: one
-scalar value follows instead) and ``DMA view view``, a view being ``unit address
-type rank shape... strides...``; types are indices into ``isa.TYPES``.
 """
 
 from __future__ import annotations
@@ -190,7 +197,7 @@ class _Tables:
     def memory(self, unit: int) -> tuple:
         memory, node = self.run.memory(unit), self.run.nodes[unit]
         return (memory.size, self.kind(node.kind), -1 if node.core is None else node.core,
-                tuple(memory.allocations))
+                memory.page_bytes, tuple(memory.allocations))
 
 
 def execute(run: Run, limit: int, watch: Callable[[int, int], None] | None) -> bool:
@@ -219,11 +226,12 @@ def execute(run: Run, limit: int, watch: Callable[[int, int], None] | None) -> b
     if status != "done":
         return False
     _record(run, tables, core.figures())
+    evaluate(run, *core.plan())
     return True
 
 
 def _record(run: Run, tables: _Tables, figures: dict) -> None:
-    """The core's figures into ``run``, then the values of its log into the memories."""
+    """The core's figures into ``run``, its engines and its machine."""
     kinds = list(tables.kinds)
     for engine, (busy, starved, backpressured, until, vector, done) in zip(run.engines, figures["engines"]):
         stats = engine.stats
@@ -238,7 +246,6 @@ def _record(run: Run, tables: _Tables, figures: dict) -> None:
     machine.port_latency = {kinds[k]: n for k, n in figures["port_latency"].items()}
     machine.interconnect_bytes = figures["interconnect_bytes"]
     machine.now, machine.last_event = figures["now"], figures["last_event"]
-    replay(run, np.frombuffer(figures["log"], np.int64).tolist())
 
 
 # ---------------------------------------------------------------------------------
@@ -246,40 +253,103 @@ def _record(run: Run, tables: _Tables, figures: dict) -> None:
 # ---------------------------------------------------------------------------------
 
 
-def replay(run: Run, log: list[int]) -> None:
-    """The values of the log, in its order, into the run's memories."""
-    memories, engines, types = run.memories, run.engines, isa.TYPES
-    values: list[np.ndarray] = []
-    at, end = 0, len(log)
+def evaluate(run: Run, plan: bytes, tables: tuple, segments: list, size: int) -> None:
+    """The values of the core's plan (``_core.c``: the log in levels, each level in
+    batches) into the run's memories: the touched pages are gathered into one arena,
+    each batch is one gather, one value function or one scatter over all its entries
+    (vectors of one table are the rows of one array), and the pages are the arena's."""
+    memories = run.memories
+    space = np.zeros(size, np.uint8)
+    for unit, first, pages, offset, page_bytes in segments:
+        for k in range(pages):
+            data = memories[unit].pages.get(first + k)
+            if data is not None:
+                space[offset + k * page_bytes:offset + (k + 1) * page_bytes] = data
+    rows = [np.empty((count, length), numerics.value_dtype(isa.TYPES[dtype]))
+            for dtype, length, count in tables]
+    words = np.frombuffer(plan, np.int64)
+    at, end = 0, len(words)
     while at < end:
-        entry = log[at]
-        if entry == _core.LOG_LOAD:
-            _, vid, unit, address, dtype, length, stride = log[at:at + 7]
-            values.append(memories[unit].load(View(unit, address, types[dtype], (length,), (stride,))))
-            at += 7
-        elif entry == _core.LOG_STORE:
-            _, vid, unit, address, dtype, length, stride = log[at:at + 7]
-            memories[unit].store(View(unit, address, types[dtype], (length,), (stride,)), values[vid])
-            at += 7
-        elif entry == _core.LOG_OP:
-            _, vid, engine, pc, count = log[at:at + 5]
-            at += 5
-            instruction = engines[engine].program[pc]
-            if count < 0:
-                values.append(VALUES[type(instruction)](instruction, [], log[at]))
-                at += 1
-            else:
-                operands = [values[v] for v in log[at:at + count]]
-                values.append(VALUES[type(instruction)](instruction, operands))
-                at += count
-        else:
-            source, at = _view(log, at + 1)
-            target, at = _view(log, at)
-            memories[target.unit].store(target, memories[source.unit].load(source))
+        kind, count = words[at:at + 2].tolist()
+        at = BATCHES[kind](run, space, rows, words, at, count)
+    for unit, first, pages, offset, page_bytes in segments:
+        for k in range(pages):
+            memories[unit].pages[first + k] = space[offset + k * page_bytes:offset + (k + 1) * page_bytes]
 
 
-def _view(log: list[int], at: int) -> tuple[View, int]:
-    unit, address, dtype, rank = log[at:at + 4]
-    at += 4
-    shape, strides = tuple(log[at:at + rank]), tuple(log[at + rank:at + 2 * rank])
-    return View(unit, address, isa.TYPES[dtype], shape, strides), at + 2 * rank
+def _rows(space: np.ndarray, addresses: np.ndarray, dtype: str, length: int, stride: int):
+    """The rows at ``addresses`` (bytes in ``space``), each ``length`` elements
+    ``stride`` apart, as ``(array, index)``: ``array[index]`` reads them and assigning
+    to it writes them. Where every address is aligned to the elements and the stride is
+    positive, ``array`` is every such row of ``space`` at once (a strided view) and the
+    index one number per row; otherwise the index is one per byte."""
+    storage = numerics.storage_dtype(dtype)
+    size = storage.itemsize
+    if stride > 0 and not (addresses % size).any():
+        flat = space.view(storage)
+        windows = np.lib.stride_tricks.as_strided(
+            flat, (flat.size - (length - 1) * stride, length), (size, stride * size))
+        return windows, addresses // size
+    steps = (np.arange(length) * stride * size)[:, None] + np.arange(size)
+    return space, addresses[:, None, None] + steps
+
+
+def _loads(run, space, rows, words, at, count):
+    dtype, length, stride, table = words[at + 2:at + 6].tolist()
+    addresses, where = words[at + 6:at + 6 + count], words[at + 6 + count:at + 6 + 2 * count]
+    name = isa.TYPES[dtype]
+    source, index = _rows(space, addresses, name, length, stride)
+    raw = source[index]
+    if raw.ndim == 3:
+        raw = raw.reshape(count, -1).view(numerics.storage_dtype(name))
+    rows[table][where] = numerics.from_storage(name, raw)
+    return at + 6 + 2 * count
+
+
+def _stores(run, space, rows, words, at, count):
+    dtype, length, stride, table = words[at + 2:at + 6].tolist()
+    addresses, where = words[at + 6:at + 6 + count], words[at + 6 + count:at + 6 + 2 * count]
+    name = isa.TYPES[dtype]
+    target, index = _rows(space, addresses, name, length, stride)
+    stored = np.ascontiguousarray(numerics.to_storage(name, rows[table][where]), numerics.storage_dtype(name))
+    target[index] = stored if index.ndim == 1 else stored.view(np.uint8).reshape(index.shape)
+    return at + 6 + 2 * count
+
+
+def _computes(run, space, rows, words, at, count):
+    engine, pc, table, n = words[at + 2:at + 6].tolist()
+    tables = words[at + 6:at + 6 + max(n, 0)].tolist()
+    at += 6 + max(n, 0)
+    where = words[at:at + count]
+    at += count
+    instruction = run.engines[engine].program[pc]
+    if n < 0:
+        scalars = words[at:at + count]
+        rows[table][where] = VALUES[type(instruction)](instruction, [], scalars)
+        return at + count
+    operands = [rows[t][words[at + k * count:at + (k + 1) * count]] for k, t in enumerate(tables)]
+    rows[table][where] = VALUES[type(instruction)](instruction, operands)
+    return at + n * count
+
+
+def _copy(run, space, rows, words, at, count):
+    dtype, source, at = _copied(space, words, at + 2)
+    _, target, at = _copied(space, words, at)
+    target[...] = numerics.to_storage(dtype, numerics.from_storage(dtype, source).copy())
+    return at
+
+
+def _copied(space: np.ndarray, words, at: int) -> tuple[str, np.ndarray, int]:
+    """A copy's view in the plan (arena address, address, type, rank, shape, strides):
+    its type and its elements in the arena."""
+    address, _, dtype, rank = words[at:at + 4].tolist()
+    shape, strides = words[at + 4:at + 4 + rank].tolist(), words[at + 4 + rank:at + 4 + 2 * rank].tolist()
+    name = isa.TYPES[dtype]
+    storage = numerics.storage_dtype(name)
+    elements = np.ndarray(tuple(shape), storage, space, address, tuple(s * storage.itemsize for s in strides))
+    return name, elements, at + 4 + 2 * rank
+
+
+BATCHES = {} if _core is None else {
+    _core.LOG_LOAD: _loads, _core.LOG_STORE: _stores, _core.LOG_OP: _computes, _core.LOG_DMA: _copy}
+"""Per batch kind of the plan, its evaluation."""

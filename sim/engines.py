@@ -135,7 +135,7 @@ def vop_value(i: isa.Vop, operands: list[np.ndarray], scalar: int = 0) -> np.nda
 def vreduce_value(i: isa.Vreduce, operands: list[np.ndarray], scalar: int = 0) -> np.ndarray:
     """The fold in element 0 (``numerics.slice_reduction`` over the whole vector)."""
     (x,) = operands
-    return np.asarray(numerics.slice_reduction(i.dtype, i.kind, "in_slice", x, x.size)[:1])
+    return np.asarray(numerics.slice_reduction(i.dtype, i.kind, "in_slice", x, x.shape[-1])[..., :1])
 
 
 def vcvt_value(i: isa.Vcvt, operands: list[np.ndarray], scalar: int = 0) -> np.ndarray:
@@ -151,15 +151,18 @@ def vcvt_value(i: isa.Vcvt, operands: list[np.ndarray], scalar: int = 0) -> np.n
 
 
 def vbcast_value(i: isa.Vbcast, operands: list[np.ndarray], scalar: int = 0) -> np.ndarray:
-    return np.repeat(operands[0], i.length)
+    return np.repeat(operands[0], i.length, axis=-1)
 
 
 def vconst_value(i: isa.Vconst, operands: list[np.ndarray], scalar: int = 0) -> np.ndarray:
     return _filled(i.dtype, i.values, i.length)
 
 
-def vsplat_value(i: isa.Vsplat, operands: list[np.ndarray], scalar: int = 0) -> np.ndarray:
-    """``scalar``: the value of the source scalar register."""
+def vsplat_value(i: isa.Vsplat, operands: list[np.ndarray], scalar=0) -> np.ndarray:
+    """``scalar``: the value of the source scalar register (an array of them: one
+    vector each, as rows)."""
+    if np.ndim(scalar):
+        return np.broadcast_to(from_bits(i.dtype, scalar)[:, None], (len(scalar), i.length))
     return _filled(i.dtype, (wrap(scalar),), i.length)
 
 
@@ -182,8 +185,10 @@ VALUES: dict[type, Callable[..., np.ndarray]] = {
 }
 """The values of every instruction that makes a vector from others (or from nothing):
 ``VALUES[type(i)](i, operand values, scalar)``, apart from its timing. The handlers
-below call them, and so does the compiled core's value pass (``ktc.sim.compiled``),
-which evaluates them after the timing from the log of what the engines did."""
+below call them with one vector per operand; the compiled core's value pass
+(``ktc.sim.compiled``) calls them once for many executions of an instruction, every
+operand an array of vectors as rows (the last axis is the vector's), and expects
+the results as rows too."""
 
 
 # ---------------------------------------------------------------------------------
