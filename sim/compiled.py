@@ -36,6 +36,7 @@ and an opcode of the core describe them.
 
 from __future__ import annotations
 
+import gc
 from collections import Counter
 from collections.abc import Callable
 
@@ -203,7 +204,19 @@ class _Tables:
 def execute(run: Run, limit: int, watch: Callable[[int, int], None] | None) -> bool:
     """Run ``run``'s engines (already made, none started) on the compiled core, then
     put the values in the memories and the figures in ``run``, its engines and its
-    machine; False (nothing changed) when the core gives up."""
+    machine; False (nothing changed) when the core gives up. Python's cycle collector
+    is paused meanwhile: the run makes few objects, but enough to start collections
+    that would walk every object of the process (a compiled module's IR too)."""
+    paused = gc.isenabled()
+    gc.disable()
+    try:
+        return _execute(run, limit, watch)
+    finally:
+        if paused:
+            gc.enable()
+
+
+def _execute(run: Run, limit: int, watch: Callable[[int, int], None] | None) -> bool:
     tables = _Tables(run)
     programs: dict[tuple[int, str], int] = {}
     encoded, instances = [], []
