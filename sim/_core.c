@@ -31,6 +31,7 @@ typedef uint64_t u64;
 #define DREGS 32
 #define MAXD 8
 #define STEPS_WITHOUT_TIME 10000000LL
+#define MAX_KINDS 1024
 
 enum {
     OP_BAIL, OP_LI, OP_UNI, OP_MOV, OP_ALU, OP_SELECT, OP_LOOP, OP_ENDLOOP, OP_BRZ, OP_JMP,
@@ -334,6 +335,7 @@ static Mem *memory(Core *c, i64 unit) {
         m->alloc[2 * i] = s; m->alloc[2 * i + 1] = n;
     }
     Py_DECREF(t);
+    if (kind < 0 || kind >= MAX_KINDS) { bail(c, "memory kinds", kind); return NULL; }
     if (kind >= c->nkinds) {
         int n = (int)kind + 1;
         c->memory_bytes = realloc(c->memory_bytes, n * sizeof(i64));
@@ -1283,7 +1285,7 @@ static int core_init(Core *c, PyObject *args, PyObject *kw) {
         if (!PyArg_ParseTuple(PyTuple_GET_ITEM(engines, i), "LLL", &prog, &unit, &position)) return -1;
         c->engines[i].program = (int)prog; c->engines[i].unit = unit; c->engines[i].position = position;
     }
-    c->kind_order = calloc(1024, sizeof(int));
+    c->kind_order = calloc(MAX_KINDS, sizeof(int));
     if (PyErr_Occurred()) return -1;
     for (int i = 0; i < c->nengines; i++)
         if (at(c, 0, EV_RESUME, i)) return -1;

@@ -2,10 +2,13 @@
 
 ``Simulator("spyre")`` lays out the device's memories (sparse, so device memory costs
 what is used); ``load`` decodes a dataflow's programs and places them on their units;
-``execute`` runs every program to the end, event by event (``ktc.sim.machine``,
-``ktc.sim.engines``), then checks that no engine is left waiting (a deadlock is an
-error listing every blocked engine, cores in the same state grouped) and that the run
-is not faster than its roofline bound. A run stops at its cycle budget
+``execute`` runs every program to the end, event by event, on the compiled timing core
+(``ktc.sim.compiled``) where it is built and no trace is asked for, else (and whenever
+the core gives up) on the Python engines (``ktc.sim.machine``, ``ktc.sim.engines``),
+which are the reference (``timing`` chooses; both give the same figures), then checks
+that no engine is left waiting (a deadlock is an error listing every blocked engine,
+cores in the same state grouped) and that the run is not faster than its roofline
+bound. A run stops at its cycle budget
 (``max_cycles``; by default ``BUDGET_FACTOR`` times the cycles to move every byte the
 host allocated in device memory once at its bandwidth, plus ``BUDGET_FLOOR``) with an
 error listing every engine that has not ended and what it does. With ``progress``
