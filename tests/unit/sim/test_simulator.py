@@ -144,6 +144,21 @@ def test_exp_values_match_numerics_bit_for_bit(arch):
     assert 0 < report.efficiency <= 1
 
 
+def test_an_instruction_outside_the_compiled_table_runs_on_the_python_engines(timing, monkeypatch):
+    """The compiled core hands a program with an instruction it has no encoder for (as a
+    new engine kind's would be) to the Python engines, with the same figures and values."""
+    from ktc.sim import compiled
+
+    sim, inputs, outputs = run_exp("toy", cores=2, rows=6)
+    assert sim.ran_on == timing
+    monkeypatch.delitem(compiled.ENCODERS, isa.Vop)
+    again, inputs_again, outputs_again = run_exp("toy", cores=2, rows=6)
+    assert again.ran_on == "python"
+    assert again.report().to_json() | {"wall_s": 0, "cycles_per_wall_s": 0} == (
+        sim.report().to_json() | {"wall_s": 0, "cycles_per_wall_s": 0})
+    assert all(np.array_equal(a, b) for a, b in zip(outputs, outputs_again))
+
+
 def test_runs_are_deterministic():
     first, _, _ = run_exp(cores=2, rows=5)
     second, _, _ = run_exp(cores=2, rows=5)
