@@ -11,13 +11,14 @@ share), the same kernel compiled with ``optimize=False`` (``ktir-to-dfir-unoptim
 smallest tiles) and simulated (speedup = its cycles / the full pipeline's), compile
 times, the simulator's wall and CPU time and simulated cycles per wall second, and the
 reference interpreter's wall time; the simulated outputs are compared with the
-reference's. Then compile time against a chain of 1, 4, 16, 64, 256 fused elementwise
-ops (the fastest of 7 compiles each, and the CPU time each op beyond the first adds),
-simulator speed against tensor size (elementwise add of 2^14 ... 2^22 elements), the
-compile time of every example and the start-up time of the command lines (the least
-CPU seconds of a few runs of ``ktc --help``, ``ktc-opt --help`` and ``ktc-opt`` on
-``examples/add.mlir``, beside a bare interpreter importing the xDSL dialects that file
-uses); and the issue's targets, each with what was measured.
+reference's (the largest difference, and ``ktc run --check``'s verdict by
+``ktc.sim.check``). Then compile time against a chain of 1, 4, 16, 64, 256 fused
+elementwise ops (the fastest of 7 compiles each, and the CPU time each op beyond the
+first adds), simulator speed against tensor size (elementwise add of 2^14 ... 2^22
+elements), the compile time of every example and the start-up time of the command lines
+(the least CPU seconds of a few runs of ``ktc --help``, ``ktc-opt --help`` and
+``ktc-opt`` on ``examples/add.mlir``, beside a bare interpreter importing the xDSL
+dialects that file uses); and the issue's targets, each with what was measured.
 
 Writes ``results.md`` (tables with date, commit, machine, load average and the arch
 file's roofline and example figures) and ``results.json`` (a list of one record per
@@ -144,6 +145,19 @@ def reference_run(kernel_case: Case, arch: str) -> Timed:
     return timed(lambda: kernel.execute(arguments, arch=arch).outputs)
 
 
+def check(kernel_case: Case, actual: dict, expected: dict) -> str:
+    """``ktc run --check``'s verdict on the simulated outputs (``ktc.sim.check``):
+    "passed", or the first mismatch."""
+    from ktc.sim.check import compare, reduction_length
+    from ktc.sim.reference import Kernel
+
+    kernel = Kernel.from_text(kernel_case.text, kernel_case.kernel)
+    scalars = {a.name: a.value for a in kernel_case.arguments if a.shape is None}
+    elements = {p.name: p.element for p in kernel.parameters if p.pointer}
+    mismatch = compare(actual, expected, elements, reduction_length(kernel, scalars))
+    return "passed" if mismatch is None else f"failed: {mismatch}"
+
+
 def measure(kernel: str, size: str, arch: str) -> dict:
     """The record of one kernel at one size (see the module docstring)."""
     kernel_case = case(kernel, size)
@@ -161,7 +175,8 @@ def measure(kernel: str, size: str, arch: str) -> dict:
     got = full.outputs[kernel_case.output].astype(np.float64)
     want = reference.value[kernel_case.output].astype(np.float64)
     record |= {"reference_s": reference.wall_s, "reference_cpu_s": reference.cpu_s,
-               "max_abs_error": float(np.max(np.abs(got - want)))}
+               "max_abs_error": float(np.max(np.abs(got - want))),
+               "check": check(kernel_case, full.outputs, reference.value)}
     try:
         baseline = simulate(kernel_case, arch, optimize=False)
     except Exception as err:  # a bug in ktc too: recorded, and the suite goes on

@@ -454,6 +454,15 @@ def _parse_type_list(parser: Parser) -> list[Attribute]:
     return parser.parse_comma_separated_list(parser.Delimiter.NONE, parser.parse_type)
 
 
+def _parse_optional_parenthesized_types(parser: Parser) -> list[Attribute]:
+    """``T, ...`` or ``(T, ...)``."""
+    if parser.parse_optional_punctuation("(") is None:
+        return _parse_type_list(parser)
+    types = _parse_type_list(parser)
+    parser.parse_punctuation(")")
+    return types
+
+
 def _print_type_list(printer: Printer, types: Sequence[Attribute]) -> None:
     printer.print_list(types, printer.print_attribute)
 
@@ -619,6 +628,10 @@ class ConstructMemoryViewOp(KtdpOperation):
         strides, static_strides = _parse_index_list(parser, "strides")
         properties, attributes = parse_attr_dict(parser, cls)
         properties.update(static_sizes=static_sizes, static_strides=static_strides)
+        properties.setdefault("memory_space", MemorySpaceAttr(MemorySpaceKind.GLOBAL))
+        properties.setdefault(
+            "coordinate_set", AffineSetAttr(sizes_box(static_sizes.get_values()))
+        )
         parser.parse_punctuation(":")
         return cls.build(operands=[offset, sizes, strides], result_types=[parser.parse_type()],
                          properties=properties, attributes=attributes)
@@ -653,6 +666,24 @@ class ConstructMemoryViewOp(KtdpOperation):
             raise self.error("result must be a memref type")
         if self.result.type.get_num_dims() != len(static_sizes):
             raise self.error("result memref rank does not match sizes/strides length")
+
+
+def sizes_box(static_sizes: Sequence[int]) -> AffineSet:
+    """The coordinates ``0 <= d_i < size_i`` of a view's sizes: ``(d0, ...)[s0, ...]``,
+    one symbol per dynamic size, left to right (how ``coordinate_set`` symbols bind)."""
+    constraints, symbols = [], 0
+    for dim, size in enumerate(static_sizes):
+        coordinate = AffineExpr.dimension(dim)
+        if size == DYNAMIC_INDEX:
+            last = AffineExpr.symbol(symbols) - 1
+            symbols += 1
+        else:
+            last = AffineExpr.constant(size - 1)
+        constraints += [
+            AffineConstraintExpr(AffineConstraintKind.ge, coordinate, AffineExpr.constant(0)),
+            AffineConstraintExpr(AffineConstraintKind.ge, last, coordinate),
+        ]
+    return AffineSet(len(static_sizes), symbols, tuple(constraints))
 
 
 def _parse_index_list(parser: Parser, keyword: str) -> tuple[list[SSAValue], DenseArrayBase]:
@@ -1295,7 +1326,12 @@ class InterTileProduceOp(KtdpOperation):
     ``producer_tiles_per_group`` is a set over the tile id with one symbol, the group
     index ``g``; the producer sets of the future's groups must be disjoint (checked when
     the sets are bounded by linear constraints). The future type itself guarantees
-    that ``groups`` has one dimension and no symbols."""
+    that ``groups`` has one dimension and no symbols.
+
+    Written ``producer_tiles_per_group = S -> <(T...), groups = G> {...}``. The older
+    spelling IBM's interpreter and examples use is read too: the partial types before
+    the future's, ``: T -> !ktdp.tile_future<T, groups = G>``, and the set inside the
+    attr-dict; it prints in the current one."""
 
     name = "ktdp.inter_tile_produce"
 
@@ -1309,11 +1345,25 @@ class InterTileProduceOp(KtdpOperation):
 
     @classmethod
     def parse(cls, parser: Parser) -> InterTileProduceOp:
-        producers = _parse_set_param(parser, "producer_tiles_per_group")
+        start = parser.pos
+        producers = _parse_optional_set_param(parser, "producer_tiles_per_group")
         properties, attributes = parse_attr_dict(parser, cls)
-        properties["producer_tiles_per_group"] = producers
+        if producers is not None:
+            properties["producer_tiles_per_group"] = producers
+        if "producer_tiles_per_group" not in properties:
+            parser.raise_error("expected 'producer_tiles_per_group'", start, parser.pos)
+        partials = None
+        if parser.parse_optional_punctuation(":") is not None:  # the older spelling
+            partials_start = parser.pos
+            partials = _parse_optional_parenthesized_types(parser)
+            partials_end = parser.pos
         parser.parse_punctuation("->")
         future = parse_stripped_type(parser, TileFutureType)
+        if partials is not None and tuple(partials) != tuple(future.partial_types.data):
+            parser.raise_error(
+                "the types before '->' must be the partial types of the tile_future",
+                partials_start, partials_end,
+            )
         op = cls.build(result_types=[future], properties=properties,
                        attributes=attributes, regions=[parser.parse_region()])
         ensure_terminator(op, SingleBlockImplicitTerminator(YieldPartialOp))
@@ -1389,10 +1439,32 @@ def _print_delivery_head(printer: Printer, op: InterTileConsumeOp | InterTileRed
 _DELIVERY_PROPERTIES = ("consumer_tiles_per_group", "producer_dependency_per_consumer")
 
 
-def _verify_delivery(op: InterTileConsumeOp | InterTileReduceOp) -> None:
-    """What consume and reduce share: results are the partials, and the shapes of the
-    consumer and dependency sets."""
-    if tuple(op.outputs.types) != tuple(op.future.type.partial_types.data):
+def same_elements(first: Attribute, second: Attribute) -> bool:
+    """Whether two tensor types hold the same elements in the same order: one element
+    type and, once the dimensions of extent 1 are dropped, one shape
+    (``tensor<1x128xf16>`` and ``tensor<128xf16>``); a dynamic shape only itself."""
+    if first == second:
+        return True
+    if not isinstance(first, TensorType) or not isinstance(second, TensorType):
+        return False
+    if first.get_element_type() != second.get_element_type():
+        return False
+    shapes = [first.get_shape(), second.get_shape()]
+    if any(DYNAMIC_INDEX in shape for shape in shapes):
+        return False
+    return [d for d in shapes[0] if d != 1] == [d for d in shapes[1] if d != 1]
+
+
+def _verify_delivery(op: InterTileConsumeOp | InterTileReduceOp, reshaped: bool) -> None:
+    """What consume and reduce share: results are the partials (``reshaped``: up to
+    dimensions of extent 1, ``same_elements``), and the shapes of the consumer and
+    dependency sets."""
+    partials = tuple(op.future.type.partial_types.data)
+    results = tuple(op.outputs.types)
+    matches = results == partials or reshaped and len(results) == len(partials) and all(
+        same_elements(result, partial) for result, partial in zip(results, partials)
+    )
+    if not matches:
         raise op.error("failed to verify that result types must match future partial types")
     consumers = op.consumer_tiles_per_group.data
     if consumers.num_symbols != 1:
@@ -1458,7 +1530,7 @@ class InterTileConsumeOp(KtdpOperation):
         _print_type_list(printer, self.outputs.types)
 
     def verify_(self) -> None:
-        _verify_delivery(self)
+        _verify_delivery(self, reshaped=False)
 
 
 @irdl_op_definition
@@ -1466,7 +1538,15 @@ class InterTileReduceOp(KtdpOperation):
     """Combine a future's partials across the producer tiles of each group and deliver
     the result to its consumer tiles (all-reduce, or reduce to some). The combiner
     takes ``(lhs_1..N, rhs_1..N)`` and yields the N combined values; ``identity``, when
-    given, is the neutral element of each."""
+    given, is the neutral element of each, the value the fold starts from.
+
+    Types, as IBM's interpreter runs them: the combiner's arguments and yields are the
+    partial types; each identity and each result holds the same elements as its
+    partial, in its partial's type or reshaped by dimensions of extent 1
+    (``same_elements``: a ``tensor<1x128xf16>`` partial may come back as
+    ``tensor<128xf16>`` and start from a ``tensor<1x128xf16>`` identity). The element
+    type never changes. (IBM's MLIR front end asks for identity types equal to the
+    result types and those equal to the partial types, a subset of this.)"""
 
     name = "ktdp.inter_tile_reduce"
 
@@ -1527,10 +1607,16 @@ class InterTileReduceOp(KtdpOperation):
         printer.print_region(self.combiner)
 
     def verify_(self) -> None:
-        if self.identity and tuple(self.identity.types) != tuple(self.outputs.types):
-            raise self.error("failed to verify that identity types must match result types")
-        _verify_delivery(self)
         partials = self.future.type.partial_types.data
+        if self.identity and not (
+            len(self.identity) == len(partials)
+            and all(same_elements(value.type, p) for value, p in zip(self.identity, partials))
+        ):
+            raise self.error(
+                "failed to verify that identity types must match result types (the partial "
+                "types, up to dimensions of extent 1)"
+            )
+        _verify_delivery(self, reshaped=True)
         arguments = self.combiner.block.args
         if len(arguments) != 2 * len(partials):
             raise self.error(

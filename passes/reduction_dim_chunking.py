@@ -336,10 +336,11 @@ def _chunk(plan: _Plan, chunks: int) -> None:
     _later_chunks(plan, chunks, length)
 
 
-def _hoist_result(result: SSAValue, pipeline: PipelineOp) -> None:
-    """The result buffer allocated before ``pipeline`` so that it outlives it."""
+def _hoist_result(result: SSAValue, pipeline: PipelineOp, before: Operation | None = None) -> None:
+    """The buffer ``pipeline`` hands out as ``result`` allocated before ``before``
+    (default: ``pipeline``), so that it lives from there to its last use."""
     alloc = handed_out(result).owner.clone()
-    Rewriter.insert_op(alloc, InsertPoint.before(pipeline))
+    Rewriter.insert_op(alloc, InsertPoint.before(before or pipeline))
     result.replace_all_uses_with(alloc.results[0])
     remove_resources(pipeline, [result])
 
@@ -414,7 +415,14 @@ def _split_stores(pipeline: PipelineOp, stores: list[StageOp]) -> None:
 
 def _later_chunks(plan: _Plan, chunks: int, length: int) -> None:
     """A loop over chunks 1..C-1 after ``plan.pipeline`` running a copy of it that
-    loads chunk %c and combines each result with the partial in the result buffer."""
+    loads chunk %c and combines each result with the partial in the result buffer.
+
+    The copy's row buffer is allocated before ``plan.pipeline``, so that it is live
+    while the first chunk's is: ``address-assignment`` then gives them different
+    space. Sharing it would let the load of chunk 1 overwrite chunk 0's row while the
+    load unit still feeds it to the compute engine (the engines run the two pipelines
+    each at its own pace; nothing orders one pipeline's reads before the next one's
+    writes to another buffer at the same address)."""
     pipeline = plan.pipeline
     bounds = [arith.ConstantOp(IntegerAttr(v, IndexType())) for v in (1, chunks)]
     Rewriter.insert_op(bounds, InsertPoint.after(pipeline))
@@ -427,6 +435,7 @@ def _later_chunks(plan: _Plan, chunks: int, length: int) -> None:
     for load in plan.loads:
         _resized(twin[load], length, body.args[0])
     _combine(twin[plan.reduction], twin[plan.write], twin[plan.feed], twin[plan.drain])
+    _hoist_result(twin[plan.feed].source, copy, before=pipeline)
 
 
 def _combine(reduction: GenericOp, write: WriteToFifoOp, feed: DataTransferOp, drain: DataTransferOp) -> None:

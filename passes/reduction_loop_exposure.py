@@ -15,7 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from ktc.arch.model import device_of
-from ktc.dialects.diagnostics import located
+from ktc.dialects.diagnostics import KtcError, located
 from ktc.dialects.ktdf import (
     DataTransferOp,
     FifoAllocateOp,
@@ -35,6 +35,8 @@ from xdsl.context import Context
 from xdsl.dialects import arith, scf, tensor
 from xdsl.dialects.builtin import (
     AffineMapAttr,
+    Float16Type,
+    Float32Type,
     FloatAttr,
     IndexType,
     IntegerAttr,
@@ -47,6 +49,12 @@ from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.ir.affine import AffineDimExpr, AffineMap
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
+
+WIDENED: dict[Attribute, Attribute] = {Float16Type(): Float32Type()}
+"""Element types whose sums and products accumulate their vector partial in a wider
+type (when the compute engine has lanes for it), rounded once after the row: an f16
+partial that takes thousands of terms stops growing once each term is below half its
+spacing (a 262,144-element softmax row sums 14% low on 64 f16 lanes)."""
 
 _STAGE_OPS = (ReadFromFifoOp, WriteToFifoOp, GenericOp, tensor.EmptyOp, arith.ConstantOp)
 """What a compute stage this pass streams may hold."""
@@ -71,8 +79,11 @@ class ReductionLoopExposure(ModulePass):
       FIFO slot: a reduction accumulates elementwise into a vector ``iter_args``
       seeded with the combiner's identity (``{loop_type = reduction_loop}``) and is
       finished after the loop by a horizontal reduction of that one vector into the
-      original init; an elementwise generic writes each result slice to its FIFO
-      inside its loop (``{loop_type = parallel_loop}``);
+      original init; a sum or product of f16 accumulates in f32 (``WIDENED``, when
+      the compute engine has f32 lanes: each term ``arith.extf``-ed, each lane
+      ``arith.truncf``-ed once in the horizontal reduction); an elementwise generic
+      writes each result slice to its FIFO inside its loop
+      (``{loop_type = parallel_loop}``);
     - the stages feeding and draining those slots run the same loops, moving one
       slice per iteration (the memref offset along the row grows by ``V * k``);
     - one ``ktdf.fifo.allocate`` per phase of the compute stage (the run of reads
@@ -124,6 +135,25 @@ class _Plan:
     """The FIFO reads whose last dimension is the row."""
     peers: dict[SSAValue, DataTransferOp]
     """Per FIFO slot the compute stage uses, the transfer at its other end."""
+    accumulates: Callable[[Attribute], Attribute]
+    """The element type a reduction of elements of the given type accumulates in."""
+
+
+def _accumulation(lanes: Callable[[Attribute], int]) -> Callable[[Attribute], Attribute]:
+    """Per element type, the type its sums and products accumulate in (``WIDENED``
+    when the compute engine has lanes for the wider type)."""
+
+    def accumulates(element: Attribute) -> Attribute:
+        wide = WIDENED.get(element)
+        if wide is None:
+            return element
+        try:
+            lanes(wide)
+        except KtcError:
+            return element
+        return wide
+
+    return accumulates
 
 
 def _plan(pipeline: PipelineOp, lanes: Callable[[Attribute], int]) -> _Plan | None:
@@ -152,7 +182,7 @@ def _plan(pipeline: PipelineOp, lanes: Callable[[Attribute], int]) -> _Plan | No
     ]
     if peers is None or not all(_peer_sliceable(peers[slot], extent) for slot in streamed):
         return None
-    return _Plan(pipeline, stage, extent, width, walkers, sliced, peers)
+    return _Plan(pipeline, stage, extent, width, walkers, sliced, peers, _accumulation(lanes))
 
 
 def _extents(generic: GenericOp) -> list[int]:
@@ -284,18 +314,21 @@ def _walk(walker: GenericOp, plan: _Plan, bounds) -> ForOp:
     inputs = [reads.get(value, value) for value in walker.inputs]
     maps = list(walker.indexing_maps.data)
     loops = walker.get_num_loops()
+    region = walker.body.clone()
     if reduction:
         out_map = maps[-1].data
         maps[-1] = AffineMapAttr(AffineMap(loops, 0, (*out_map.results, AffineDimExpr(loops - 1))))
-        accumulator = body.insert_arg(_accumulator_type(walker, width), 1)
+        partial = _accumulator_type(walker, width, plan.accumulates)
+        accumulator = body.insert_arg(partial, 1)
         outputs = [accumulator]
+        _widen_fold(region.block, partial.get_element_type())
     else:
         empties = [tensor.EmptyOp([], _sliced_type(r.type, width)) for r in walker.results]
         body.add_ops(empties)
         outputs = [e.tensor for e in empties]
     parallel = [IteratorTypeAttr(IteratorType.PARALLEL)] * loops
     iterators = parallel if reduction else walker.iterator_types
-    step = located(GenericOp(inputs, outputs, walker.body.clone(), maps, iterators,
+    step = located(GenericOp(inputs, outputs, region, maps, iterators,
                              [o.type for o in outputs]), walker)
     body.add_op(step)
     if reduction:
@@ -307,7 +340,7 @@ def _walk(walker: GenericOp, plan: _Plan, bounds) -> ForOp:
         body.add_op(scf.YieldOp())
     seeds: list[SSAValue] = []
     if reduction:
-        fill = _identity_fill(walker, width)
+        fill = _identity_fill(walker, width, plan.accumulates)
         Rewriter.insert_op(fill, InsertPoint.before(walker))
         seeds = [fill[-1].results[0]]
     loop = ForOp(*bounds, seeds, body)
@@ -316,15 +349,38 @@ def _walk(walker: GenericOp, plan: _Plan, bounds) -> ForOp:
     return loop
 
 
-def _accumulator_type(reduction: GenericOp, width: int) -> TensorType:
-    """The vector partial of ``reduction``: its output with the row's V lanes added."""
+def _accumulator_type(
+    reduction: GenericOp, width: int, accumulates: Callable[[Attribute], Attribute]
+) -> TensorType:
+    """The vector partial of ``reduction``: its output with the row's V lanes added, in
+    the type its combiner accumulates in (max and min stay in their own)."""
     output = reduction.outputs[0].type
-    return TensorType(output.get_element_type(), [*output.get_shape(), width])
+    element = output.get_element_type()
+    if combiner(reduction) in (arith.AddfOp, arith.MulfOp):
+        element = accumulates(element)
+    return TensorType(element, [*output.get_shape(), width])
 
 
-def _identity_fill(reduction: GenericOp, width: int) -> list[Operation]:
+def _widen_fold(block: Block, wide: Attribute) -> None:
+    """A reduction body ``out' = comb(out, e)`` made to fold into an accumulator of
+    type ``wide``: ``out' = comb(out, extf(e))`` (unchanged when ``out`` has that type)."""
+    out = block.args[-1]
+    if out.type == wide:
+        return
+    Rewriter.replace_value_with_new_type(out, wide)
+    folding = block.last_op.operands[0].owner
+    term = folding.operands[1] if folding.operands[0] is block.args[-1] else folding.operands[0]
+    widened = arith.ExtFOp(term, wide)
+    Rewriter.insert_op(widened, InsertPoint.before(folding))
+    new = type(folding)(*[widened.result if v is term else v for v in folding.operands])
+    Rewriter.replace_op(folding, new)
+
+
+def _identity_fill(
+    reduction: GenericOp, width: int, accumulates: Callable[[Attribute], Attribute]
+) -> list[Operation]:
     """A vector partial of ``reduction`` filled with its combiner's identity."""
-    partial = _accumulator_type(reduction, width)
+    partial = _accumulator_type(reduction, width, accumulates)
     element = partial.get_element_type()
     constant = arith.ConstantOp(FloatAttr(IDENTITIES[combiner(reduction)], element))
     empty = tensor.EmptyOp([], partial)
@@ -339,15 +395,22 @@ def _identity_fill(reduction: GenericOp, width: int) -> list[Operation]:
 
 
 def _horizontal(reduction: GenericOp, partial: SSAValue) -> GenericOp:
-    """The reduction of the one vector ``partial`` into ``reduction``'s init."""
+    """The reduction of the one vector ``partial`` into ``reduction``'s init (each lane
+    rounded to the init's type first when the partial is wider)."""
     rank = partial.type.get_num_dims()
     element = partial.type.get_element_type()
-    body = Block(arg_types=[element, element])
-    fold = combiner(reduction)(body.args[1], body.args[0])
+    init = reduction.outputs[0]
+    narrow = init.type.get_element_type()
+    body = Block(arg_types=[element, narrow])
+    lane: SSAValue = body.args[0]
+    if element != narrow:
+        rounded = arith.TruncFOp(lane, narrow)
+        body.add_op(rounded)
+        lane = rounded.result
+    fold = combiner(reduction)(body.args[1], lane)
     body.add_ops([fold, YieldOp(fold.results[0])])
     maps = [AffineMap.identity(rank), AffineMap(rank, 0, tuple(AffineDimExpr(d) for d in range(rank - 1)))]
     iterators = [IteratorType.PARALLEL] * (rank - 1) + [IteratorType.REDUCTION]
-    init = reduction.outputs[0]
     return GenericOp(
         [partial], [init], Region(body), [AffineMapAttr(m) for m in maps],
         [IteratorTypeAttr(kind) for kind in iterators], [init.type],

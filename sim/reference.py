@@ -16,8 +16,10 @@ pinned down here and in the modules that implement them:
   cores the device has.
 - *Addresses are element indices* in the view's element type, over byte-addressed
   memories (``reference_memory``).
-- *Out-of-set accesses are errors*, never masked, and *``access_tile_order`` sorts the
-  set's points* rather than mapping them (``reference_memory``).
+- *Out-of-set accesses are masked* (a load reads zero there, a store writes nothing;
+  ``docs/ktir.md``), every other access must stay in its view's sizes and its
+  argument's array, and *``access_tile_order`` sorts the set's points* rather than
+  mapping them (``reference_memory``).
 - *Ordering across cores* through device memory is undefined without an inter-tile op
   between; the reference runs cores in id order (``reference_grid``).
 - *Inter-tile reduce* folds in ascending tile id where ktir-cpu folds in ring order
@@ -27,15 +29,28 @@ pinned down here and in the modules that implement them:
 - *Numerics*: ``ktc.sim.numerics`` for f16, f32, df16 and the intrinsics; contractions
   accumulate wide (``reference_compute``).
 
-**Arguments.** An ``index`` argument is a *pointer* when it is the start of a
-``construct_memory_view``. Its array has the views' element storage dtype (``float16``
-for f16, ``uint16`` df16 codes, ``int32`` for i32, ...) and the views' sizes as shape
-(flat, of the largest extent, when the views disagree or are not contiguous; free when
-the sizes depend on more than the scalar arguments). Arrays are laid in device memory
-at 128-byte boundaries from address 0, and the pointer is the element index of an
-array's first element. Every other argument is a scalar of its type: an ``index`` or
-integer argument takes an int, a float argument a number (rounded to its type); a
-``!ktdp.runtime_arg`` takes a value of its underlying type that respects its
+**The device** (``arch``: a packaged name, a file or a ``ktc.arch.model.Device``) gives
+the scratchpad's and device memory's sizes, the byte boundary argument arrays start at
+(the largest transfer granularity of a link at device memory) and the SIMD width
+``spyreop.slice_reduction`` works in (``reference_memory.Target``). With no device the
+reference runs an unbounded machine: no capacity is checked, arrays start at multiples
+of their element size, and ``slice_reduction`` is refused. ``ktc run`` runs it for the
+device it simulates (spyre by default).
+
+**Arguments.** An ``index`` argument is a *pointer* when the start of some
+``construct_memory_view`` is computed from it: the argument itself, or it plus or minus
+other values (``%X + 2048``; in ``%a + %b`` of two arguments, ``%a``). Its array has
+the views' element storage dtype (``float16`` for f16, ``uint16`` df16 codes, ``int32``
+for i32, ...) and covers the union of the elements every view built on it reaches: the
+views' sizes as shape when they all start at the pointer, agree and are contiguous,
+else flat, from the pointer to the last element any view reaches (a view reaching
+before the pointer is an error). It is free (any array is taken) when a view's start
+or sizes depend on more than constants and the scalar arguments. Arrays are laid in
+device memory one after another from address 0, each at the device's boundary, and the
+pointer is the element index of an array's first element; no access through a view
+built on it may leave its array. Every other argument is a scalar of its type: an
+``index`` or integer argument takes an int, a float argument a number (rounded to its
+type); a ``!ktdp.runtime_arg`` takes a value of its underlying type that respects its
 granularity and upper bound. Kernels that use constant addresses instead read and
 write memory laid out with ``preload`` and read back with ``Execution.read``.
 
@@ -47,7 +62,7 @@ a deadlock) is a ``KtcError`` located at the function or at the op.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from math import prod
 
 import numpy as np
@@ -75,14 +90,8 @@ from ktc.sim.reference_compute import (
     wrap_integer,
 )
 from ktc.sim.reference_grid import Core, Grid, Ledger
-from ktc.sim.reference_memory import DeviceMemory, Machine
+from ktc.sim.reference_memory import Bounds, DeviceMemory, Machine, Target
 from ktc.sim.reference_ops import Compiler, memory_space_of
-
-DEFAULT_SCRATCHPAD_BYTES = 2 * 1024 * 1024
-"""Spyre's 2 MB per core, used only when the packaged ``spyre`` device cannot be loaded."""
-
-ALIGNMENT = 128
-"""Where pointer arguments' arrays start in device memory: one 128-byte stick."""
 
 RANDOM_INDEX_BOUND = 8
 """Random integer inputs lie in [0, 8) unless they index a view whose size is known."""
@@ -92,17 +101,14 @@ RANDOM_INDEX_BOUND = 8
 # The device
 
 
-def device_capacities(arch: str | None) -> tuple[int, int | None]:
-    """(scratchpad bytes per core, device memory bytes) of the device ``arch`` (a
-    packaged name or a file; None: ``spyre``, or 2 MB and no limit without it)."""
-    from ktc.arch import available
-
-    if arch is None and "spyre" not in available():
-        return DEFAULT_SCRATCHPAD_BYTES, None
+def target_of(arch) -> Target:
+    """The reference's facts of the device ``arch`` (a packaged name, a file or a
+    ``Device``); an unbounded machine for None."""
+    if arch is None:
+        return Target()
     from ktc.arch.model import Device
 
-    device = Device.load(arch or "spyre")
-    return device.memory(device.scratchpad).size, device.memory(device.device_memory).size
+    return Target.of(arch if isinstance(arch, Device) else Device.load(arch))
 
 
 # ---------------------------------------------------------------------------------------
@@ -118,7 +124,8 @@ class Parameter:
     type: Attribute
     value: BlockArgument
     views: tuple[ConstructMemoryViewOp, ...]
-    """The memory views built on it: a pointer has at least one."""
+    """The memory views built on it (their start computed from it): a pointer has at
+    least one."""
 
     @property
     def pointer(self) -> bool:
@@ -170,8 +177,9 @@ class Kernel:
         self.name = func.sym_name.data
         self.grid = grid_of(func)
         block = func.body.block
+        views = _views_by_pointer(func)
         self.parameters = tuple(
-            Parameter(arg.name_hint or f"arg{i}", arg.type, arg, _views_on(arg))
+            Parameter(arg.name_hint or f"arg{i}", arg.type, arg, views.get(arg, ()))
             for i, arg in enumerate(block.args)
         )
         compiler = Compiler()
@@ -199,19 +207,29 @@ class Kernel:
             core //= extent
         return tuple(coords)
 
+    def scalar_values(self, given: Mapping[str, object]) -> dict[str, object]:
+        """The given scalar arguments (by name) as values of their types."""
+        return {
+            p.name: _scalar(self.func, p, given[p.name])
+            for p in self.parameters
+            if not p.pointer and p.name in given
+        }
+
     def layouts(self, scalars: Mapping[str, object]) -> dict[str, Layout]:
         """Each pointer argument's element type and shape, given the scalar arguments."""
-        return {p.name: _layout(self.func, p, scalars) for p in self.parameters if p.pointer}
+        return {p.name: _layout(self, p, scalars) for p in self.parameters if p.pointer}
 
     def execute(
         self,
         args: Mapping[str, object] | Sequence[object] = (),
         *,
-        arch: str | None = None,
+        arch=None,
         scratchpad_bytes: int | None = None,
         preload: Sequence[Placement] = (),
     ) -> Execution:
-        """Run the kernel on every core; the arrays and memory after the run."""
+        """Run the kernel on every core of the device ``arch`` (None: an unbounded
+        machine), whose scratchpad size ``scratchpad_bytes`` overrides; the arrays and
+        memory after the run."""
         named = _named(self, args)
         values = {
             p.name: _scalar(self.func, p, named[p.name]) for p in self.parameters if not p.pointer
@@ -220,10 +238,16 @@ class Kernel:
         arrays = {
             name: _checked_array(self.func, name, layouts[name], named[name]) for name in layouts
         }
-        capacity, limit = device_capacities(arch)
-        machine = Machine(self.tiles, scratchpad_bytes or capacity, DeviceMemory(limit))
+        target = target_of(arch)
+        if scratchpad_bytes is not None:
+            target = replace(target, scratchpad_bytes=scratchpad_bytes)
+        machine = Machine(self.tiles, target, DeviceMemory(target.device_memory_bytes))
         addresses = _place(machine, arrays, self.func)
         values.update({name: addresses[name] // a.itemsize for name, a in arrays.items()})
+        for p in self.parameters:
+            if p.pointer:
+                bounds = Bounds(p.name, addresses[p.name], addresses[p.name] + arrays[p.name].nbytes)
+                machine.arrays.update((view, bounds) for view in p.views)
         for placement in preload:
             _write(machine, placement.ct_id, placement.address, placement.array, self.func)
         arguments = [values[p.name] for p in self.parameters]
@@ -232,7 +256,7 @@ class Kernel:
         def run_core(core: int) -> None:
             with np.errstate(all="ignore"):
                 env = [None] * self._slots
-                ledger = Ledger(core, machine.scratchpad_bytes)
+                ledger = Ledger(core, target.scratchpad_bytes)
                 env[0] = Core(core, self.coords(core), machine, ledger, grid)
                 self._body.run(env, arguments)
 
@@ -245,12 +269,14 @@ class Kernel:
 
 
 def _place(machine: Machine, arrays: Mapping[str, np.ndarray], func: FuncOp) -> dict[str, int]:
-    """Lay the arrays in device memory one after another at ``ALIGNMENT``; their byte
-    addresses."""
+    """Lay the arrays in device memory one after another, each at the device's boundary
+    (its element size without one); their byte addresses."""
     addresses, end = {}, 0
     for name, array in arrays.items():
+        boundary = machine.target.alignment or array.itemsize
+        end = -(-end // boundary) * boundary
         addresses[name] = end
-        end += -(-array.nbytes // ALIGNMENT) * ALIGNMENT
+        end += array.nbytes
     limit = machine.device.limit
     if limit is not None and end > limit:
         raise KtcError(
@@ -294,15 +320,15 @@ def execute(
     kernel: str | ModuleOp | Kernel,
     args: Mapping[str, object] | Sequence[object] = (),
     *,
-    arch: str | None = None,
+    arch=None,
     scratchpad_bytes: int | None = None,
     function: str | None = None,
     filename: str = "<kernel>",
     preload: Sequence[Placement] = (),
 ) -> Execution:
     """Run ``kernel`` (its text, a module or a ``Kernel``) with ``args`` (by name or in
-    order: arrays for pointers, numbers for scalars) on the device ``arch`` (default
-    ``spyre``), whose scratchpad size ``scratchpad_bytes`` overrides."""
+    order: arrays for pointers, numbers for scalars) for the device ``arch`` (None: an
+    unbounded machine), whose scratchpad size ``scratchpad_bytes`` overrides."""
     if isinstance(kernel, str):
         kernel = Kernel.from_text(kernel, filename, function)
     elif isinstance(kernel, ModuleOp):
@@ -315,7 +341,7 @@ def run(
     kernel: str | ModuleOp | Kernel,
     args: Mapping[str, object] | Sequence[object] = (),
     *,
-    arch: str | None = None,
+    arch=None,
     scratchpad_bytes: int | None = None,
     function: str | None = None,
     filename: str = "<kernel>",
@@ -341,14 +367,51 @@ def _memory(machine: Machine, ct_id: int | None, op: Operation):
 # Signature
 
 
-def _views_on(arg: BlockArgument) -> tuple[ConstructMemoryViewOp, ...]:
-    if not isinstance(arg.type, IndexType):
-        return ()
-    return tuple(
-        use.operation
-        for use in arg.uses
-        if isinstance(use.operation, ConstructMemoryViewOp) and use.operation.offset is arg
-    )
+def _views_by_pointer(func: FuncOp) -> dict[BlockArgument, tuple[ConstructMemoryViewOp, ...]]:
+    """The memory views of ``func`` by the pointer argument their start is computed
+    from (``pointer_of``)."""
+    views: dict[BlockArgument, list[ConstructMemoryViewOp]] = {}
+    for op in func.walk():
+        if isinstance(op, ConstructMemoryViewOp):
+            pointer = pointer_of(op.offset, func)
+            if pointer is not None:
+                views.setdefault(pointer, []).append(op)
+    return {arg: tuple(ops) for arg, ops in views.items()}
+
+
+def pointer_of(value: SSAValue, func: FuncOp) -> BlockArgument | None:
+    """The ``index`` argument of ``func`` an address is computed from: the argument
+    itself, or it plus or minus other values (``arith.addi``: the left operand's
+    pointer when both have one; ``arith.subi``: the left operand's)."""
+    if isinstance(value, BlockArgument):
+        is_argument = value.owner is func.body.block and isinstance(value.type, IndexType)
+        return value if is_argument else None
+    op = value.owner
+    if op.name == "arith.addi":
+        return pointer_of(op.operands[0], func) or pointer_of(op.operands[1], func)
+    if op.name == "arith.subi":
+        return pointer_of(op.operands[0], func)
+    return None
+
+
+def _displacement(value: SSAValue, pointer: BlockArgument, scalars, coords) -> int:
+    """``value - pointer`` in elements, from constants, scalar arguments and the tile id
+    ``coords`` alone, or ``_NotStatic``."""
+    if value is pointer:
+        return 0
+    if isinstance(value, BlockArgument):
+        raise _NotStatic
+    op = value.owner
+    lhs, rhs = op.operands
+    if op.name == "arith.subi":
+        return _displacement(lhs, pointer, scalars, coords) - int(
+            static_value(rhs, scalars, coords)
+        )
+    if pointer_of(lhs, pointer.owner.parent_op()) is pointer:
+        return _displacement(lhs, pointer, scalars, coords) + int(
+            static_value(rhs, scalars, coords)
+        )
+    return int(static_value(lhs, scalars, coords)) + _displacement(rhs, pointer, scalars, coords)
 
 
 def _named(kernel: Kernel, args) -> dict[str, object]:
@@ -426,9 +489,10 @@ class _NotStatic(Exception):
     """A value depends on more than constants and scalar arguments."""
 
 
-def static_value(value: SSAValue, scalars: Mapping[str, object]):
+def static_value(value: SSAValue, scalars: Mapping[str, object], coords=None):
     """A value computed from constants and scalar arguments alone (the sizes and
-    strides of memory views), or ``_NotStatic``."""
+    strides of memory views) and, given a core's ``coords``, its tile id; or
+    ``_NotStatic``."""
     if isinstance(value, BlockArgument):
         name = value.name_hint
         if isinstance(value.owner.parent_op(), FuncOp) and name in scalars:
@@ -437,26 +501,40 @@ def static_value(value: SSAValue, scalars: Mapping[str, object]):
     op = value.owner
     if op.name == "arith.constant":
         return constant(op.value, value.type)
+    if op.name == "ktdp.get_compute_tile_id" and coords is not None:
+        position = op.results.index(value)
+        return coords[position] if position < len(coords) else 0
     if op.name not in ELEMENT_OPS or len(op.results) != 1:
         raise _NotStatic
-    operands = [static_value(v, scalars) for v in op.operands]
+    operands = [static_value(v, scalars, coords) for v in op.operands]
     try:
         return ELEMENT_OPS[op.name](op)(*operands)
     except ExecutionError:
         raise _NotStatic from None
 
 
-def _static_list(static: Sequence[int], dynamic: Sequence[SSAValue], scalars) -> list[int]:
-    return [int(x) for x in mixed(static, [static_value(v, scalars) for v in dynamic])]
+def static_trips(loop: Operation, scalars: Mapping[str, object]) -> int | None:
+    """The trip count of an ``scf.for`` whose bounds follow from constants and the
+    scalar arguments; None otherwise."""
+    try:
+        low, high, step = (int(static_value(v, scalars)) for v in (loop.lb, loop.ub, loop.step))
+    except _NotStatic:
+        return None
+    return max(0, -(-(high - low) // step)) if step > 0 else None
 
 
-def _layout(func: FuncOp, parameter: Parameter, scalars: Mapping[str, object]) -> Layout:
+def _static_list(static: Sequence[int], dynamic: Sequence[SSAValue], scalars, coords=None):
+    return [int(x) for x in mixed(static, [static_value(v, scalars, coords) for v in dynamic])]
+
+
+def _layout(kernel: Kernel, parameter: Parameter, scalars: Mapping[str, object]) -> Layout:
+    """A pointer's layout: the union of what its views reach on every core."""
     elements = {type_name(view.result.type) for view in parameter.views}
     if len(elements) > 1:
         raise KtcError(
             f"argument %{parameter.name} is the start of memory views of element types "
             f"{', '.join(sorted(elements))}",
-            where(func),
+            where(kernel.func),
         )
     local = [view for view in parameter.views if memory_space_of(view)[0]]
     if local:
@@ -465,22 +543,41 @@ def _layout(func: FuncOp, parameter: Parameter, scalars: Mapping[str, object]) -
             "places argument arrays in device memory only",
             where(local[0]),
         )
-    shapes = []
-    try:
-        for view in parameter.views:
-            sizes = _static_list(view.static_sizes.get_values(), view.sizes, scalars)
-            strides = _static_list(view.static_strides.get_values(), view.strides, scalars)
-            shapes.append((tuple(sizes), tuple(strides)))
-    except _NotStatic:
-        return Layout(elements.pop(), None)
     element = elements.pop()
-    if len({sizes for sizes, _ in shapes}) == 1 and all(_contiguous(*shape) for shape in shapes):
-        return Layout(element, shapes[0][0])
-    extent = max(
-        0 if 0 in sizes else 1 + sum((n - 1) * s for n, s in zip(sizes, strides))
-        for sizes, strides in shapes
-    )
-    return Layout(element, (extent,))
+    shapes = set()
+    try:
+        for core in range(kernel.tiles):
+            coords = kernel.coords(core)
+            for view in parameter.views:
+                sizes = _static_list(view.static_sizes.get_values(), view.sizes, scalars, coords)
+                strides = _static_list(
+                    view.static_strides.get_values(), view.strides, scalars, coords
+                )
+                start = _displacement(view.offset, parameter.value, scalars, coords)
+                if _reach(start, sizes, strides)[0] < 0:
+                    raise KtcError(
+                        f"the memory view of argument %{parameter.name} reaches element "
+                        f"{_reach(start, sizes, strides)[0]} on core {core}, before the "
+                        "argument's first",
+                        where(view),
+                    )
+                shapes.add((start, tuple(sizes), tuple(strides)))
+    except _NotStatic:
+        return Layout(element, None)
+    placed = {(start, sizes) for start, sizes, _ in shapes}
+    start, sizes = next(iter(placed))
+    if len(placed) == 1 and start == 0 and all(_contiguous(*shape[1:]) for shape in shapes):
+        return Layout(element, sizes)
+    return Layout(element, (max(_reach(*shape)[1] for shape in shapes),))
+
+
+def _reach(start: int, sizes: Sequence[int], strides: Sequence[int]) -> tuple[int, int]:
+    """The elements [low, high) of a view from ``start``, relative to its pointer."""
+    if 0 in sizes:
+        return start, start
+    low = start + sum(min((n - 1) * s, 0) for n, s in zip(sizes, strides))
+    high = start + sum(max((n - 1) * s, 0) for n, s in zip(sizes, strides)) + 1
+    return low, high
 
 
 def _contiguous(sizes: Sequence[int], strides: Sequence[int]) -> bool:
@@ -524,11 +621,7 @@ def random_inputs(
     """An array for every pointer argument not ``given``: floats drawn from N(0, 1),
     integers from [0, n) where n is the smallest size of a view dimension they index
     indirectly (``RANDOM_INDEX_BOUND`` when none is known)."""
-    converted = {
-        p.name: _scalar(kernel.func, p, scalars[p.name])
-        for p in kernel.parameters
-        if not p.pointer and p.name in scalars
-    }
+    converted = kernel.scalar_values(scalars)
     rng = np.random.default_rng(seed)
     arrays = {}
     for name, layout in kernel.layouts(converted).items():

@@ -18,8 +18,9 @@ rounding after every multiply-add, which only a tolerance separates from this.
 Integers wrap at their width; integer division by zero is an error.
 
 The spyreop intrinsics are ``ktc.sim.numerics``'s, the one definition the simulator
-shares. ``slice_reduction`` reduces 128-byte sticks. The older one-operand form of
-``layernormscale`` has no defined formula and is refused.
+shares (``slice_reduction``, which reduces one SIMD vector of the device at a time, is
+executed in ``reference_ops``). The older one-operand form of ``layernormscale`` has no
+defined formula and is refused.
 """
 
 from __future__ import annotations
@@ -45,9 +46,6 @@ class ExecutionError(Exception):
     """A failure the kernel caused (division by zero, an undefined value, ...); the
     interpreter reports it at the op being executed."""
 
-
-STICK_BYTES = 128
-"""What ``slice_reduction`` reduces at a time, as Spyre's SIMD reads memory."""
 
 # ---------------------------------------------------------------------------------------
 # Types
@@ -465,13 +463,6 @@ def _layernormscale_fused(op: Operation) -> ElementFn:
     return lambda pair: as_value(name, numerics.layernormscale(name, *pair))
 
 
-def _slice_reduction(op: Operation) -> ElementFn:
-    name = _result(op)
-    kind, scope = op.reduction_kind.data.value, op.reduction_scope.data.value
-    stick = STICK_BYTES // numerics.bytes_per_element(name)
-    return lambda x: as_value(name, numerics.slice_reduction(name, kind, scope, x, stick))
-
-
 def _wrapping(fn: Callable, name: str) -> Callable[[Operation], ElementFn]:
     return lambda op: lambda a, b: as_value(name, fn(a, b))
 
@@ -493,7 +484,6 @@ ELEMENT_OPS.update(
         "spyreop.layernormscale": _layernormscale,
         "spyreop.exx2_fused": _exx2_fused,
         "spyreop.layernormscale_fused": _layernormscale_fused,
-        "spyreop.slice_reduction": _slice_reduction,
         "spyreop.addi32toi32": _wrapping(numerics.addi32toi32, "i32"),
         "spyreop.muli32toi32": _wrapping(numerics.muli32toi32, "i32"),
         "spyreop.addi64toi64": _wrapping(numerics.addi64toi64, "i64"),

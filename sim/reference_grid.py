@@ -11,8 +11,9 @@ deadlock, reported with every waiting core and what it waits for.
 **Scratchpad ledger.** Every tensor a core materializes (a load, a computed tensor, a
 constant) is held in its scratchpad from its defining op to its last use; a value that
 aliases another (a reshape, a loop-carried value) counts once. Views, access tiles and
-scalars cost nothing. A tensor that makes the held bytes exceed the capacity stops the
-run with an error naming the core, the bytes asked for, those held and the capacity.
+scalars cost nothing. A tensor that makes the held bytes exceed the capacity (the
+device's scratchpad; none without a device) stops the run with an error naming the
+core, the bytes asked for, those held and the capacity.
 (ktir-cpu charges loaded and computed tiles the same way, but not constants.)
 
 **Inter-tile ops.** ``inter_tile_produce`` runs its body on each core that a group's
@@ -23,6 +24,8 @@ on; a consumer waits for the producers it needs (its group's, narrowed by
 ``producer_dependency_per_consumer``). ``reduce`` folds their partials *in ascending
 tile id*, starting from ``identity`` when there is one, so every consumer of an
 all-reduce receives the same bits; ``consume`` delivers its single producer's partials.
+An identity or result typed as its partial reshaped by unit dimensions (the ktdp
+dialect allows it) is reshaped on the way in and out.
 On a core that consumes nothing the results are undefined, and using them is an error.
 ktir-cpu folds in ring order starting at each core instead, which rounds the sums of
 different consumers differently; a ring implementation is compared with the reference
@@ -67,7 +70,7 @@ class Undefined:
 class Ledger:
     """The tensors a core holds, counted once per buffer, against its scratchpad."""
 
-    def __init__(self, core: int, capacity: int):
+    def __init__(self, core: int, capacity: int | None):
         self.core, self.capacity, self.used = core, capacity, 0
         self.held: dict[int, list] = {}
 
@@ -81,7 +84,7 @@ class Ledger:
             return
         self.held[id(buffer)] = [1, buffer.nbytes, buffer]
         self.used += buffer.nbytes
-        if self.used > self.capacity:
+        if self.capacity is not None and self.used > self.capacity:
             raise KtcError(
                 f"scratchpad overflow on core {self.core}: {op.name} materializes a tensor of "
                 f"{buffer.nbytes} bytes while the core holds {self.used - buffer.nbytes} bytes; "
@@ -260,7 +263,9 @@ def _delivery(c: Compiler, op: Operation, combiner: CompiledBlock | None) -> Ste
     """``inter_tile_reduce`` (with a combiner) and ``inter_tile_consume``."""
     future = c.slot(op.future)
     identity = [c.slot(v) for v in getattr(op, "identity", ())]
+    partial_shapes = [t.get_shape() for t in op.future.type.partial_types.data]
     results = [c.slot(r) for r in op.results]
+    result_shapes = [r.type.get_shape() for r in op.results]
     consumers = IntegerSet(op.consumer_tiles_per_group.data)
     dependency = op.producer_dependency_per_consumer
     dependency = IntegerSet(dependency.data) if dependency is not None else None
@@ -307,11 +312,12 @@ def _delivery(c: Compiler, op: Operation, combiner: CompiledBlock | None) -> Ste
         if combiner is None:
             totals = list(exchange[needed[0]])
         else:
-            totals = [env[s] for s in identity] or list(exchange[needed[0]])
+            start = [np.reshape(env[s], shape) for s, shape in zip(identity, partial_shapes)]
+            totals = start or list(exchange[needed[0]])
             for producer in needed[0 if identity else 1 :]:
                 totals = combiner.run(env, [*totals, *exchange[producer]])
-        for slot, total in zip(results, totals):
-            env[slot] = total
+        for slot, total, shape in zip(results, totals, result_shapes):
+            env[slot] = np.reshape(total, shape)
 
     return run
 

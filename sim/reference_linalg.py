@@ -5,15 +5,21 @@ A ``linalg.generic`` (and every named linalg op with a body) runs its body once 
 whole arrays when every loop is parallel: each operand is laid over the loop nest by
 its indexing map, so that numpy broadcasting does the loops, and ``linalg.index`` gives
 open-grid arrays. With reduction loops the body runs once per point of them, in
-order, over arrays of the parallel loops. ``linalg.reduce`` folds pairwise
-(``reference_compute.tree_fold``); ``linalg.matmul`` and ``linalg.batch_matmul``
-accumulate wide (``reference_compute.contract``). ``tensor.empty`` is zeros, and every
+order, over arrays of the parallel loops, unless the body is a *fold*
+``out' = comb(out, t)`` (``comb`` an add, multiply, max or min, ``t`` not reading
+``out``): then ``t`` is computed at every point at once, in the element type, and
+folded exactly (sums and products in float64, extrema as they are), and the result is
+``comb(init, fold)`` rounded once to the element type, the sum a wide accumulator
+gives. ``linalg.reduce`` with a fold body does the same; with any other body it folds
+pairwise (``reference_compute.tree_fold``). ``linalg.matmul`` and
+``linalg.batch_matmul`` accumulate wide (``reference_compute.contract``). ``tensor.empty`` is zeros, and every
 op returns a new array (a reshape returns a view of its operand: the same tensor).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 from itertools import product
 from math import prod
 from typing import TYPE_CHECKING
@@ -105,6 +111,7 @@ def structured(c: Compiler, op: Operation) -> Step:
             f"{op.name}: an output's indexing map must name every parallel loop once", where(op)
         )
     out_positions = [[e.position for e in m.results] for m in out_maps]
+    fold = fold_of(op.regions[0].block, n_out) if reduction else None
 
     def run(env: list) -> None:
         values = [env[s] for s in slots]
@@ -120,8 +127,13 @@ def structured(c: Compiler, op: Operation) -> Step:
             return
         kept = [1 if d in reduction else n for d, n in enumerate(extents)]
         accumulators = [np.broadcast_to(v, kept) for v in views[len(views) - n_out :]]
+        if fold is not None:
+            env[index_slot] = _open_grid(extents)
+            (terms,) = body.run(env, [*views[:-1], fold.identity(names[0])])
+            whole = np.broadcast_to(terms, extents)
+            accumulators = [fold.total(names[0], accumulators[0], whole, tuple(reduction))]
         grid = _open_grid(kept)
-        for point in product(*(range(extents[d]) for d in reduction)):
+        for point in product(*(range(extents[d]) for d in reduction)) if fold is None else ():
             at = dict(zip(reduction, point))
             env[index_slot] = [at.get(d, axis) for d, axis in enumerate(grid)]
             ins = [_at(v, at) for v in views[: len(views) - n_out]]
@@ -132,6 +144,56 @@ def structured(c: Compiler, op: Operation) -> Step:
             env[slot] = np.array(as_array(name, value.transpose(order).reshape(shape)))
 
     return run
+
+
+@dataclass(frozen=True)
+class Fold:
+    """A body ``out' = comb(out, t)`` whose ``comb`` folds exactly."""
+
+    kind: str
+
+    def identity(self, name: str):
+        """The value ``comb(identity, t)`` is ``t`` for."""
+        return as_value(name, FOLD_IDENTITIES[self.kind])
+
+    def total(self, name: str, init: np.ndarray, terms: np.ndarray, axes: tuple[int, ...]):
+        """``comb(init, fold of terms over axes)``, rounded once to type ``name``."""
+        if self.kind in ("add", "mul"):
+            reduce = np.sum if self.kind == "add" else np.prod
+            exact = reduce(terms.astype(np.float64), axis=axes, keepdims=True)
+            combined = init + exact if self.kind == "add" else init * exact
+            return as_array(name, combined)
+        reduce = FOLD_EXTREMA[self.kind]
+        return as_array(name, reduce(init, reduce.reduce(terms, axis=axes, keepdims=True)))
+
+
+FOLDS = {
+    "arith.addf": "add", "arith.mulf": "mul", "arith.maximumf": "maximum",
+    "arith.maxnumf": "maxnum", "arith.minimumf": "minimum", "arith.minnumf": "minnum",
+}
+"""The combining ops of a fold body, by the fold they make."""
+FOLD_IDENTITIES = {
+    "add": -0.0, "mul": 1.0, "maximum": -np.inf, "maxnum": -np.inf, "minimum": np.inf,
+    "minnum": np.inf,
+}
+"""Neutral elements: ``-0.0 + t`` is ``t`` for every ``t``, a zero of either sign too."""
+FOLD_EXTREMA = {"maximum": np.maximum, "maxnum": np.fmax, "minimum": np.minimum, "minnum": np.fmin}
+"""NaN-propagating (``maximumf``) and NaN-ignoring (``maxnumf``) extrema."""
+
+
+def fold_of(block, n_out: int) -> Fold | None:
+    """The fold a reduction body is, or None: one output, yielded as ``comb(out, t)``
+    (either operand order) where ``out`` has no other use."""
+    if n_out != 1 or not block.args:
+        return None
+    out, yielded = block.args[-1], block.last_op
+    if len(yielded.operands) != 1 or not isinstance(yielded.operands[0].owner, Operation):
+        return None
+    comb = yielded.operands[0].owner
+    kind = FOLDS.get(comb.name)
+    if kind is None or len(list(out.uses)) != 1 or out not in comb.operands:
+        return None
+    return Fold(kind)
 
 
 def _at(view, at: Mapping[int, int]):
@@ -167,6 +229,7 @@ def _reduce(c: Compiler, op: Operation) -> Step:
     names = [type_name(r.type) for r in op.results]
     dims = list(op.dimensions.get_values())
     body = c.region(op.region, op)
+    fold = _reduce_fold(op.region.block, n)
 
     def run(env: list) -> None:
         def combine(new: list, accumulated: list) -> list:
@@ -178,6 +241,11 @@ def _reduce(c: Compiler, op: Operation) -> Step:
             x = env[s]
             moved = np.moveaxis(x, dims, list(range(x.ndim - len(dims), x.ndim)))
             values.append(moved.reshape(moved.shape[: x.ndim - len(dims)] + (-1,)))
+        if fold is not None:
+            init = np.asarray(initial[0])[..., None]
+            total = fold.total(names[0], init, values[0], (values[0].ndim - 1,))[..., 0]
+            env[results[0]] = np.array(as_array(names[0], np.broadcast_to(total, np.shape(initial[0]))))
+            return
         if values[0].shape[-1]:
             totals = combine(tree_fold(values, combine), initial)
         else:
@@ -186,6 +254,15 @@ def _reduce(c: Compiler, op: Operation) -> Step:
             env[slot] = np.array(as_array(name, np.broadcast_to(total, np.shape(init))))
 
     return run
+
+
+def _reduce_fold(block, n: int) -> Fold | None:
+    """A ``linalg.reduce`` body ``(in, out) -> comb(in, out)``: a fold of the inputs."""
+    fold = fold_of(block, n)
+    if fold is None or block.last_op.operands[0].owner.operands[0] not in block.args:
+        return None
+    comb = block.last_op.operands[0].owner
+    return fold if set(comb.operands) == set(block.args) else None
 
 
 def _fill(c: Compiler, op: Operation) -> Step:

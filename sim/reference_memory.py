@@ -11,18 +11,25 @@ memory and every scratchpad are flat, byte addressed and zero before anything is
 ``N``, whichever core reads it); ``ct_local`` without ``ct_id`` is the scratchpad of the
 core that executes the access. The older ``#ktdp.spyre_memory_space`` maps as the ktdp
 dialect says; ``unspecified`` is device memory, as ktir-cpu takes a view without a space.
-A scratchpad has the capacity of the device's scratchpad; an access to a byte beyond it
-is a capacity error naming the core, the bytes asked for and the capacity. Device
-memory is bounded only by the device's size, when it is known.
+The ``Target`` (the device the reference runs for) sizes them: a scratchpad has the
+device's scratchpad capacity, and an access to a byte beyond it is a capacity error
+naming the core, the bytes asked for and the capacity; device memory is bounded by the
+device's size. With no device both are unbounded.
 
 **Coordinates.** A view covers the global coordinates of its ``coordinate_set`` (its
 symbols bound to the view's dynamic sizes, left to right). Coordinate ``x`` lies at
 element ``offset + sum((x[d] - origin[d]) * strides[d])``, where ``origin`` is the lower
 corner of the set's bounding box: 0 for an ordinary view, the first row of its rows for
-a partition of a distributed view. Every access is checked: a coordinate outside the
-view's set (or, within the set, outside its sizes) is an error, never masked. A
-distributed view routes each coordinate to the partition whose set holds it; a load
-reads the first such partition (operand order), a store writes every one.
+a partition of a distributed view. A distributed view routes each coordinate to the
+partition whose set holds it; a load reads the first such partition (operand order), a
+store writes every one.
+
+**Masking** (``docs/ktir.md``). A coordinate outside the view's set (outside every
+partition's, for a distributed view) is *masked*: a load reads the element type's zero
+there, a store writes nothing there. A coordinate inside a set is checked: outside the
+view's sizes, or at an address outside the array of the argument the view is built on
+(``Bounds``), it is an error naming the op and the coordinate. No access leaves its
+argument's array.
 
 **Access tiles.** A direct tile is the coordinates ``base + p`` for ``p`` in
 ``access_tile_set``. Its points are *sorted* by ``access_tile_order(p)``
@@ -40,7 +47,7 @@ offsets computed with numpy broadcasting, never one element at a time in Python.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from math import prod
 
@@ -52,11 +59,23 @@ from xdsl.ir.affine import AffineMap
 from ktc.dialects.diagnostics import KtcError, where
 from ktc.sim import numerics
 from ktc.sim.reference_affine import BoundSet
+from ktc.sim.reference_compute import ExecutionError, type_name
 
 # ---------------------------------------------------------------------------------------
 # Memories
 
 _CHUNK = 1 << 20
+
+
+def span(itemsize: int, start: int, shape, strides) -> tuple[int, int]:
+    """The bytes [low, high) a strided window of elements touches."""
+    low = high = start
+    for extent, stride in zip(shape, strides):
+        if extent == 0:
+            return start * itemsize, start * itemsize
+        reach = (extent - 1) * stride
+        low, high = low + min(reach, 0), high + max(reach, 0)
+    return low * itemsize, (high + 1) * itemsize
 
 
 class Memory:
@@ -82,15 +101,6 @@ class Memory:
             view = self._typed[dtype] = self._bytes[:usable].view(dtype)
         return view
 
-    def _span(self, dtype: np.dtype, start: int, shape, strides) -> tuple[int, int]:
-        """The bytes [low, high) a strided window touches."""
-        low = high = start
-        for extent, stride in zip(shape, strides):
-            if extent == 0:
-                return start * dtype.itemsize, start * dtype.itemsize
-            reach = (extent - 1) * stride
-            low, high = low + min(reach, 0), high + max(reach, 0)
-        return low * dtype.itemsize, (high + 1) * dtype.itemsize
 
     def _window(self, dtype: np.dtype, start: int, shape, strides) -> np.ndarray:
         """A view of the elements (bounds already checked)."""
@@ -105,14 +115,14 @@ class Memory:
     def read_window(self, dtype, start: int, shape, strides, op: Operation) -> np.ndarray:
         """A copy of the elements ``start + sum(i[d] * strides[d])``, ``i`` over ``shape``."""
         dtype = np.dtype(dtype)
-        self._ensure(*self._span(dtype, start, shape, strides), "reads", op)
+        self._ensure(*span(dtype.itemsize, start, shape, strides), "reads", op)
         if 0 in shape:
             return np.empty(shape, dtype)
         return self._window(dtype, start, shape, strides).copy()
 
     def write_window(self, dtype, start: int, shape, strides, values, op: Operation) -> None:
         dtype = np.dtype(dtype)
-        low, high = self._span(dtype, start, shape, strides)
+        low, high = span(dtype.itemsize, start, shape, strides)
         self._ensure(low, high, "writes", op)
         if 0 in shape:
             return
@@ -146,25 +156,29 @@ class Memory:
         """Note that bytes [low, high) hold data (device memory copies them when it grows)."""
 
 
-class DeviceMemory(Memory):
-    """The device's memory: grows to fit what is accessed, up to ``limit`` bytes. Only
-    the written parts are copied when it grows, so untouched gigabytes cost nothing."""
+class GrowingMemory(Memory):
+    """A memory that grows to fit what is accessed, up to ``limit`` bytes (None: no
+    limit). Only the written parts are copied when it grows, so untouched gigabytes cost
+    nothing."""
 
-    def __init__(self, limit: int | None):
-        super().__init__("device memory", _CHUNK)
+    def __init__(self, what: str, limit: int | None):
+        super().__init__(what, min(_CHUNK, limit or _CHUNK))
         self.limit = limit
         self._dirty: list[tuple[int, int]] = []
 
     def _ensure(self, low: int, high: int, action: str, op: Operation) -> None:
         super()._ensure(low, high, action, op)
         if self.limit is not None and high > self.limit:
-            raise KtcError(
-                f"{op.name} {action} bytes [{low}, {high}) of device memory, beyond its "
-                f"{self.limit} bytes",
-                where(op),
-            )
+            raise self.beyond(low, high, action, op)
         if high > len(self._bytes):
             self.grow(high)
+
+    def beyond(self, low: int, high: int, action: str, op: Operation) -> KtcError:
+        return KtcError(
+            f"{op.name} {action} bytes [{low}, {high}) of {self.what}, beyond its "
+            f"{self.limit} bytes",
+            where(op),
+        )
 
     def grow(self, size: int) -> None:
         """Make bytes [0, size) addressable."""
@@ -185,6 +199,13 @@ class DeviceMemory(Memory):
             self._dirty = _merged(self._dirty)
 
 
+class DeviceMemory(GrowingMemory):
+    """The device's memory, ``limit`` bytes (None: unbounded)."""
+
+    def __init__(self, limit: int | None):
+        super().__init__("device memory", limit)
+
+
 def _merged(intervals: list[tuple[int, int]]) -> list[tuple[int, int]]:
     merged: list[tuple[int, int]] = []
     for low, high in sorted(intervals):
@@ -195,22 +216,64 @@ def _merged(intervals: list[tuple[int, int]]) -> list[tuple[int, int]]:
     return merged
 
 
-class Scratchpad(Memory):
-    """One core's scratchpad: ``capacity`` bytes, addressed from 0."""
+class Scratchpad(GrowingMemory):
+    """One core's scratchpad: ``capacity`` bytes (None: unbounded), addressed from 0."""
 
-    def __init__(self, core: int, capacity: int):
+    def __init__(self, core: int, capacity: int | None):
         super().__init__(f"the scratchpad of core {core}", capacity)
         self.core = core
-        self.capacity = capacity
 
-    def _ensure(self, low: int, high: int, action: str, op: Operation) -> None:
-        super()._ensure(low, high, action, op)
-        if high > self.capacity:
-            raise KtcError(
-                f"scratchpad overflow on core {self.core}: {op.name} {action} bytes "
-                f"[{low}, {high}), beyond the scratchpad's capacity of {self.capacity} bytes",
-                where(op),
+    def beyond(self, low: int, high: int, action: str, op: Operation) -> KtcError:
+        return KtcError(
+            f"scratchpad overflow on core {self.core}: {op.name} {action} bytes "
+            f"[{low}, {high}), beyond the scratchpad's capacity of {self.limit} bytes",
+            where(op),
+        )
+
+
+@dataclass(frozen=True)
+class Target:
+    """What the reference takes from the device it runs for (``Target.of``), or from
+    none (``Target()``): memory sizes, where argument arrays start, SIMD widths."""
+
+    name: str | None = None
+    scratchpad_bytes: int | None = None
+    """Per core; None: unbounded."""
+    device_memory_bytes: int | None = None
+    """None: unbounded."""
+    alignment: int | None = None
+    """Byte boundary argument arrays start at; None: each at a multiple of its element
+    size."""
+    lanes: Mapping[str, int] = field(default_factory=dict)
+    """SIMD lanes per element type name (``f16``): the slice ``slice_reduction``
+    reduces. Empty without a device."""
+
+    @classmethod
+    def of(cls, device) -> Target:
+        """The facts of a ``ktc.arch.model.Device``."""
+        memory_links = [
+            link for link in device.links
+            if device.device_memory in (link.source.kind, link.target.kind)
+        ]
+        granule = max((g for link in memory_links for g in link.granularity), default=None)
+        return cls(
+            device.name,
+            device.memory(device.scratchpad).size,
+            device.memory(device.device_memory).size,
+            granule,
+            {type_name(element): n for element, n in device.compute.lanes.items()},
+        )
+
+    def slice_elements(self, element: str) -> int:
+        """The elements ``slice_reduction`` reduces at a time: one SIMD vector."""
+        if self.name is None:
+            raise ExecutionError(
+                "slice_reduction reduces one SIMD vector of the device at a time: run the "
+                "reference for a device"
             )
+        if element not in self.lanes:
+            raise ExecutionError(f"device @{self.name} has no SIMD lanes for {element}")
+        return self.lanes[element]
 
 
 @dataclass
@@ -218,9 +281,11 @@ class Machine:
     """What every core shares: device memory and the scratchpads, one per grid tile."""
 
     tiles: int
-    scratchpad_bytes: int
+    target: Target
     device: DeviceMemory
     scratchpads: dict[int, Scratchpad] = field(default_factory=dict)
+    arrays: dict[Operation, Bounds] = field(default_factory=dict)
+    """Per ``construct_memory_view`` built on a pointer argument, its array."""
 
     def scratchpad(self, core: int, op: Operation) -> Scratchpad:
         if not 0 <= core < self.tiles:
@@ -229,8 +294,18 @@ class Machine:
             )
         pad = self.scratchpads.get(core)
         if pad is None:
-            pad = self.scratchpads[core] = Scratchpad(core, self.scratchpad_bytes)
+            pad = self.scratchpads[core] = Scratchpad(core, self.target.scratchpad_bytes)
         return pad
+
+
+@dataclass(frozen=True)
+class Bounds:
+    """The bytes [low, high) of device memory holding pointer argument ``name``'s
+    array: what views built on it may reach."""
+
+    name: str
+    low: int
+    high: int
 
 
 # ---------------------------------------------------------------------------------------
@@ -253,6 +328,9 @@ class View:
     strides: tuple[int, ...]
     coordinates: BoundSet
     origin: tuple[int, ...]
+    bounds: Bounds | None = None
+    """The array of the pointer argument it is built on (None: an address of the
+    kernel's own)."""
 
     @property
     def storage(self) -> np.dtype:
@@ -403,31 +481,46 @@ def _point_text(point: Sequence[int]) -> str:
     return "(" + ", ".join(str(x) for x in point) + ")"
 
 
-def _check_inside(view: View, coords: Sequence, op: Operation) -> None:
-    """Every point of ``coords`` (broadcasting arrays) lies in the view's set and sizes."""
-    cover = view.coordinates
-    if cover.is_box and not cover.empty:
-        within = all(
-            (low is None or int(np.min(c)) >= low) and (high is None or int(np.max(c)) <= high)
-            for c, low, high in zip(coords, cover.lows, cover.highs)
-        )
-    else:
-        within = bool(np.all(cover.contains(coords))) if not cover.empty else False
-    if not within:
-        raise _outside(
-            view,
-            coords,
-            cover.contains(coords) & (not cover.empty),
-            op,
-            f"is outside the coordinate set {cover.text}",
-        )
+def _parts(view: AnyView) -> tuple[View, ...]:
+    return (view,) if isinstance(view, View) else view.parts
+
+
+def _held(view: View, coords: Sequence, layout: tuple[int, ...]) -> np.ndarray:
+    """Which points of ``coords`` (broadcasting to ``layout``) the view's set holds."""
+    if view.coordinates.empty:
+        return np.zeros(layout, bool)
+    return np.broadcast_to(view.coordinates.contains(coords), layout)
+
+
+def _check_sizes(view: View, coords: Sequence, op: Operation) -> None:
+    """Every point of ``coords`` (in the view's set) lies within its sizes."""
     local = [c - o for c, o in zip(coords, view.origin)]
-    if all(int(np.min(x)) >= 0 and int(np.max(x)) < size for x, size in zip(local, view.sizes)):
+    if all(
+        np.size(x) == 0 or (int(np.min(x)) >= 0 and int(np.max(x)) < size)
+        for x, size in zip(local, view.sizes)
+    ):
         return
     inside = True
     for x, size in zip(local, view.sizes):
         inside = inside & (x >= 0) & (x < size)
     raise _outside(view, coords, inside, op, f"lies beyond the sizes {list(view.sizes)}")
+
+
+def _check_bounds(view: View, coords: Sequence, offsets: np.ndarray, op: Operation) -> None:
+    """Every element offset lies in the array of the view's argument."""
+    bounds = view.bounds
+    if bounds is None or offsets.size == 0:
+        return
+    size = view.storage.itemsize
+    if int(offsets.min()) * size >= bounds.low and (int(offsets.max()) + 1) * size <= bounds.high:
+        return
+    inside = (offsets * size >= bounds.low) & ((offsets + 1) * size <= bounds.high)
+    elements = f"[{bounds.low // size}, {bounds.high // size})"
+    raise _outside(
+        view, coords, inside, op,
+        f"lies outside the array of argument %{bounds.name} (elements {elements} from the "
+        "first of device memory)",
+    )
 
 
 def _offsets(view: View, coords: Sequence) -> np.ndarray:
@@ -446,41 +539,27 @@ def plan_points(
     core: int,
     op: Operation,
 ) -> Plan:
-    """The plan for explicit coordinates (arrays broadcasting to ``layout``)."""
-    if isinstance(view, View):
-        _check_inside(view, coords, op)
-        memory = view.memory(machine, core, op)
-        return Plan(
-            view.storage, layout, tile_shape, (_Points(memory, _offsets(view, coords), None),)
-        )
+    """The plan for explicit coordinates (arrays broadcasting to ``layout``); those
+    that no set holds are masked."""
+    parts = _parts(view)
     pieces = []
-    covered = np.zeros(layout, bool)
-    for part in view.parts:
-        holds = np.broadcast_to(part.coordinates.contains(coords), layout) & (
-            not part.coordinates.empty
-        )
+    for part in parts:
+        holds = _held(part, coords, layout)
+        if len(parts) == 1 and holds.all():
+            _check_sizes(part, coords, op)
+            offsets = _offsets(part, coords)
+            _check_bounds(part, coords, np.broadcast_to(offsets, layout), op)
+            pieces.append(_Points(part.memory(machine, core, op), offsets, None))
+            break
         if not holds.any():
             continue
         part_coords = [np.broadcast_to(c, layout)[holds] for c in coords]
-        _check_inside(part, part_coords, op)
+        _check_sizes(part, part_coords, op)
         offsets = np.zeros(layout, np.int64)
         offsets[holds] = _offsets(part, part_coords)
+        _check_bounds(part, part_coords, offsets[holds], op)
         pieces.append(_Points(part.memory(machine, core, op), offsets, holds))
-        covered |= holds
-    if not covered.all():
-        raise _uncovered(view, coords, covered, op)
     return Plan(view.storage, layout, tile_shape, tuple(pieces))
-
-
-def _uncovered(view: DistributedView, coords: Sequence, covered, op: Operation) -> KtcError:
-    shape = np.shape(covered)
-    first = tuple(np.argwhere(~covered)[0])
-    point = tuple(int(np.broadcast_to(c, shape)[first]) for c in coords)
-    return KtcError(
-        f"{op.name}: coordinate {_point_text(point)} is in no partition of the distributed "
-        f"memory view built at {where(view.op)}",
-        where(op),
-    )
 
 
 def plan_box(
@@ -494,41 +573,46 @@ def plan_box(
     op: Operation,
 ) -> Plan:
     """The plan for the box of global coordinates ``lows + [0, extents)``, its points
-    sorted by ``permutation``: strided windows when the view's sets are boxes."""
+    sorted by ``permutation``: strided windows when the view's sets are boxes, each the
+    part of the box its set holds (the rest is masked)."""
     layout = tuple(extents)
     order = None if permutation == tuple(range(len(layout))) else permutation
-    parts = (view,) if isinstance(view, View) else view.parts
+    parts = _parts(view)
     if not all(part.coordinates.is_box for part in parts) or 0 in layout:
         grid = _grid(lows, extents)
         return _permuted(
             plan_points(view, grid, layout, layout, machine, core, op), order, tile_shape
         )
-    if isinstance(view, View):
-        if not _box_inside(view, lows, extents):
-            _check_inside(view, _grid(lows, extents), op)
-        return Plan(
-            view.storage,
-            layout,
-            tile_shape,
-            (_window(view, lows, extents, machine, core, op),),
-            order,
-        )
     pieces = []
-    covered = np.zeros(layout, bool)
     for part in parts:
-        low = [max(lo, p) for lo, p in zip(lows, part.coordinates.lows)]
-        high = [min(lo + n - 1, p) for lo, n, p in zip(lows, extents, part.coordinates.highs)]
-        if part.coordinates.empty or any(h < lo for lo, h in zip(low, high)):
+        held = _intersection(part.coordinates, lows, extents)
+        if held is None:
             continue
-        sub = [h - lo + 1 for lo, h in zip(low, high)]
-        if not _box_inside(part, low, sub):
-            _check_inside(part, _grid(low, sub), op)
+        low, sub = held
+        if not _box_in_sizes(part, low, sub):
+            _check_sizes(part, _grid(low, sub), op)
         piece = _window(part, low, sub, machine, core, op, [lo - l0 for lo, l0 in zip(low, lows)])
+        if part.bounds is not None:
+            first, last = span(part.storage.itemsize, piece.start, piece.shape, piece.strides)
+            if first < part.bounds.low or last > part.bounds.high:
+                grid = _grid(low, sub)
+                _check_bounds(part, grid, np.broadcast_to(_offsets(part, grid), tuple(sub)), op)
         pieces.append(piece)
-        covered[piece.box] = True
-    if not covered.all():
-        raise _uncovered(view, _grid(lows, extents), covered, op)
     return Plan(view.storage, layout, tile_shape, tuple(pieces), order)
+
+
+def _intersection(
+    cover: BoundSet, lows: Sequence[int], extents: Sequence[int]
+) -> tuple[list[int], list[int]] | None:
+    """The part of the box ``lows + [0, extents)`` inside a set that is a box, as
+    (lows, extents); None when they do not meet."""
+    if cover.empty:
+        return None
+    low = [lo if c is None else max(lo, c) for lo, c in zip(lows, cover.lows)]
+    high = [lo + n - 1 if c is None else min(lo + n - 1, c) for lo, n, c in zip(lows, extents, cover.highs)]
+    if any(h < lo for lo, h in zip(low, high)):
+        return None
+    return low, [h - lo + 1 for lo, h in zip(low, high)]
 
 
 def _grid(lows: Sequence[int], extents: Sequence[int]) -> list[np.ndarray]:
@@ -540,18 +624,12 @@ def _grid(lows: Sequence[int], extents: Sequence[int]) -> list[np.ndarray]:
     ]
 
 
-def _box_inside(view: View, lows: Sequence[int], extents: Sequence[int]) -> bool:
-    """Whether a non-empty box lies in a view whose set is a box, and in its sizes."""
-    cover = view.coordinates
-    for low, n, set_low, set_high, origin, size in zip(
-        lows, extents, cover.lows, cover.highs, view.origin, view.sizes
-    ):
-        high = low + n - 1
-        if (set_low is not None and low < set_low) or (set_high is not None and high > set_high):
-            return False
-        if low - origin < 0 or high - origin >= size:
-            return False
-    return not cover.empty
+def _box_in_sizes(view: View, lows: Sequence[int], extents: Sequence[int]) -> bool:
+    """Whether a non-empty box lies within the view's sizes."""
+    return all(
+        low - origin >= 0 and low + n - 1 - origin < size
+        for low, n, origin, size in zip(lows, extents, view.origin, view.sizes)
+    )
 
 
 def _window(view: View, lows, extents, machine, core, op, at=None) -> _Window:

@@ -29,7 +29,7 @@ from ktc.dialects.ktdp import (
     RuntimeArgType,
     SpyreMemorySpaceAttr,
 )
-from ktc.sim import reference_grid, reference_linalg
+from ktc.sim import numerics, reference_grid, reference_linalg
 from ktc.sim.reference_affine import IntegerSet, map_function, permutation_of
 from ktc.sim.reference_compute import (
     ELEMENT_OPS,
@@ -353,6 +353,7 @@ def _memory_view(c: Compiler, op: ConstructMemoryViewOp) -> Step:
             tuple(int(s) for s in mixed(static_strides, [env[s] for s in strides])),
             coordinates,
             origin_of(coordinates, op),
+            env[0].machine.arrays.get(op),
         )
 
     return run
@@ -461,6 +462,19 @@ def _store(c: Compiler, op: Operation) -> Step:
     return run
 
 
+def _slice_reduction(c: Compiler, op: Operation) -> Step:
+    """``spyreop.slice_reduction``: one SIMD vector of the device at a time."""
+    source, out = c.slot(op.operands[0]), c.slot(op.results[0])
+    name = type_name(op.results[0].type)
+    kind, scope = op.reduction_kind.data.value, op.reduction_scope.data.value
+
+    def run(env: list) -> None:
+        stick = env[0].machine.target.slice_elements(name)
+        env[out] = as_value(name, numerics.slice_reduction(name, kind, scope, env[source], stick))
+
+    return run
+
+
 def _runtime_arg_extract(c: Compiler, op: Operation) -> Step:
     source, out = c.slot(op.input), c.slot(op.result)
     kind = op.kind.data.value
@@ -488,4 +502,5 @@ _EXECUTORS: dict[str, Executor] = {
     "ktdp.load": _load,
     "ktdp.store": _store,
     "ktdp.runtime_arg_extract": _runtime_arg_extract,
+    "spyreop.slice_reduction": _slice_reduction,
 }

@@ -9,8 +9,11 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-CORPUS = ROOT.parent / "shared" / "ktir-corpus"
-REFERENCE = ROOT.parent / "shared" / "reference"
+SHARED = Path(os.environ.get("KTC_SHARED", ROOT.parent / "shared"))
+"""The folder beside the project holding the KTIR corpus and references ($KTC_SHARED
+names it when the checkout lives elsewhere)."""
+CORPUS = SHARED / "ktir-corpus"
+REFERENCE = SHARED / "reference"
 LINE4 = ROOT / "tests" / "lit" / "arch" / "Inputs" / "line4.mlir"
 DEVICES = [pytest.param("spyre", id="spyre"), pytest.param("toy", id="toy"),
            pytest.param(str(LINE4), id="line4")]

@@ -17,13 +17,11 @@ from 0-d entries of ``in.npz``. ``out.npz`` holds every pointer argument's array
 the run. A summary of each array after the run goes to stdout, saying whether its
 input was given or drawn.
 
-``--check`` runs the KTIR kernel on the reference interpreter with the same inputs and
-compares every array by one rule: bit-exact, unless the kernel reduces (a
-``linalg.reduce``, or a ``linalg.generic`` with a reduction iterator), whose float
-results may differ by the order of the additions: then f16 and df16 within 2^-6, f32 and
-f64 within 1e-5, relative plus absolute, the absolute part scaled by the largest
-reference magnitude (integers stay bit-exact); ``compare`` is that rule. A mismatch
-names the first differing indices and both values and exits 1. ``--report`` prints the
+``--check`` runs the KTIR kernel on the reference interpreter (for the same device) with
+the same inputs and compares every array by ``ktc.sim.check``'s rule: bit-exact unless
+the kernel reduces, else per element within a tolerance from the element type and the
+reduction's length, NaN and infinities exact. A mismatch names the first differing
+indices, both values and the tolerance there, and exits 1. ``--report`` prints the
 simulator's report of the last dataflow run, ``--report-json`` writes it
 (``ktc.sim.report.Report.to_json``), ``--trace`` writes a Chrome trace (also of a run
 the simulator stopped, such as a deadlock). ``--max-cycles N`` stops the simulation past
@@ -38,15 +36,12 @@ import json
 import time
 from collections.abc import Callable
 from contextlib import nullcontext
-from dataclasses import dataclass
 from math import prod
 from pathlib import Path
 from zipfile import BadZipFile
 
 import numpy as np
 from xdsl.dialects.builtin import ModuleOp
-from xdsl.dialects.linalg.attrs import IteratorType
-from xdsl.dialects.linalg.ops import GenericOp, ReduceOp
 
 from ktc.codegen.package import DTYPES, INTEGERS, MAGIC, Package, decode
 from ktc.codegen.plan import evaluate
@@ -58,14 +53,13 @@ from ktc.errors import KtcError
 from ktc.files import staged, write_atomically
 from ktc.sim import numerics
 from ktc.sim.reference import RANDOM_INDEX_BOUND, Kernel, random_inputs
+from ktc.sim.check import compare, reduction_length, rule
 from ktc.sim.reference_compute import type_name
 from ktc.sim.report import Report
 from ktc.sim.simulator import Simulator
 
 SIMULATOR_FLAGS = ("check", "trace", "report", "report_json", "max_cycles")
 """Flags that only mean something on the simulator (refused with ``--reference``)."""
-TOLERANCES = {"f16": 2.0**-6, "df16": 2.0**-6, "f32": 1e-5, "f64": 1e-5}
-"""Relative and absolute tolerance per float element type, for kernels that reduce."""
 INPUT_LIMIT_BYTES = 4 << 30
 """The most bytes of random input arrays ``ktc run`` draws (the host's memory, not the
 device's: a larger kernel takes its arrays from ``--inputs``)."""
@@ -91,7 +85,7 @@ def _run_reference(args: argparse.Namespace) -> int:
     scalars, arrays, drawn = _inputs(args, kernel.name, _kernel_arguments(kernel),
                                      _kernel_draw(kernel, args.seed))
     started = time.perf_counter()
-    outputs = kernel.execute({**scalars, **arrays, **drawn}, arch=args.arch).outputs
+    outputs = kernel.execute({**scalars, **arrays, **drawn}, arch=args.arch or "spyre").outputs
     seconds = time.perf_counter() - started
     cores = "core" if kernel.tiles == 1 else "cores"
     print(f"@{kernel.name}: {kernel.tiles} {cores} on {args.arch or 'spyre'}, {seconds:.3f} s")
@@ -127,8 +121,8 @@ def _run_simulator(args: argparse.Namespace) -> int:
     if args.report:
         print(report.text())
     if args.check:
-        expected = kernel.execute({**scalars, **inputs}, arch=args.arch).outputs
-        return _check(outputs, expected, elements, reduces(kernel.func))
+        expected = kernel.execute({**scalars, **inputs}, arch=arch).outputs
+        return _check(outputs, expected, elements, reduction_length(kernel, scalars))
     return 0
 
 
@@ -166,73 +160,9 @@ def _is_dataflow(module: ModuleOp) -> bool:
 # Checking against the reference interpreter
 
 
-def reduces(function) -> bool:
-    """Whether a KTIR function reduces: a ``linalg.reduce``, or a ``linalg.generic``
-    with a reduction iterator."""
-    for op in function.walk():
-        if isinstance(op, ReduceOp):
-            return True
-        if isinstance(op, GenericOp) and any(
-            kind.data == IteratorType.REDUCTION for kind in op.iterator_types
-        ):
-            return True
-    return False
-
-
-def rule(reducing: bool) -> str:
-    """The comparison rule, as ``--check`` prints it."""
-    if not reducing:
-        return "bit-exact (the kernel does not reduce)"
-    return ("f16/df16 within 2^-6, f32/f64 within 1e-5, relative + absolute (scaled by the "
-            "largest reference magnitude); integers bit-exact (the kernel reduces)")
-
-
-@dataclass(frozen=True)
-class Mismatch:
-    """The first element where an output differs from the reference."""
-
-    name: str
-    index: tuple[int, ...]
-    actual: object
-    expected: object
-    count: int
-    """How many elements differ."""
-    size: int
-
-    def __str__(self) -> str:
-        return (f"%{self.name} differs at {list(self.index)}: {self.actual} (simulator) vs "
-                f"{self.expected} (reference); {self.count} of {self.size} elements differ")
-
-
-def compare(actual: dict[str, np.ndarray], expected: dict[str, np.ndarray],
-            elements: dict[str, str], reducing: bool) -> Mismatch | None:
-    """The first mismatch of ``actual`` against ``expected`` (arrays by argument name,
-    in storage form, of element types ``elements``) under ``rule(reducing)``."""
-    for name, want in expected.items():
-        element = elements[name]
-        got = actual[name]
-        if (got.dtype, got.shape) != (want.dtype, want.shape):
-            raise KtcError(f"%{name}: the simulator returned {got.dtype}{list(got.shape)}, "
-                           f"the reference {want.dtype}{list(want.shape)}")
-        values = numerics.from_storage(element, got), numerics.from_storage(element, want)
-        tolerance = TOLERANCES.get(element) if reducing else None
-        if tolerance is None:
-            bits = np.dtype(f"u{got.itemsize}")
-            differ = got.view(bits) != want.view(bits)
-        else:
-            wide = [v.astype(np.float64) for v in values]
-            scale = max(1.0, float(np.nanmax(np.abs(wide[1]), initial=0.0)))
-            differ = ~np.isclose(*wide, rtol=tolerance, atol=tolerance * scale, equal_nan=True)
-        if differ.any():
-            index = tuple(int(i) for i in np.argwhere(differ)[0])
-            return Mismatch(name, index, values[0][index], values[1][index],
-                            int(differ.sum()), differ.size)
-    return None
-
-
-def _check(actual, expected, elements, reducing: bool) -> int:
-    print(f"check against the reference interpreter: {rule(reducing)}")
-    mismatch = compare(actual, expected, elements, reducing)
+def _check(actual, expected, elements, length: int) -> int:
+    print(f"check against the reference interpreter: {rule(length)}")
+    mismatch = compare(actual, expected, elements, length)
     if mismatch is not None:
         raise KtcError(f"check failed: {mismatch}")
     print(f"check passed: {len(expected)} arrays, "

@@ -112,6 +112,10 @@ def resolve(produce: ktdp.InterTileProduceOp, tiles: int) -> tuple[ktdp.InterTil
         raise KtcError(f"'{reduce.name}' combines {len(reduce.outputs)} partials per tile; one is "
                        "supported yet", where(reduce))
     partial = reduce.outputs[0].type
+    reshaped = [v.type for v in reduce.identity if v.type != partial]
+    if reduce.future.type.partial_types.data[0] != partial or reshaped:
+        raise KtcError(f"'{reduce.name}' reshapes its partial (by dimensions of extent 1); that is "
+                       "not supported yet", where(reduce))
     if not isinstance(partial, TensorType) or partial.get_num_dims() < 1:
         raise KtcError(f"'{reduce.name}' combines {attr_text(partial)}; a partial is a tensor of "
                        "rank 1 or more", where(reduce))

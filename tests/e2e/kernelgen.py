@@ -107,6 +107,24 @@ def specs(draw, max_nodes: int = 4) -> Spec:
 
 
 @st.composite
+def wide_specs(draw, chunk_bytes: int, max_nodes: int = 2) -> Spec:
+    """A random row reduction of an expression of one full matrix whose rows are 2 or
+    4 times ``chunk_bytes`` wide (the share of a scratchpad one reduction's row may
+    take), on one row per tile."""
+    inputs, nodes = _expression(draw, max_nodes, inputs=1)
+    element = draw(st.sampled_from(["f16", "f32"]))
+    return Spec(
+        grid=draw(st.sampled_from([1, 2])),
+        rows_per_tile=1,
+        cols=draw(st.sampled_from([2, 4])) * chunk_bytes // np.dtype(_DTYPES[element]).itemsize,
+        element=element,
+        inputs=inputs,
+        nodes=nodes,
+        reduction=draw(st.sampled_from(["sum", "max"])),
+    )
+
+
+@st.composite
 def split_specs(draw, max_tiles: int, max_nodes: int = 4) -> Spec:
     """A random kernel whose row reduction is split over 2 or 4 tiles, on a grid of
     at most ``max_tiles`` tiles (one wave on a device of that many cores); every
@@ -125,9 +143,11 @@ def split_specs(draw, max_tiles: int, max_nodes: int = 4) -> Spec:
     )
 
 
-def _expression(draw, max_nodes: int) -> tuple[tuple[bool, ...], tuple[Node, ...]]:
-    """The inputs (full or row vector) and nodes of a random kernel."""
-    n_inputs = draw(st.integers(1, 3))
+def _expression(
+    draw, max_nodes: int, inputs: int = 3
+) -> tuple[tuple[bool, ...], tuple[Node, ...]]:
+    """The inputs (1 to ``inputs``, full or row vectors) and nodes of a random kernel."""
+    n_inputs = draw(st.integers(1, inputs))
     inputs = (True, *draw(st.lists(st.booleans(), min_size=n_inputs - 1, max_size=n_inputs - 1)))
     nodes: list[Node] = []
     for _ in range(draw(st.integers(1, max_nodes))):
@@ -308,8 +328,11 @@ def _combine(spec: Spec, combine: str) -> list[str]:
     ]
 
 
+_DTYPES = {"f16": np.float16, "f32": np.float32}
+
+
 def dtype(spec: Spec) -> np.dtype:
-    return np.dtype(np.float16 if spec.element == "f16" else np.float32)
+    return np.dtype(_DTYPES[spec.element])
 
 
 def random_inputs(spec: Spec, seed: int) -> dict[str, np.ndarray]:

@@ -27,7 +27,7 @@ from ktc.codegen.plan import evaluate
 from ktc.dialects.diagnostics import KtcError
 from ktc.runtime.device import DeviceError
 from ktc.sim.reference import Kernel, random_inputs
-from ktc.tools.run import compare, reduces
+from ktc.sim.check import compare, reduction_length
 
 INPUTS = ROOT / "tests" / "e2e" / "inputs"
 SHALLOW = str(INPUTS / "toy_fifo_depth_1.mlir")
@@ -96,7 +96,7 @@ def test_compiled_examples_need_one_beat(example: str):
     executable = Simulator(SHALLOW).prepare(compile(text, SHALLOW, example))
     actual = executable.launch(*(arrays[p.name] for p in kernel.parameters))
     elements = {p.name: p.element for p in kernel.parameters if p.pointer}
-    assert compare(actual, expected, elements, reduces(kernel.func)) is None
+    assert compare(actual, expected, elements, reduction_length(kernel)) is None
     assert executable.report().cycles >= executable.report().bound_cycles
 
 

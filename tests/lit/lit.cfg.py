@@ -16,7 +16,7 @@ config.test_exec_root = os.path.join(config.test_source_root, ".lit-out")
 root = os.path.dirname(os.path.dirname(config.test_source_root))
 bindir = os.path.dirname(sys.executable)
 config.environment["PATH"] = bindir + os.pathsep + os.environ.get("PATH", "")
-for name in ("HOME", "TMPDIR", "KTC_TRACEBACK"):
+for name in ("HOME", "TMPDIR", "KTC_TRACEBACK", "KTC_SHARED"):
     if name in os.environ:
         config.environment[name] = os.environ[name]
 
@@ -34,7 +34,8 @@ if mlir_opt:
     config.available_features.add("mlir")
     config.substitutions.append(("%mlir-opt", mlir_opt))
 
-corpus = os.path.join(os.path.dirname(root), "shared", "ktir-corpus")
+shared = os.environ.get("KTC_SHARED", os.path.join(os.path.dirname(root), "shared"))
+corpus = os.path.join(shared, "ktir-corpus")
 if os.path.isdir(corpus):
     config.available_features.add("corpus")
     config.substitutions.append(("%corpus", corpus))

@@ -38,6 +38,7 @@ def test_one_kernel_writes_a_record_with_the_issues_keys_and_a_table(tmp_path):
     record = records[0]
     assert KEYS <= record.keys()
     assert record["max_abs_error"] == 0
+    assert record["check"] == "passed"
     assert 0 < record["efficiency"] <= 1
     assert record["speedup"] == pytest.approx(record["unoptimized_cycles"] / record["cycles"])
     table = (tmp_path / "results.md").read_text()

@@ -106,10 +106,85 @@ def test_views_that_disagree_give_a_flat_layout_and_unknown_sizes_no_shape():
     dynamic = Kernel.from_text(
         SCALE.replace("sizes: [%n]", "sizes: [%t]").replace(
             "%c0 = arith.constant 0 : index",
-            "%c0 = arith.constant 0 : index\n  %t = ktdp.get_compute_tile_id : index",
+            "%c0 = arith.constant 0 : index\n"
+            "  %t = scf.execute_region -> index {\n    scf.yield %n : index\n  }",
         )
     )
     assert dynamic.layouts({"n": 8})["x"].shape is None
+
+
+SHIFTED = """#row = affine_set<(d0) : (d0 >= 0, -d0 + 3 >= 0)>
+#id = affine_map<(d0) -> (d0)>
+#global = #ktdp.memory_space<global>
+func.func @shifted(%x: index, %out: index, %k: index) attributes {grid = [2]} {
+  %c0 = arith.constant 0 : index
+  %id = ktdp.get_compute_tile_id : index
+  %rows = arith.muli %id, %k : index
+  %start = arith.addi %x, %rows : index
+  %at = arith.addi %start, %k : index
+  %v = ktdp.construct_memory_view %at, sizes: [4], strides: [1]
+      {coordinate_set = #row, memory_space = #global} : memref<4xf16>
+  %t = ktdp.construct_access_tile %v[%c0] {access_tile_set = #row, access_tile_order = #id}
+      : memref<4xf16> -> !ktdp.access_tile<4xindex>
+  %d = ktdp.load %t : !ktdp.access_tile<4xindex> -> tensor<4xf16>
+  %ov = ktdp.construct_memory_view %out, sizes: [8], strides: [1]
+      {coordinate_set = affine_set<(d0) : (d0 >= 0, -d0 + 7 >= 0)>, memory_space = #global}
+      : memref<8xf16>
+  %four = arith.constant 4 : index
+  %o = arith.muli %id, %four : index
+  %ot = ktdp.construct_access_tile %ov[%o] {access_tile_set = #row, access_tile_order = #id}
+      : memref<8xf16> -> !ktdp.access_tile<4xindex>
+  ktdp.store %d, %ot : tensor<4xf16>, !ktdp.access_tile<4xindex>
+  return
+}
+"""
+
+
+def test_a_pointer_array_covers_every_view_at_an_offset_on_every_core():
+    """Core c reads x[(c + 1) k, (c + 1) k + 4): with k = 8 over two cores, x must hold
+    through element 16 + 4 = 20, from the view at an offset on the last core."""
+    kernel = Kernel.from_text(SHIFTED)
+    assert [p.name for p in kernel.parameters if p.pointer] == ["x", "out"]
+    assert kernel.layouts({"k": 8})["x"].shape == (20,)
+    x = np.arange(20, dtype=np.float16)
+    out = run(kernel, dict(x=x, out=np.zeros(8, np.float16), k=8))["out"]
+    np.testing.assert_array_equal(out, np.concatenate([x[8:12], x[16:20]]))
+    with pytest.raises(KtcError, match=r"expected an array of shape \(20,\)"):
+        run(kernel, dict(x=np.zeros(16, np.float16), out=np.zeros(8, np.float16), k=8))
+
+
+def test_a_view_reaching_before_its_pointer_is_an_error():
+    before = SHIFTED.replace("%at = arith.addi %start, %k : index", "%at = arith.subi %start, %k : index")
+    with pytest.raises(
+        KtcError,
+        match=r"<kernel>:10:3: error: the memory view of argument %x reaches element -8 on "
+        r"core 0, before the argument's first",
+    ):
+        Kernel.from_text(before).layouts({"k": 8})
+
+
+def test_no_access_leaves_its_arguments_array():
+    """A view whose size the reference cannot tell takes any array; reading past it is
+    an error naming the op and the coordinate, where the bytes after it belong to
+    another argument."""
+    free = SHIFTED.replace(
+        "%v = ktdp.construct_memory_view %at, sizes: [4], strides: [1]",
+        "%size = scf.execute_region -> index {\n    %s = arith.constant 4 : index\n"
+        "    scf.yield %s : index\n  }\n"
+        "  %v = ktdp.construct_memory_view %at, sizes: [%size], strides: [1]",
+    ).replace(": memref<4xf16>\n  %t", ": memref<?xf16>\n  %t").replace(
+        ": memref<4xf16> -> !ktdp.access_tile<4xindex>\n  %d",
+        ": memref<?xf16> -> !ktdp.access_tile<4xindex>\n  %d",
+    )
+    kernel = Kernel.from_text(free)
+    assert kernel.layouts({"k": 8})["x"].shape is None
+    with pytest.raises(
+        KtcError,
+        match=r"<kernel>:\d+:\d+: error: ktdp.load: coordinate \(2\) lies outside the array of "
+        r"argument %x \(elements \[0, 18\) from the first of device memory\) of the memory "
+        r"view built at <kernel>:\d+:3",
+    ):
+        run(kernel, dict(x=np.zeros(18, np.float16), out=np.zeros(8, np.float16), k=8))
 
 
 def test_a_pointer_to_scratchpad_memory_is_refused():

@@ -164,6 +164,29 @@ def test_groups_reduce_apart_and_a_dependency_narrows_the_producers():
     )
 
 
+def test_older_spelling_with_an_identity_and_result_reshaped_by_unit_dimensions():
+    """IBM's interpreter's spelling: the partial types before the future's and a
+    result without the partial's unit dimension, from a tensor<4xf32> identity of 100
+    (the fold starts there: 100 + 1 + 2 + 3 + 4)."""
+    body = (
+        PARTIAL
+        + f"  %f = ktdp.inter_tile_produce producer_tiles_per_group = {ALL} : tensor<1x4xf32> -> "
+        "!ktdp.tile_future<tensor<1x4xf32>, groups = affine_set<(g) : (g == 0)>> {\n"
+        "  ^bb0(%gid: index):\n    ktdp.yield_partial %p : tensor<1x4xf32>\n  }\n"
+        "  %z = arith.constant dense<100.0> : tensor<4xf32>\n"
+        f"  %flat = ktdp.inter_tile_reduce(%f) consumer_tiles_per_group = {ALL}, "
+        "identity(%z : tensor<4xf32>) : !ktdp.tile_future<tensor<1x4xf32>, groups = "
+        "affine_set<(g) : (g == 0)>> -> tensor<4xf32> {\n"
+        "  ^bb0(%l: tensor<1x4xf32>, %r: tensor<1x4xf32>):\n"
+        "    %s = arith.addf %l, %r : tensor<1x4xf32>\n"
+        "    ktdp.yield_reduced %s : tensor<1x4xf32>\n  }\n"
+        "  %sum = tensor.expand_shape %flat [[0, 1]] output_shape [1, 4] : tensor<4xf32> "
+        "into tensor<1x4xf32>\n"
+    )
+    out = _run_exchange(body + _store_row("%sum", "%id", 4, 4, "f32"))
+    np.testing.assert_array_equal(out, np.full((4, 4), 110))
+
+
 def _consume(consumers: str, dependency: str = "") -> str:
     depends = f", producer_dependency_per_consumer = {dependency}" if dependency else ""
     return (

@@ -4,7 +4,9 @@ under test compute, the result is stored; each result is checked against numpy."
 
 import numpy as np
 import pytest
+from xdsl.dialects.builtin import Float16Type
 
+from ktc.arch.model import Device
 from ktc.dialects.diagnostics import KtcError
 from ktc.sim import numerics
 from ktc.sim.reference import run
@@ -43,11 +45,12 @@ def _io(name: str, shape, element: str) -> tuple[str, str]:
 
 
 def compute(
-    body: str, inputs: list[np.ndarray], shape, element: str, scalars: str = "", **values
+    body: str, inputs: list[np.ndarray], shape, element: str, scalars: str = "", arch=None,
+    **values
 ) -> np.ndarray:
     """Run ``body`` with ``%a0, %a1, ...`` loaded from ``inputs`` (f16/f32/i32/i64
-    arrays, uint16 for df16) and store its ``%r`` (of ``shape`` and ``element``).
-    ``#id`` is the 1-D identity map."""
+    arrays, uint16 for df16) and store its ``%r`` (of ``shape`` and ``element``), for
+    the device ``arch`` (None: none). ``#id`` is the 1-D identity map."""
     params, lines = [], ["  %c0 = arith.constant 0 : index"]
     for i, array in enumerate(inputs):
         kind = TYPES[array.dtype.type]
@@ -70,7 +73,7 @@ def compute(
     storage = numerics.storage_dtype("df16" if "df16" in element else element)
     arguments = {f"in{i}": a for i, a in enumerate(inputs)}
     arguments["result"] = np.zeros(shape, storage)
-    return run(kernel, {**arguments, **values})["result"]
+    return run(kernel, {**arguments, **values}, arch=arch)["result"]
 
 
 def elementwise(lines: str, inputs: list[str], result: str, n: int) -> str:
@@ -467,13 +470,51 @@ def test_generic_with_a_reduction_loop_and_a_transposed_output():
     }""",
     ],
 )
-def test_reduce_in_both_spellings_folds_pairwise(spelling):
-    """Pairwise over 5 elements: ((x0 + x2) + (x1 + x3)) + x4, then + init."""
-    x = np.array([[1e8, 1, -1e8, 1, 3]] * 3, np.float32)
+def test_reduce_in_both_spellings_folds_exactly_and_rounds_once(spelling):
+    """1e8 + 1 + 1 - 1e8 + 3 + 0.5 is 5.5 exactly; in f32 any order of roundings loses
+    the ones (pairwise: (1e8 + 1) + (1 - 1e8) is 0)."""
+    x = np.array([[1e8, 1, 1, -1e8, 3]] * 3, np.float32)
     body = f"  %i = arith.constant dense<0.5> : tensor<3xf32>\n  %r = {spelling}"
-    pair = (x[:, 0] + x[:, 2]) + (x[:, 1] + x[:, 3])
-    expected = ((pair + x[:, 4]) + np.float32(0.5)).astype(np.float32)
-    np.testing.assert_array_equal(compute(body, [x], (3,), "f32"), expected)
+    np.testing.assert_array_equal(compute(body, [x], (3,), "f32"), np.full(3, 5.5, np.float32))
+
+
+def test_a_long_f16_sum_does_not_stagnate():
+    """4096 ones: an f16 accumulator stops at 2048 (2048 + 1 rounds back to 2048); the
+    reference folds exactly, as a wide accumulator does."""
+    x = np.ones((1, 4096), np.float16)
+    for spelling in (
+        "linalg.reduce { arith.addf } ins(%a0 : tensor<1x4096xf16>) outs(%i : tensor<1xf16>) "
+        "dimensions = [1]",
+        """linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>,
+                                        affine_map<(d0, d1) -> (d0)>],
+                       iterator_types = ["parallel", "reduction"]}
+      ins(%a0 : tensor<1x4096xf16>) outs(%i : tensor<1xf16>) {
+  ^bb0(%x: f16, %acc: f16):
+    %s = arith.addf %acc, %x : f16
+    linalg.yield %s : f16
+  } -> tensor<1xf16>""",
+    ):
+        body = f"  %i = arith.constant dense<0.0> : tensor<1xf16>\n  %r = {spelling}"
+        np.testing.assert_array_equal(compute(body, [x], (1,), "f16"), [4096])
+
+
+def test_a_body_that_is_not_a_fold_runs_in_order():
+    """out' = 2 out + x reads out twice: Horner's rule, k in order, from init 1."""
+    x = np.array([[1, 2, 3, 4]], np.float32)
+    body = """  %i = arith.constant dense<1.0> : tensor<1xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>,
+                                        affine_map<(d0, d1) -> (d0)>],
+                       iterator_types = ["parallel", "reduction"]}
+      ins(%a0 : tensor<1x4xf32>) outs(%i : tensor<1xf32>) {
+  ^bb0(%x: f32, %acc: f32):
+    %d = arith.addf %acc, %acc : f32
+    %s = arith.addf %d, %x : f32
+    linalg.yield %s : f32
+  } -> tensor<1xf32>"""
+    expected = 1.0
+    for value in x[0]:
+        expected = 2 * expected + value
+    np.testing.assert_array_equal(compute(body, [x], (1,), "f32"), [expected])
 
 
 def test_reduce_over_two_dimensions_with_cmpf_select():
@@ -619,12 +660,19 @@ def test_integer_and_address_intrinsics():
     np.testing.assert_array_equal(compute(body, [a, b], (4,), "i32"), expected)
 
 
-def test_slice_reduction_reduces_sticks():
+def test_slice_reduction_reduces_one_simd_vector_of_the_device_at_a_time():
+    """Spyre's 64 f16 lanes (a 128-byte stick), toy's own; no device: refused."""
     x = np.arange(128, dtype=np.float16)
     body = """  %r = spyreop.slice_reduction %a0 {reduction_kind = #spyreop.reduction_kind<add>,
       reduction_scope = #spyreop.reduction_scope<in_slice>} : tensor<128xf16> -> tensor<128xf16>"""
-    expected = numerics.slice_reduction("f16", "add", "in_slice", x, 64)
-    np.testing.assert_array_equal(compute(body, [x], (128,), "f16"), expected)
+    for arch in ("spyre", "toy"):
+        lanes = Device.load(arch).lanes(Float16Type())
+        expected = numerics.slice_reduction("f16", "add", "in_slice", x, lanes)
+        np.testing.assert_array_equal(compute(body, [x], (128,), "f16", arch=arch), expected)
+    assert Device.load("spyre").lanes(Float16Type()) == 64
+    with pytest.raises(KtcError, match=r"slice_reduction reduces one SIMD vector of the device "
+                       r"at a time: run the reference for a device"):
+        compute(body, [x], (128,), "f16")
 
 
 def test_older_one_operand_layernormscale_is_refused():

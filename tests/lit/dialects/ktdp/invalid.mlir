@@ -631,6 +631,30 @@ func.func @produce_yield_type(%d: tensor<1x8xf32>) {
 // -----
 
 #four = affine_set<(i)[g] : (i >= 0, -i + 3 >= 0)>
+func.func @produce_older_types(%d: tensor<1x8xf16>) {
+  // The older spelling names the partial types twice; they must agree.
+  // expected-error @+1 {{the types before '->' must be the partial types of the tile_future}}
+  %f = ktdp.inter_tile_produce producer_tiles_per_group = #four : tensor<1x8xf32> -> !ktdp.tile_future<tensor<1x8xf16>, groups = affine_set<(g) : (g == 0)>> {
+  ^bb0(%gid: index):
+    ktdp.yield_partial %d : tensor<1x8xf16>
+  }
+  return
+}
+
+// -----
+
+func.func @produce_without_producers(%d: tensor<1x8xf16>) {
+  // expected-error @+1 {{expected 'producer_tiles_per_group'}}
+  %f = ktdp.inter_tile_produce {note} -> <(tensor<1x8xf16>), groups = affine_set<(g) : (g == 0)>> {
+  ^bb0(%gid: index):
+    ktdp.yield_partial %d : tensor<1x8xf16>
+  }
+  return
+}
+
+// -----
+
+#four = affine_set<(i)[g] : (i >= 0, -i + 3 >= 0)>
 func.func @produce_overlap(%d: tensor<1x8xf16>) {
   // expected-error @+1 {{'ktdp.inter_tile_produce' op producer_tiles_per_group for groups 0 and 1 are not disjoint}}
   %f = ktdp.inter_tile_produce producer_tiles_per_group = #four -> <(tensor<1x8xf16>), groups = affine_set<(g) : (g >= 0, -g + 1 >= 0)>> {
@@ -696,8 +720,33 @@ func.func @reduce_identity(%f: !ktdp.tile_future<(tensor<1x8xf16>), groups = aff
 
 #all = affine_set<(i)[g] : (i >= 0, -i + 3 >= 0)>
 func.func @reduce_rank(%f: !ktdp.tile_future<(tensor<1x8xf16>), groups = affine_set<(g) : (g == 0)>>) {
+  // A result may drop or add dimensions of extent 1 (tensor<8xf16> is fine), not others.
   // expected-error @+1 {{'ktdp.inter_tile_reduce' op failed to verify that result types must match future partial types}}
-  %r = ktdp.inter_tile_reduce(%f) consumer_tiles_per_group = #all, identity() : <(tensor<1x8xf16>), groups = affine_set<(g) : (g == 0)>> -> tensor<8xf16> {
+  %r = ktdp.inter_tile_reduce(%f) consumer_tiles_per_group = #all, identity() : <(tensor<1x8xf16>), groups = affine_set<(g) : (g == 0)>> -> tensor<2x4xf16> {
+  ^bb0(%a: tensor<1x8xf16>, %b: tensor<1x8xf16>):
+    ktdp.yield_reduced %a : tensor<1x8xf16>
+  }
+  return
+}
+
+// -----
+
+#all = affine_set<(i)[g] : (i >= 0, -i + 3 >= 0)>
+func.func @reduce_result_element(%f: !ktdp.tile_future<(tensor<1x8xf16>), groups = affine_set<(g) : (g == 0)>>) {
+  // expected-error @+1 {{'ktdp.inter_tile_reduce' op failed to verify that result types must match future partial types}}
+  %r = ktdp.inter_tile_reduce(%f) consumer_tiles_per_group = #all, identity() : <(tensor<1x8xf16>), groups = affine_set<(g) : (g == 0)>> -> tensor<8xf32> {
+  ^bb0(%a: tensor<1x8xf16>, %b: tensor<1x8xf16>):
+    ktdp.yield_reduced %a : tensor<1x8xf16>
+  }
+  return
+}
+
+// -----
+
+#all = affine_set<(i)[g] : (i >= 0, -i + 3 >= 0)>
+func.func @reduce_identity_shape(%f: !ktdp.tile_future<(tensor<1x8xf16>), groups = affine_set<(g) : (g == 0)>>, %z: tensor<1x4xf16>) {
+  // expected-error @+1 {{'ktdp.inter_tile_reduce' op failed to verify that identity types must match result types (the partial types, up to dimensions of extent 1)}}
+  %r = ktdp.inter_tile_reduce(%f) consumer_tiles_per_group = #all, identity(%z : tensor<1x4xf16>) : <(tensor<1x8xf16>), groups = affine_set<(g) : (g == 0)>> -> tensor<8xf16> {
   ^bb0(%a: tensor<1x8xf16>, %b: tensor<1x8xf16>):
     ktdp.yield_reduced %a : tensor<1x8xf16>
   }

@@ -1,14 +1,17 @@
 // A row of 16384 f32 (64 KiB) is more than the toy device's chunk budget (its 64 KiB
 // scratchpad / 8), so the reduction is cut into 8 chunks of 2048: the result buffer
 // is hoisted out of the pipeline, the first chunk runs in the original pipeline (no
-// store stage), the later chunks run in a reduction loop that loads chunk %c and
-// combines each row's result with the partial reloaded through a new FIFO slot, and
-// the store to device memory is a pipeline of its own after the loop.
+// store stage), the later chunks run in a reduction loop that loads chunk %c into a
+// row buffer of their own, allocated before the first chunk's pipeline (so that the
+// two never share space), and combines each row's result with the partial reloaded
+// through a new FIFO slot, and the store to device memory is a pipeline of its own
+// after the loop.
 
 // RUN: ktc-opt %S/Inputs/long_row_sum.mlir --arch toy -p ktir-to-schedule,stage-coarsening,reduction-dim-chunking | filecheck %s
 
 // CHECK:      scf.for %[[TILE:.*]] = %{{.*}} to %{{.*}} step %{{.*}} {
 // CHECK:        %[[RESULT:.*]] = memref.alloc(%{{.*}}) : memref<?x1xf32, "L1">
+// CHECK-NEXT:   %[[LATER:.*]] = memref.alloc(%{{.*}}) : memref<?x1x2048xf32, "L1">
 // CHECK-NEXT:   ktdf.pipeline {
 // CHECK-NEXT:     ktdf.private -> (memref<?x1x2048xf32, "L1">, !ktdf.token, !ktdf.token)
 // CHECK:          ktdf.data_transfer from %x_tile[%{{.*}}, 0] size [{{.*}}, 2048] to %{{.*}} size [{{.*}}, 1, 2048]
@@ -22,7 +25,7 @@
 // CHECK-NEXT:   %[[CHUNKS:.*]] = arith.constant 8 : index
 // CHECK-NEXT:   scf.for %[[C:.*]] = %[[ONE]] to %[[CHUNKS]] step %[[ONE]] {
 // CHECK-NEXT:     ktdf.pipeline {
-// CHECK:            ktdf.data_transfer from %x_tile[%{{.*}}, %[[C]] * 2048] size [{{.*}}, 2048]
+// CHECK:            ktdf.data_transfer from %x_tile[%{{.*}}, %[[C]] * 2048] size [{{.*}}, 2048] to %[[LATER]][0, 0, 0]
 // CHECK:            scf.for %[[ROW:.*]] = %{{.*}} to %{{.*}} step %{{.*}} {
 // CHECK:              ktdf.private -> ({{.*}}, !ktdf.fifo.slot<"L1LU" -> "SFU", 1xf32>)
 // CHECK:              ktdf.stage

@@ -8,7 +8,7 @@
 // WITHOUT: error: @local_schedule_0 does not fit in L1 of device @toy, which holds 65536 bytes
 // WITHOUT: 65536  memref<?x1x16384xf32, "L1">
 
-// WITH:      L1_capacity = 65536 : i64, L1_peak_bytes = 32784 : i64
+// WITH:      L1_capacity = 65536 : i64, L1_peak_bytes = 24592 : i64
 // WITH:      dfir.program "SFU"
 // WITH:        scf.for
 // WITH:          dfir.send {{.*}} id {{[0-9]+}} : vector<1xf32>, !dfir.unit<"L1SU">
