@@ -554,11 +554,17 @@ def _layout(kernel: Kernel, parameter: Parameter, scalars: Mapping[str, object])
                     view.static_strides.get_values(), view.strides, scalars, coords
                 )
                 start = _displacement(view.offset, parameter.value, scalars, coords)
+                if any(size < 0 for size in sizes):
+                    raise KtcError(
+                        f"the memory view of argument %{parameter.name} would have the sizes "
+                        f"{sizes} on core {core}; sizes must not be negative",
+                        where(view),
+                    )
                 if _reach(start, sizes, strides)[0] < 0:
                     raise KtcError(
                         f"the memory view of argument %{parameter.name} reaches element "
                         f"{_reach(start, sizes, strides)[0]} on core {core}, before the "
-                        "argument's first",
+                        "argument's first element",
                         where(view),
                     )
                 shapes.add((start, tuple(sizes), tuple(strides)))

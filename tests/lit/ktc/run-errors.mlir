@@ -19,8 +19,9 @@
 // RUN: not ktc run %S/Inputs/scale_n.mlir --reference --arg n=16 --arg k=1 --seed -1 2>&1 | filecheck %s --check-prefix=SEED
 // SEED: error: argument --seed: -1 is negative; a seed is an integer >= 0
 
-// RUN: not ktc run %S/Inputs/scale_n.mlir --reference --arg n=-1 --arg k=1 2>&1 | filecheck %s --check-prefix=NEGATIVE
-// RUN: not ktc run %S/Inputs/scale_n.mlir --arch toy --arg n=-1 --arg k=1 2>&1 | filecheck %s --check-prefix=NEGATIVE
+// RUN: not ktc run %S/Inputs/scale_n.mlir --reference --arg n=-1 --arg k=1 2>&1 | filecheck %s --check-prefix=NEGATIVE-KTIR
+// RUN: not ktc run %S/Inputs/scale_n.mlir --arch toy --arg n=-1 --arg k=1 2>&1 | filecheck %s --check-prefix=NEGATIVE-KTIR
+// NEGATIVE-KTIR: scale_n.mlir:7:{{[0-9]+}}: error: the memory view of argument %a would have the sizes [-1] on core 0; sizes must not be negative
 // RUN: ktc compile %S/Inputs/scale_n.mlir --arch toy -o %t.scale.ktpkg
 // RUN: not ktc run %t.scale.ktpkg --arch toy --arg n=-1 --arg k=1 2>&1 | filecheck %s --check-prefix=NEGATIVE
 // NEGATIVE: error: argument %a would have the shape [-1] (with %n = -1, %k = 1.0); sizes must not be negative
