@@ -86,10 +86,24 @@ def simulate(text: str, name: str, device: str, arrays: dict, scalars: dict):
 def assert_matches(actual: dict, expected: dict, text: str, scalars: dict) -> None:
     """``actual`` passes ``ktc.sim.check`` against ``expected`` for the kernel ``text``
     (its element types and reduction length)."""
+    _assert_within(actual, expected, text, scalars, terms=1)
+
+
+def assert_matches_numpy(actual: dict, expected: dict, text: str, scalars: dict) -> None:
+    """``actual`` passes ``ktc.sim.check`` against a numpy formula's ``expected``.
+    numpy's float32 and float16 ``exp``, ``tanh`` and the like are not correctly
+    rounded (an ulp off at times), so against numpy a kernel that does not reduce is
+    held to the rule for two terms (3 units of roundoff, relative to the output's
+    scale) instead of bit-exactness."""
+    _assert_within(actual, expected, text, scalars, terms=2)
+
+
+def _assert_within(actual: dict, expected: dict, text: str, scalars: dict, terms: int) -> None:
     kernel = Kernel.from_text(text)
     assert actual.keys() == expected.keys()
     elements = {p.name: p.element for p in kernel.parameters if p.pointer}
-    mismatch = compare(actual, expected, elements, reduction_length(kernel, scalars))
+    length = max(terms, reduction_length(kernel, scalars))
+    mismatch = compare(actual, expected, elements, length)
     assert mismatch is None, str(mismatch)
 
 
@@ -197,7 +211,7 @@ def test_generated_kernel_matches_reference(device: str, spec: Spec):
     arrays = random_inputs(spec, seed=11)
     actual, expected, _ = simulate(ktir(spec), "generated", device, arrays, {})
     assert_matches(actual, expected, ktir(spec), {})
-    assert_matches({"out": actual["out"]}, {"out": numpy_expected(spec, arrays)}, ktir(spec), {})
+    assert_matches_numpy({"out": actual["out"]}, {"out": numpy_expected(spec, arrays)}, ktir(spec), {})
 
 
 @settings(max_examples=2, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -214,7 +228,7 @@ def test_generated_wide_reduction_matches_reference_and_numpy(device: str, data)
     arrays = random_inputs(spec, seed=11)
     actual, expected, _ = simulate(ktir(spec), "generated", device, arrays, {})
     assert_matches(actual, expected, ktir(spec), {})
-    assert_matches({"out": actual["out"]}, {"out": numpy_expected(spec, arrays)}, ktir(spec), {})
+    assert_matches_numpy({"out": actual["out"]}, {"out": numpy_expected(spec, arrays)}, ktir(spec), {})
 
 
 @settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -228,7 +242,7 @@ def test_generated_split_reduction_matches_reference(device: str, data):
     arrays = random_inputs(spec, seed=11)
     actual, reference, report = simulate(ktir(spec), "generated", DEVICES[device], arrays, {})
     assert_matches(actual, reference, ktir(spec), {})
-    assert_matches({"out": actual["out"]}, {"out": numpy_expected(spec, arrays)}, ktir(spec), {})
+    assert_matches_numpy({"out": actual["out"]}, {"out": numpy_expected(spec, arrays)}, ktir(spec), {})
     copies = actual["out"].reshape(spec.copies, spec.rows)
     assert all(copy.tobytes() == copies[0].tobytes() for copy in copies)
     assert report.bound_terms["interconnect"] > 0
