@@ -16,7 +16,7 @@ a core.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from xdsl.dialects.builtin import (
     ArrayAttr,
@@ -38,6 +38,7 @@ from ktc.arch.model import (
     Interconnect,
     Link,
     LoadStore,
+    MatrixUnit,
     MemoryKind,
     Node,
     Queue,
@@ -91,11 +92,16 @@ def field_of(value: Attribute, name: str) -> Attribute | None:
 
 def example_value(attributes: Mapping[str, Attribute], name: str) -> Attribute | None:
     """The figure an entry of ``ktdf_arch.example_values`` names: an intrinsic
-    without its prefix (``clock_mhz``), another attribute (``size``), or a field of
-    a dictionary (``interconnect.latency``); None if the op has no such figure."""
-    head, _, rest = name.partition(".")
+    without its prefix (``clock_mhz``), another attribute (``size``), a feature by
+    its short name (``matrix``), or a field inside any of them
+    (``interconnect.latency``, ``matrix.fill``); None if the op has no such figure."""
+    head, *path = name.split(".")
     value = attributes.get(f"ktdf_arch.{head}", attributes.get(head))
-    return value if value is None or not rest else field_of(value, rest)
+    if value is None:
+        value = field_of(attributes.get("ktdf_arch.features"), f"ktdf_arch.feature.{head}")
+    for part in path:
+        value = None if value is None else field_of(value, part)
+    return value
 
 
 def mapping(attributes: Mapping[str, Attribute]) -> dict[str, str]:
@@ -275,7 +281,7 @@ def build(source: Source) -> Device:
         links=tuple(links),
         memory_parents=tuple(resource.parent for resource in walk.resources),
         memory_kinds=_memory_kinds(walk, depth),
-        engine_kinds=_engine_kinds(walk),
+        engine_kinds=_with_matrix_links(_engine_kinds(walk), links),
         cores=max(1, len(set(cores.values()))),
         device_memory=device_memory,
         scratchpad=scratchpad,
@@ -418,7 +424,33 @@ def _engine_kind(walk: _Walk, kind: str, indices: list[int], memories_in: dict[t
         instructions=tuple(name.data for name in instructions.data) if isinstance(instructions, ArrayAttr) else (),
         local_memories=tuple(sorted(set.intersection(*(memories_in.get(walk.resources[i].groups, set()) for i in indices)))),
         where=where(op),
+        matrix=_matrix(kind, provided.get("matrix"), where(op)),
     )
+
+
+def _matrix(kind: str, value: Attribute | None, at: str) -> MatrixUnit | None:
+    """A matrix unit's figures (the verifier has checked every field is there)."""
+    if not isinstance(value, DictionaryAttr):
+        return None
+    number = {name: integer(field_of(value, name)) for name in
+              ("rows", "lanes", "issue_cycles", "fill", "drain", "accumulator_bytes")}
+    return MatrixUnit(kind=kind, input=field_of(value, "input"),
+                      accumulator=field_of(value, "accumulator"), where=at, **number)
+
+
+def _with_matrix_links(kinds: dict[str, EngineKind], links: Iterable[Link]) -> dict[str, EngineKind]:
+    """The matrix unit given the engine kinds that feed it and that it drains into
+    (through links with a queue)."""
+    matrix = next((engine for engine in kinds.values() if engine.matrix), None)
+    if matrix is None:
+        return kinds
+    queued = [link for link in links if link.queue is not None]
+    feeds = sorted({link.source.kind for link in queued if link.target.kind == matrix.kind
+                    and link.source.role == ENGINE})
+    drains = sorted({link.target.kind for link in queued if link.source.kind == matrix.kind
+                     and link.target.role == ENGINE})
+    unit = replace(matrix.matrix, feeds=tuple(feeds), drains=tuple(drains))
+    return {**kinds, matrix.kind: replace(matrix, matrix=unit)}
 
 
 def _load_store(value: Attribute | None) -> LoadStore | None:

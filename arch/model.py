@@ -205,6 +205,60 @@ class MemoryKind:
 
 
 @dataclass(frozen=True)
+class MatrixUnit:
+    """A matrix unit (``ktdf_arch.feature.matrix``): ``rows`` x ``lanes``
+    multiply-accumulates per step, fed with operands through FIFOs by load units and
+    drained through FIFOs.
+
+    One step takes one column of ``rows`` elements of the left operand and one row of
+    ``lanes`` elements of the right one and adds their outer product to the
+    accumulators; an ``m x k`` by ``k x n`` product is ``k`` steps per block of
+    ``rows`` x ``lanes`` outputs (``steps``)."""
+
+    kind: str
+    rows: int
+    lanes: int
+    input: Attribute
+    """The operands' element type (an xDSL type)."""
+
+    accumulator: Attribute
+    """The element type it accumulates in."""
+
+    issue_cycles: int
+    """Cycles to issue one step."""
+
+    fill: int
+    """Cycles from a step's operands entering the unit to its products reaching the
+    accumulators."""
+
+    drain: int
+    """Cycles for accumulators to leave the unit after their last step."""
+
+    accumulator_bytes: int
+    """Bytes of accumulators it holds at once."""
+
+    where: str
+    feeds: tuple[str, ...] = ()
+    """The engine kinds whose FIFOs bring it operands (load units)."""
+
+    drains: tuple[str, ...] = ()
+    """The engine kinds its FIFOs take results to."""
+
+    def steps(self, m: int, k: int, n: int) -> int:
+        """Steps of an ``m x k`` by ``k x n`` product."""
+        return k * -(-m // self.rows) * -(-n // self.lanes)
+
+    def cycles(self, m: int, k: int, n: int) -> int:
+        """Issue cycles of an ``m x k`` by ``k x n`` product."""
+        return self.steps(m, k, n) * self.issue_cycles
+
+    @property
+    def flops_per_cycle(self) -> float:
+        """Floating-point operations per cycle (a multiply-accumulate is two)."""
+        return 2 * self.rows * self.lanes / self.issue_cycles
+
+
+@dataclass(frozen=True)
 class EngineKind:
     """What every execution unit of one kind is and can do."""
 
@@ -231,12 +285,15 @@ class EngineKind:
     """Memory kinds defined beside every instance of it (IBM's GroupLocalMemory)."""
 
     where: str
+    matrix: MatrixUnit | None = None
+    """Its matrix unit figures, when it is one."""
 
     @property
     def features(self) -> tuple[str, ...]:
         """The feature names it has, for display."""
         flags = {
             "compute": self.compute,
+            "matrix": self.matrix is not None,
             "load": self.load is not None,
             "store": self.store is not None,
             "simd": bool(self.lanes) or self.splat or self.zero_pad,
@@ -320,6 +377,11 @@ class Roofline:
 
     hop_latency: int | None
     memories: tuple[MemoryLevel, ...]
+    matrix: MatrixUnit | None = None
+    """The matrix unit, if the device has one."""
+
+    matrix_units: int = 0
+    """Matrix units on the device (all cores)."""
 
     @property
     def clock_hz(self) -> int:
@@ -331,6 +393,14 @@ class Roofline:
             raise KtcError(f"the compute engines have no lanes for {attr_text(element_type)}")
         engines = self.cores * self.subcores_per_core
         return engines * self.lanes[element_type] / self.issue_cycles[op_class]
+
+    def flops_per_cycle(self, element_type: Attribute) -> float:
+        """Multiply-accumulate flops (two each) the whole device finishes per cycle on
+        operands of ``element_type``: its matrix units when they take that type, else
+        its SIMD engines issuing ``fma`` (a plain instruction)."""
+        if self.matrix is not None and self.matrix.input == element_type:
+            return self.matrix_units * self.matrix.flops_per_cycle
+        return 2 * self.elements_per_cycle("plain", element_type)
 
     def seconds(self, cycles: float) -> float:
         return cycles / self.clock_hz
@@ -460,6 +530,29 @@ class Device:
     def compute(self) -> EngineKind:
         return self.engine_kinds[self.compute_kind]
 
+    @property
+    def matrix_kind(self) -> str | None:
+        """The kind of execution unit that is a matrix unit; None on a device without."""
+        return next((kind for kind, engine in self.engine_kinds.items() if engine.matrix), None)
+
+    @property
+    def matrix(self) -> MatrixUnit | None:
+        """The matrix unit's figures (``MatrixUnit``); None on a device without one,
+        where contractions run on the SIMD engine."""
+        kind = self.matrix_kind
+        return None if kind is None else self.engine_kinds[kind].matrix
+
+    def fifo_bytes(self, source: str, target: str) -> int:
+        """Bytes the FIFO from the first ``source`` engine to the ``target`` engine of
+        its sub-core holds (queue depths on the route times the narrowest beat); 0
+        when the route has no queue."""
+        start = self.node(source)
+        end = self.node(target, start.core or 0, start.subcore or 0)
+        queues = [link.queue for link in self.path(start, end) if link.queue and link.queue.depth]
+        if not queues:
+            return 0
+        return sum(q.depth for q in queues) * min(q.beat_bytes or 1 for q in queues)
+
     def lanes(self, element_type: Attribute) -> int:
         """SIMD lanes of the compute engine for ``element_type``, an xDSL type
         (``Float16Type()``, ``DF16Type()``); a KtcError naming the types it has lanes
@@ -557,9 +650,13 @@ class Device:
         return into
 
     def _passable(self, index: int) -> bool:
-        """Paths go through memories, ports and movers, never through a compute engine."""
+        """Paths go through memories, ports and movers, never through a compute engine
+        or a matrix unit."""
         node = self.nodes[index]
-        return node.role != ENGINE or not self.engine_kinds[node.kind].compute
+        if node.role != ENGINE:
+            return True
+        engine = self.engine_kinds[node.kind]
+        return not engine.compute and engine.matrix is None
 
     def _cost(self, nbytes: int):
         return (lambda link: link.cycles(nbytes)) if self.timed else (lambda link: 1)

@@ -43,6 +43,8 @@ def summary(device: Device) -> str:
     ]
     if device.timed:
         sections.append(_section("roofline", *_roofline(device)))
+        sections.append(_section("compute beside bandwidth (whole device, per cycle)",
+                                 *_compute_roofline(device)))
     else:
         sections.append(f"untimed: {len(device.missing_timing)} timing figures missing "
                         "(ktc arch check lists them); no roofline")
@@ -103,16 +105,24 @@ def _engines(device: Device) -> tuple[list[str], list[list[object]]]:
         words = {**(engine.load.word_sizes if engine.load else {}), **(engine.store.word_sizes if engine.store else {})}
         simd = [name for name, on in (("splat", engine.splat), ("zero_pad", engine.zero_pad)) if on]
         features = ", ".join(engine.features) + (f" ({', '.join(simd)})" if simd else "")
+        matrix = engine.matrix
         rows.append([
             engine.kind,
             engine.count,
             features,
-            _pairs({attr_text(t): n for t, n in engine.lanes.items()}),
-            _pairs(engine.issue_cycles),
+            _matrix_shape(matrix) if matrix else _pairs({attr_text(t): n for t, n in engine.lanes.items()}),
+            _pairs({"step": matrix.issue_cycles, "fill": matrix.fill, "drain": matrix.drain})
+            if matrix else _pairs(engine.issue_cycles),
             _pairs(words),
             ", ".join(engine.local_memories) or None,
         ])
     return headers, rows
+
+
+def _matrix_shape(matrix) -> str:
+    """``8x64 f16->f32``: rows x lanes, input and accumulator types."""
+    return (f"{matrix.rows}x{matrix.lanes} {attr_text(matrix.input)}->"
+            f"{attr_text(matrix.accumulator)}")
 
 
 def _pairs(values: dict[str, int]) -> str | None:
@@ -143,11 +153,15 @@ def _datapaths(device: Device) -> tuple[list[str], list[list[object]]]:
 
 
 def _routes(device: Device) -> tuple[list[str], list[list[object]]]:
-    """Device memory to the compute engine and back; scratchpad to the farthest core's."""
+    """Device memory to the compute engine and back (and to the matrix unit and back);
+    scratchpad to the farthest core's."""
     root = device.node(device.device_memory)
     engine = device.node(device.compute_kind)
     pad = device.node(device.scratchpad)
     pairs = [(root, engine), (engine, root), (root, pad)]
+    if device.matrix_kind is not None:
+        matrix = device.node(device.matrix_kind)
+        pairs += [(root, matrix), (matrix, root)]
     if device.interconnect is not None:
         far = max(range(device.cores), key=lambda core: device.core_hops(0, core))
         pairs.append((pad, device.node(device.scratchpad, far)))
@@ -203,6 +217,27 @@ def _roofline(device: Device) -> tuple[list[str], list[list[object]]]:
     return ["constant", "value"], rows
 
 
+def _compute_roofline(device: Device) -> tuple[list[str], list[list[object]]]:
+    """Per operand type: the flops of the unit that multiplies it (the matrix unit for
+    its input type, else the SIMD engine's fma), the device memory bandwidth and the
+    ridge point, the flops per byte a kernel needs to be bound by compute."""
+    roof = device.roofline
+    types = list(roof.lanes)
+    if roof.matrix is not None and roof.matrix.input not in types:
+        types.insert(0, roof.matrix.input)
+    rows = []
+    for element_type in types:
+        flops = roof.flops_per_cycle(element_type)
+        matrix = roof.matrix is not None and roof.matrix.input == element_type
+        unit = (f"{roof.matrix.kind} x{roof.matrix_units} ({_matrix_shape(roof.matrix)})" if matrix
+                else f"{device.compute_kind} x{roof.cores * roof.subcores_per_core} (fma)")
+        bandwidth = roof.device_memory_bytes_per_cycle
+        rows.append([attr_text(element_type), unit, f"{flops:g}",
+                     f"{flops * roof.clock_mhz / 1e6:g}", bandwidth, f"{flops / bandwidth:g}"])
+    return ["operands", "multiplied on", "flop/cycle", "TFLOP/s", "device memory B/cycle",
+            "ridge flop/B"], rows
+
+
 # ---------------------------------------------------------------------------------
 # Graphviz
 # ---------------------------------------------------------------------------------
@@ -212,7 +247,7 @@ _SHAPES = {MEMORY: "cylinder", ENGINE: "box", "port": "point"}
 
 def graph(device: Device) -> str:
     """The routing graph in DOT: a cluster per core holding one per sub-core,
-    memories as cylinders, compute engines bold, links labelled with B/cycle and
+    memories as cylinders, compute engines and matrix units bold, links labelled with B/cycle and
     latency."""
     lines = [f'digraph "{device.name}" {{', "  rankdir=LR;", '  node [fontname="monospace"];']
     lines += [f"  {_node(device, node)}" for node in device.nodes if node.core is None]
@@ -237,7 +272,8 @@ def _node(device: Device, node: Node) -> str:
     label = node.name
     if node.role == MEMORY:
         label += f"\\n{size_text(device.memory(node.kind).size)}"
-    style = ' style="bold"' if node.role == ENGINE and device.engine(node.kind).compute else ""
+    computes = node.role == ENGINE and (device.engine(node.kind).compute or device.engine(node.kind).matrix)
+    style = ' style="bold"' if computes else ""
     return f'n{node.index} [label="{label}" shape={_SHAPES[node.role]}{style}];'
 
 

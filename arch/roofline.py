@@ -32,6 +32,8 @@ def derive(device: Device) -> Roofline:
         interconnect_bytes_per_cycle=interconnect.bytes_per_cycle if interconnect else None,
         hop_latency=interconnect.latency if interconnect else None,
         memories=tuple(_level(device, kind) for kind in device.memory_kinds),
+        matrix=device.matrix,
+        matrix_units=device.engine(device.matrix_kind).count if device.matrix else 0,
     )
 
 

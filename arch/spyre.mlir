@@ -1,15 +1,19 @@
 // IBM Spyre: 32 cores on a bidirectional ring, each with a 2 MB scratchpad (LX,
 // named "L1" here as in IBM's scheduler) shared by two sub-cores, each sub-core a
 // 64-lane SIMD engine (the SFU) fed by a load unit and drained by a store unit
-// through FIFOs of depth 16. DMA engines move 128-byte sticks between device memory
-// (LPDDR5, named "DDR") and the scratchpad.
+// through FIFOs of depth 16, and a matrix unit (the PT array: 8 rows x 64 fp16 lanes
+// of multiply-accumulate per cycle, accumulating in fp32) fed by the same load unit
+// and drained by the same store unit through FIFOs of its own. DMA engines move
+// 128-byte sticks between device memory (LPDDR5, named "DDR") and the scratchpad.
 //
 // Public figures: 32 cores, 2 sub-cores per core, 2 MB scratchpad, ring at 128 B
 // per cycle per direction, 128-byte sticks, 64 fp16 lanes, up to 128 GB of device
-// memory. Every other figure is an example value, listed in the op's
-// ktdf_arch.example_values: the clock (1 GHz), device memory bandwidth (128 B per
-// cycle, i.e. 128 GB/s at 1 GHz), latencies, issue costs, FIFO beat widths and the
-// register file size.
+// memory, an 8-row PT array per sub-core; 2,048 flop per cycle per core is the
+// figure of IBM's interpreter's preset for the first generation. Every other figure
+// is an example value, listed in the op's ktdf_arch.example_values: the clock
+// (1 GHz), device memory bandwidth (128 B per cycle, i.e. 128 GB/s at 1 GHz),
+// latencies, issue costs, FIFO beat widths and depths, the register file size and
+// the matrix unit's fill, drain and accumulator size.
 //
 // Units are cycles and bytes. See docs/arch-format.md for the format.
 
@@ -87,6 +91,30 @@
 // Its accumulator registers.
 #SFU_REG = {kind = "SFU_REG", size = 2048, ktdf_arch.example_values = ["size"]}
 
+// The matrix unit of a sub-core: one step a cycle multiplies a column of 8 fp16
+// elements by a row of 64 and adds the outer product to fp32 accumulators (8 x 64
+// multiply-accumulates: 1,024 flop per cycle, 2,048 per core with both sub-cores).
+#PT = {
+  kind = "PT",
+  ktdf_arch.features = {
+    ktdf_arch.feature.matrix = {
+      rows = 8, lanes = 64, input = f16, accumulator = f32,
+      issue_cycles = 1, fill = 8, drain = 8, accumulator_bytes = 65536
+    }
+  },
+  ktdf_arch.example_values = ["matrix.fill", "matrix.drain", "matrix.accumulator_bytes"]
+}
+// Load unit -> matrix unit (operands) and matrix unit -> store unit (accumulators):
+// FIFOs of 128 sticks, room for two operand blocks in flight.
+#PT_FIFO = {
+  kind = "fifo",
+  ktdf_arch.transfer_granularity = array<i64: 128>,
+  ktdf_arch.bandwidth = 128,
+  ktdf_arch.transfer_latency = 1,
+  ktdf_arch.features = {ktdf_arch.feature.queue = {depth = 128, size = 128, ordered}},
+  ktdf_arch.example_values = ["bandwidth", "transfer_latency", "queue.depth"]
+}
+
 // Scratchpad load and store units of a sub-core: whole sticks (64 fp16), or one
 // 2-byte element that the load unit splats across the lanes.
 #L1_ACCESS = {
@@ -163,6 +191,9 @@ ktdf_arch.device @spyre attributes {
       datapath #SFU_FIFO %l1lu to %sfu : exec_unit, exec_unit
       datapath #SFU_FIFO %sfu to %l1su : exec_unit, exec_unit
       datapath #L1_PORT %l1su to %l1 : exec_unit, memory
+      %pt = exec_unit @pt #PT
+      datapath #PT_FIFO %l1lu to %pt : exec_unit, exec_unit
+      datapath #PT_FIFO %pt to %l1su : exec_unit, exec_unit
     }
   }
 

@@ -1,7 +1,9 @@
 // A toy device, small on purpose: lit tests meet its limits with small tensors.
 // Shaped like Spyre (the same kinds, so one test reads on both): 2 cores on a
 // ring, one sub-core each, a 64 KiB scratchpad, 8 fp16 lanes (one 16-byte vector),
-// FIFOs 2 beats deep, 16-byte DMA granularity and a device memory of 1 MiB.
+// FIFOs 2 beats deep, 16-byte DMA granularity and a device memory of 1 MiB; a
+// matrix unit of 2 rows x 8 lanes with 512 bytes of fp32 accumulators, fed and
+// drained through FIFOs of 16 beats.
 // Every figure is made up; see docs/arch-format.md for the format.
 
 #DMA_ACCESS = {
@@ -33,6 +35,13 @@
   ktdf_arch.bandwidth = 16,
   ktdf_arch.transfer_latency = 1,
   ktdf_arch.features = {ktdf_arch.feature.queue = {depth = 2, size = 16, ordered}}
+}
+#PT_FIFO = {
+  kind = "fifo",
+  ktdf_arch.transfer_granularity = array<i64: 16>,
+  ktdf_arch.bandwidth = 16,
+  ktdf_arch.transfer_latency = 1,
+  ktdf_arch.features = {ktdf_arch.feature.queue = {depth = 16, size = 16, ordered}}
 }
 #SFU_FIFO = {
   kind = "fifo",
@@ -95,6 +104,17 @@ ktdf_arch.device @toy attributes {
       datapath #SFU_FIFO %l1lu to %sfu : exec_unit, exec_unit
       datapath #SFU_FIFO %sfu to %l1su : exec_unit, exec_unit
       datapath #L1_PORT %l1su to %l1 : exec_unit, memory
+      %pt = exec_unit @pt {
+        kind = "PT",
+        ktdf_arch.features = {
+          ktdf_arch.feature.matrix = {
+            rows = 2, lanes = 8, input = f16, accumulator = f32,
+            issue_cycles = 1, fill = 2, drain = 2, accumulator_bytes = 512
+          }
+        }
+      }
+      datapath #PT_FIFO %l1lu to %pt : exec_unit, exec_unit
+      datapath #PT_FIFO %pt to %l1su : exec_unit, exec_unit
     }
   }
 

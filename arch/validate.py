@@ -12,8 +12,11 @@ units, not both; ids that ``overlaps`` and interconnect stops name exist;
 the op gives; ``patterns`` blocks name known application points.
 
 ``check_device`` (the layout): one compute kind; every compute engine reachable from
-device memory and able to reach it back; a device with a clock gives every timing
-figure.
+device memory and able to reach it back; at most one matrix kind, not a compute
+engine, fed through FIFOs by a load unit that reads the scratchpad and draining
+through FIFOs into an engine that reaches it back, with accumulators at least as
+wide as its operands and room for one tile of them; a device with a clock gives
+every timing figure.
 """
 
 from collections.abc import Iterable, Sequence
@@ -23,9 +26,18 @@ from xdsl.ir import Block, Operation
 
 from ktc.arch.expand import describe, example_value, intrinsic, kind_of, mapping
 from ktc.arch.loader import Source
-from ktc.arch.model import PATTERN_POINTS, Device
+from ktc.arch.model import ENGINE, PATTERN_POINTS, Device, EngineKind
 from ktc.dialects.diagnostics import KtcError, where
-from ktc.dialects.ktdf_arch import DeviceOp, ExecUnitOp, GroupOp, MemoryOp, PatternsOp, ResourceOp
+from ktc.dialects.ktdf_arch import (
+    DeviceOp,
+    ExecUnitOp,
+    GroupOp,
+    MemoryOp,
+    PatternsOp,
+    ResourceOp,
+    attr_text,
+    float_bits,
+)
 
 IGNORED_WHEN_ALIKE = frozenset({"ktdf_arch.overlaps", "ktdf_arch.example_values"})
 """Attributes that may differ between resources of one kind."""
@@ -147,7 +159,71 @@ def _check_patterns(ops: Iterable[Operation]) -> None:
 def check_device(device: Device) -> None:
     _check_compute(device)
     _check_reachable(device)
+    _check_matrix(device)
     _check_timed(device)
+
+
+def _check_matrix(device: Device) -> None:
+    units = [engine for engine in device.engine_kinds.values() if engine.matrix]
+    if not units:
+        return
+    if len(units) > 1:
+        raise KtcError(
+            f'found second matrix unit "{units[1].kind}" (the first is "{units[0].kind}"); '
+            "a device has one matrix kind",
+            units[1].where,
+        )
+    engine = units[0]
+    unit = engine.matrix
+    if engine.compute:
+        raise KtcError(
+            f'exec_unit "{engine.kind}" is both the compute engine and a matrix unit; give '
+            "the matrix unit an exec_unit of its own",
+            engine.where,
+        )
+    input_bits, accumulator_bits = float_bits(unit.input), float_bits(unit.accumulator)
+    if accumulator_bits < input_bits:
+        raise KtcError(
+            f"matrix unit \"{engine.kind}\" accumulates in {attr_text(unit.accumulator)}, "
+            f"narrower than its input {attr_text(unit.input)}",
+            engine.where,
+        )
+    tile = unit.rows * unit.lanes * accumulator_bits // 8
+    if unit.accumulator_bytes < tile:
+        raise KtcError(
+            f"matrix unit \"{engine.kind}\": 'accumulator_bytes' {unit.accumulator_bytes} holds "
+            f"no {unit.rows} x {unit.lanes} tile of {attr_text(unit.accumulator)} ({tile} bytes)",
+            engine.where,
+        )
+    _check_matrix_links(device, engine)
+
+
+def _check_matrix_links(device: Device, engine: EngineKind) -> None:
+    """Every matrix unit instance gets operands through a FIFO from a load unit that
+    reads the scratchpad, and gives results through a FIFO to an engine that can put
+    them back there."""
+    pad = device.scratchpad
+    for node in device.instances(engine.kind):
+        into = [link for link in device.links if link.target is node and link.queue is not None
+                and link.source.role == ENGINE]
+        out = [link for link in device.links if link.source is node and link.queue is not None
+               and link.target.role == ENGINE]
+        if not any(_reads(device, link.source, pad) for link in into):
+            raise KtcError(f"matrix unit {node.name} has no FIFO from a load unit that reads "
+                           f'the scratchpad "{pad}"', engine.where)
+        if not any(_writes(device, link.target, pad) for link in out):
+            raise KtcError(f"matrix unit {node.name} has no FIFO to an engine that writes "
+                           f'the scratchpad "{pad}"', engine.where)
+
+
+def _reads(device: Device, node, memory: str) -> bool:
+    return any(link.target is node and link.source.kind == memory for link in device.links)
+
+
+def _writes(device: Device, node, memory: str) -> bool:
+    if device.engine(node.kind).compute:
+        return True
+    return any(link.source is node and link.target.kind == memory for link in device.links)
 
 
 def _check_compute(device: Device) -> None:

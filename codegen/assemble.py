@@ -95,6 +95,7 @@ def _uniform(uniform: dfir.UniformMapOp, unit: SSAValue, units: dict[SSAValue, i
 def engine_classes(device: Device) -> dict[str, frozenset[str]]:
     """The ``isa.ENGINE_CLASSES`` of every engine kind of ``device``."""
     compute = {kind for kind, engine in device.engine_kinds.items() if engine.compute}
+    matrix = {kind for kind, engine in device.engine_kinds.items() if engine.matrix}
     reads, writes, feeds, drains = set(), set(), set(), set()
     for link in device.links:
         source, target = link.source, link.target
@@ -102,13 +103,14 @@ def engine_classes(device: Device) -> dict[str, frozenset[str]]:
             reads.add(target.kind)
         if source.role == ENGINE and target.role == MEMORY:
             writes.add(source.kind)
-        if source.role == ENGINE and target.kind in compute:
+        if source.role == ENGINE and target.kind in compute | matrix:
             feeds.add(source.kind)
-        if target.role == ENGINE and source.kind in compute:
+        if target.role == ENGINE and source.kind in compute | matrix:
             drains.add(target.kind)
     own = {kind for kind in compute if device.engine_kinds[kind].local_memories}
     members = {"dma": (reads & writes) - compute, "load": reads & (feeds | compute) | own,
                "store": writes & (drains | compute) | own, "compute": compute,
-               "splat": {kind for kind, engine in device.engine_kinds.items() if engine.splat}}
+               "splat": {kind for kind, engine in device.engine_kinds.items() if engine.splat},
+               "matrix": matrix}
     return {kind: frozenset(name for name in isa.ENGINE_CLASSES if kind in members[name])
             for kind in device.engine_kinds}

@@ -97,6 +97,14 @@ SIMD compute:
 - ``vcvt <type> <source type> vD, vA``: vD = vA converted lane by lane from the source
   type to the type, rounding to nearest even.
 
+Matrix unit:
+
+- ``vmma <type> <source type> vD, vC, vA, vB, m, k, n``: vD = vC + vA · vB, vA an
+  ``m x k`` and vB a ``k x n`` matrix of the source type, vC and vD ``m x n`` of the
+  type, all row-major; the products are added to vC exactly and rounded once to the
+  type. On a unit of ``rows x lanes`` it takes ``k * ceil(m / rows) * ceil(n / lanes)``
+  steps (``ktc.arch.model.MatrixUnit``).
+
 Which engines may run an instruction is ``RUNS_ON``, by ``ENGINE_CLASSES``.
 """
 
@@ -536,9 +544,31 @@ class Vcvt(Instruction):
     src: int = vreg()
 
 
+@dataclass(frozen=True)
+class Vmma(Instruction):
+    """``vmma <type>, <source type>, vD, vC, vA, vB, m, k, n``: vD = vC + vA · vB on the
+    matrix unit (vA ``m x k``, vB ``k x n``, vC and vD ``m x n``, row-major)."""
+
+    OPCODE: ClassVar = 0x47
+    MNEMONIC: ClassVar = "vmma"
+    dtype: str = element_type()
+    source_type: str = element_type(second=True)
+    dst: int = vreg()
+    acc: int = vreg()
+    a: int = vreg()
+    b: int = vreg()
+    m: int = count()
+    k: int = count()
+    n: int = count()
+
+    def check(self) -> None:
+        if 0 in (self.m, self.k, self.n):
+            raise IsaError(f"vmma of an empty product ({self.m} x {self.k} by {self.k} x {self.n})")
+
+
 INSTRUCTIONS: tuple[type[Instruction], ...] = (
     Li, Uni, Mov, Alu, Select, Loop, EndLoop, Brz, Jmp, Halt, View, Dim, Dma, Vld, Vst,
-    Send, Recv, Ssend, Srecv, Vop, Vconst, Vsplat, Vmov, Vreduce, Vbcast, Vcvt,
+    Send, Recv, Ssend, Srecv, Vop, Vconst, Vsplat, Vmov, Vreduce, Vbcast, Vcvt, Vmma,
 )
 """Every instruction class."""
 
@@ -546,21 +576,22 @@ BY_OPCODE: dict[int, type[Instruction]] = {cls.OPCODE: cls for cls in INSTRUCTIO
 assert len(BY_OPCODE) == len(INSTRUCTIONS), "two instructions share an opcode"
 
 
-ENGINE_CLASSES = ("dma", "load", "store", "compute", "splat")
+ENGINE_CLASSES = ("dma", "load", "store", "compute", "splat", "matrix")
 """What an engine kind does: moves memory to memory (a DMA engine, or a ring stop moving
 between cores), loads from a memory into FIFOs, stores from FIFOs into a memory,
 computes on vectors (and broadcasts a lane), broadcasts a lane (the ``splat`` feature
-of a load unit). A kind may be several
-(a load/store unit)."""
+of a load unit), multiplies matrices (a matrix unit, fed and drained through FIFOs).
+A kind may be several (a load/store unit)."""
 
-_VECTOR_ENGINES = frozenset({"load", "store", "compute"})
+_VECTOR_ENGINES = frozenset({"load", "store", "compute", "matrix"})
 
 RUNS_ON: dict[type[Instruction], frozenset[str]] = {
     Dma: frozenset({"dma"}),
     Vld: frozenset({"load"}),
     Vst: frozenset({"store"}),
-    Send: frozenset({"load", "compute"}),
-    Recv: frozenset({"store", "compute"}),
+    Send: frozenset({"load", "compute", "matrix"}),
+    Recv: frozenset({"store", "compute", "matrix"}),
+    Vmma: frozenset({"matrix"}),
     Vop: frozenset({"compute"}),
     Vconst: _VECTOR_ENGINES,
     Vsplat: _VECTOR_ENGINES,

@@ -556,6 +556,13 @@ def _convert(s: Selector, op: dfir.ConvertOp) -> None:
                     s.define(op.result, op), s.reg(op.input)), op)
 
 
+def _matmul(s: Selector, op: dfir.MatmulOp) -> None:
+    m, k, n = op.shape.get_values()
+    s.emit(isa.Vmma(_element(op, op.result.type.element_type),
+                    _element(op, op.lhs.type.element_type), s.define(op.result, op),
+                    s.reg(op.acc), s.reg(op.lhs), s.reg(op.rhs), m, k, n), op)
+
+
 RULES: dict[str, Callable[[Selector, Operation], None]] = {
     op.name: rule for op, rule in (
         (arith.ConstantOp, _constant),
@@ -579,6 +586,7 @@ RULES: dict[str, Callable[[Selector, Operation], None]] = {
         (dfir.ReduceOp, _reduce),
         (dfir.SplatOp, _splat),
         (dfir.ConvertOp, _convert),
+        (dfir.MatmulOp, _matmul),
     )
 }
 """How each op other than the ALU ones is selected, by op name (ktc's upstream

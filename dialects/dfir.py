@@ -48,6 +48,7 @@ from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
     I64,
     AnyFloat,
+    DenseArrayBase,
     IndexType,
     IntegerAttr,
     IntegerType,
@@ -57,6 +58,7 @@ from xdsl.dialects.builtin import (
     StringAttr,
     VectorType,
     f32,
+    i64,
 )
 from xdsl.dialects.utils.enum_attribute import EnumAttribute
 from xdsl.ir import (
@@ -1007,6 +1009,70 @@ class ConvertOp(IRDLOperation):
             raise VerifyException(f"converts {source} into the same element type")
 
 
+@irdl_op_definition
+class MatmulOp(IRDLOperation):
+    """One product on the matrix unit: ``acc + lhs · rhs`` for an ``m x k`` lhs and a
+    ``k x n`` rhs, each a row-major one-dimensional vector, the accumulator and the
+    result ``m x n`` of the accumulator type.
+
+    ``%d = dfir.matmul %a, %b, %c [64, 32, 64] : vector<2048xf16>, vector<2048xf16> -> vector<4096xf32>``
+    """
+
+    name = "dfir.matmul"
+
+    lhs = operand_def(VectorType)
+    rhs = operand_def(VectorType)
+    acc = operand_def(VectorType)
+    shape = prop_def(DenseArrayBase)
+    """``[m, k, n]``."""
+    result = result_def(VectorType)
+
+    traits = traits_def(Pure(), HasAncestor(ProgramOp))
+
+    @classmethod
+    def parse(cls, parser: Parser) -> MatmulOp:
+        operands = parser.parse_comma_separated_list(parser.Delimiter.NONE, parser.parse_unresolved_operand)
+        shape = parser.parse_comma_separated_list(parser.Delimiter.SQUARE, parser.parse_integer)
+        attributes = parser.parse_optional_attr_dict()
+        parser.parse_punctuation(":")
+        lhs = parser.parse_type()
+        parser.parse_punctuation(",")
+        rhs = parser.parse_type()
+        parser.parse_punctuation("->")
+        result = parser.parse_type()
+        if len(operands) != 3:
+            parser.raise_error(f"expected three operands (lhs, rhs, accumulator), got {len(operands)}")
+        resolved = [parser.resolve_operand(operand, type_)
+                    for operand, type_ in zip(operands, (lhs, rhs, result))]
+        return cls.build(operands=resolved, result_types=[result], attributes=attributes,
+                         properties={"shape": DenseArrayBase.from_list(i64, shape)})
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_list((self.lhs, self.rhs, self.acc), printer.print_operand)
+        printer.print_string(" [" + ", ".join(str(n) for n in self.shape.get_values()) + "]")
+        printer.print_op_attributes(self.attributes)
+        printer.print_string(" : ")
+        printer.print_list((self.lhs.type, self.rhs.type), printer.print_attribute)
+        printer.print_string(" -> ")
+        printer.print_attribute(self.result.type)
+
+    def verify_(self) -> None:
+        shape = self.shape.get_values()
+        if len(shape) != 3 or min(shape) <= 0:
+            raise VerifyException(f"expects a shape [m, k, n] of positive sizes, got {list(shape)}")
+        m, k, n = shape
+        expected = ((self.lhs, m * k), (self.rhs, k * n), (self.acc, m * n), (self.result, m * n))
+        for value, length in expected:
+            if value.type.get_shape() != (length,):
+                raise VerifyException(f"a {m} x {k} by {k} x {n} product takes vectors of "
+                                      f"{m * k}, {k * n} and {m * n} elements, got {value.type}")
+        if self.lhs.type.element_type != self.rhs.type.element_type:
+            raise VerifyException("expects both operands of one element type")
+        if self.acc.type != self.result.type:
+            raise VerifyException("expects the accumulator of the result's type")
+
+
 DFIR = Dialect(
     "dfir",
     [
@@ -1029,6 +1095,7 @@ DFIR = Dialect(
         ReduceOp,
         SplatOp,
         ConvertOp,
+        MatmulOp,
     ],
     [UnitType, UniformType, ComputeKindAttr, ReduceKindAttr],
 )

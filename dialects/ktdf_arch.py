@@ -43,7 +43,9 @@ from xdsl.dialects.builtin import (
     DenseArrayBase,
     DenseIntOrFPElementsAttr,
     DictionaryAttr,
+    Float16Type,
     Float32Type,
+    Float64Type,
     FloatAttr,
     IntegerAttr,
     IntegerType,
@@ -95,6 +97,7 @@ from xdsl.utils.exceptions import VerifyException
 from ktc.dialects.dfir import ComputeKind
 from ktc.dialects.diagnostics import KtcError, where
 from ktc.dialects.printer import MlirPrinter
+from ktc.dialects.spyreop import DF16Type
 from ktc.dialects.syntax import (
     parse_attributes_with_keyword,
     parse_body,
@@ -243,11 +246,13 @@ class Intrinsic:
 
 @dataclass(frozen=True)
 class Feature:
-    """An intrinsic feature: where it is valid and the check of each of its fields."""
+    """An intrinsic feature: where it is valid, the check of each of its fields and
+    the fields it must give."""
 
     valid_on: str
     where: str
     fields: dict[str, Check]
+    required: tuple[str, ...] = ()
 
 
 def _is_i64(attr: Attribute) -> bool:
@@ -373,6 +378,38 @@ def _non_negative_field(name: str) -> Check:
     return check
 
 
+def _bounded_field(name: str, low: int, high: int) -> Check:
+    """A 64-bit integer field from ``low`` to ``high``."""
+
+    def check(attr: Attribute) -> str | None:
+        if not _is_i64(attr):
+            return f"'{name}' requires 64-bit integer"
+        value = attr.value.data
+        if value < low:
+            return f"'{name}' must be {'> 0' if low == 1 else f'>= {low}'}"
+        return f"'{name}' must be at most {high}" if value > high else None
+
+    return check
+
+
+def _float_type_field(name: str) -> Check:
+    def check(attr: Attribute) -> str | None:
+        if isinstance(attr, TypeAttribute) and float_bits(attr):
+            return None
+        return f"'{name}' requires a floating-point type (f16, !spyreop.df16, f32, f64)"
+
+    return check
+
+
+def float_bits(attr: Attribute) -> int | None:
+    """The width of a floating-point type the numerics know, else None."""
+    if isinstance(attr, DF16Type | Float16Type):
+        return 16
+    if isinstance(attr, Float32Type):
+        return 32
+    return 64 if isinstance(attr, Float64Type) else None
+
+
 def _one_of(name: str, choices: Sequence[str]) -> Check:
     spelled = " or ".join(f'"{choice}"' for choice in choices)
 
@@ -448,6 +485,28 @@ def _f32_parameters(attr: Attribute) -> str | None:
         return None
     return "requires array of f32 float attributes"
 
+
+MATRIX_SHAPE_LIMIT = 4096
+"""The most rows, or lanes, a matrix unit may have."""
+
+MATRIX_CYCLES_LIMIT = 1 << 20
+"""The most cycles a matrix unit's issue, fill or drain may take."""
+
+MATRIX_FIELDS = {
+    "rows": _bounded_field("rows", 1, MATRIX_SHAPE_LIMIT),
+    "lanes": _bounded_field("lanes", 1, MATRIX_SHAPE_LIMIT),
+    "input": _float_type_field("input"),
+    "accumulator": _float_type_field("accumulator"),
+    "issue_cycles": _bounded_field("issue_cycles", 1, MATRIX_CYCLES_LIMIT),
+    "fill": _bounded_field("fill", 0, MATRIX_CYCLES_LIMIT),
+    "drain": _bounded_field("drain", 0, MATRIX_CYCLES_LIMIT),
+    "accumulator_bytes": _bounded_field("accumulator_bytes", 1, 1 << 40),
+}
+"""The fields of ``ktdf_arch.feature.matrix``, every one required: a matrix unit of
+``rows`` x ``lanes`` multiply-accumulates per step, operands of the ``input`` type,
+accumulators of the ``accumulator`` type holding ``accumulator_bytes``; a step
+issues in ``issue_cycles``, products reach the accumulators ``fill`` cycles after
+their operands enter, and accumulators leave ``drain`` cycles after the last step."""
 
 ISSUE_CLASSES = ("plain", "transcendental", "reduction_step")
 """The op classes a compute unit gives an issue cost for: ordinary arithmetic,
@@ -535,6 +594,9 @@ FEATURES: dict[str, Feature] = {
         "execution units",
         {"splat": _unit_field("splat"), "zero_pad": _unit_field("zero_pad"), "lanes": _lanes},
     ),
+    "ktdf_arch.feature.matrix": Feature(
+        EXEC_UNIT, "execution units", MATRIX_FIELDS, tuple(MATRIX_FIELDS)
+    ),
     "ktdf_arch.feature.queue": Feature(
         LINK,
         "links",
@@ -574,6 +636,9 @@ def feature_error(name: str, value: Attribute, placement: str) -> str | None:
         return None
     if not isinstance(value, DictionaryAttr) or not feature.fields:
         return f"'{name}' requires {'dictionary attribute' if feature.fields else 'unit'}"
+    missing = [field for field in feature.required if field not in value.data]
+    if missing:
+        return f"'{name}' requires field '{missing[0]}'"
     for field, field_value in value.data.items():
         check = feature.fields.get(field)
         if check is None:

@@ -42,6 +42,7 @@ from ktc.dialects.diagnostics import KtcError
 from ktc.sim import numerics
 from ktc.sim.fifo import Fifo, Message, Signals
 from ktc.sim.machine import Machine, SimError
+from ktc.sim.matrix import vmma
 from ktc.sim.memory import Memory, OutOfBounds, View
 from ktc.sim.steps import compile_steps
 
@@ -813,4 +814,5 @@ HANDLERS: dict[type, Callable] = {
     isa.Vreduce: _vreduce,
     isa.Vbcast: _vbcast,
     isa.Vcvt: _vcvt,
+    isa.Vmma: vmma,
 }

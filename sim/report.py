@@ -9,6 +9,8 @@ memory, vector issue cycles, scratchpad load/store bytes, interconnect byte-hops
   transfer granularity;
 - SIMD: the vector issue cycles (``ceil(len / lanes) * issue cost``) over the engines
   that issued them;
+- matrix: the matrix unit's step cycles (``ktc.sim.matrix``) over the units that
+  issued them;
 - scratchpad load/store: per core, bytes loaded over ``B_ls`` (feed) and stored over
   the drain bandwidth;
 - interconnect: byte-hops over the links of the interconnect times their bandwidth.
@@ -24,6 +26,7 @@ from dataclasses import asdict, dataclass, field
 
 from ktc.arch.model import Device
 from ktc.sim.machine import INTERCONNECT_KINDS
+from ktc.sim.matrix import issued_cycles
 
 
 @dataclass(frozen=True)
@@ -119,6 +122,9 @@ def bound(device: Device, run) -> tuple[int, str, dict[str, int]]:
     vector = [e.stats.vector_cycles for e in run.engines if e.stats.vector_cycles]
     if vector:
         terms["SIMD issue"] = -(-sum(vector) // len(vector))
+    steps = [cycles for e in run.engines if (cycles := issued_cycles(e))]
+    if steps:
+        terms["matrix issue"] = -(-sum(steps) // len(steps))
     terms["scratchpad load/store"] = max(
         [_ceil(n, roof.feed_bytes_per_cycle) for n in run.feed_bytes.values()]
         + [_ceil(n, roof.drain_bytes_per_cycle) for n in run.drain_bytes.values()],

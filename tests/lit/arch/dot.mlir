@@ -1,6 +1,6 @@
 // `ktc arch dot` draws the routing graph in Graphviz DOT: device memory outside the
 // clusters, one cluster per core holding one per sub-core, memories as cylinders
-// with their size, the compute engine in bold, every link labelled with its kind,
+// with their size, the compute engine and the matrix unit in bold, every link labelled with its kind,
 // bandwidth and latency, ring links included. -o writes a file.
 
 // RUN: ktc arch dot toy | filecheck %s
@@ -22,11 +22,14 @@
 // CHECK-NEXT:       n6 [label="SFU[0.0]" shape=box style="bold"];
 // CHECK-NEXT:       n7 [label="L1LU[0.0]" shape=box];
 // CHECK-NEXT:       n8 [label="L1SU[0.0]" shape=box];
+// CHECK-NEXT:       n9 [label="PT[0.0]" shape=box style="bold"];
 // CHECK-NEXT:     }
 // CHECK-NEXT:   }
 // CHECK-NEXT:   subgraph "cluster_1" {
 // CHECK:        n0 -> n2 [label="16 B/c 10 cy"];
 // CHECK:        n7 -> n6 [label="fifo 16 B/c 1 cy"];
-// CHECK:        n4 -> n12 [label="ring 8 B/c 2 cy"];
-// CHECK-NEXT:   n12 -> n4 [label="ring 8 B/c 2 cy"];
+// CHECK:        n7 -> n9 [label="fifo 16 B/c 1 cy"];
+// CHECK-NEXT:   n9 -> n8 [label="fifo 16 B/c 1 cy"];
+// CHECK:        n4 -> n13 [label="ring 8 B/c 2 cy"];
+// CHECK-NEXT:   n13 -> n4 [label="ring 8 B/c 2 cy"];
 // CHECK-NEXT: }

@@ -106,7 +106,8 @@ def test_paths_reach_every_engine_from_device_memory_and_back(named):
 
 
 def bellman_ford(device: Device, source: int, cost) -> dict[int, int]:
-    """Cheapest costs from ``source``, never passing through a compute engine."""
+    """Cheapest costs from ``source``, never passing through a compute engine or a
+    matrix unit."""
     best = {source: 0}
     changed = True
     while changed:
@@ -115,7 +116,8 @@ def bellman_ford(device: Device, source: int, cost) -> dict[int, int]:
             start = link.source
             if start.index not in best:
                 continue
-            if start.index != source and start.role == ENGINE and device.engine(start.kind).compute:
+            if start.index != source and start.role == ENGINE and (
+                    device.engine(start.kind).compute or device.engine(start.kind).matrix):
                 continue
             candidate = best[start.index] + cost(link)
             if candidate < best.get(link.target.index, candidate + 1):

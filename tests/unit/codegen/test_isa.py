@@ -7,6 +7,8 @@ it returns a program or raises IsaError, nothing else.
 
 import struct
 
+from dataclasses import replace
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -60,6 +62,8 @@ def _fix(instruction: isa.Instruction) -> isa.Instruction:
         return View(instruction.dst, instruction.unit, instruction.address, instruction.dtype,
                     tuple(abs(size) % 1024 for size in instruction.shape[:rank]),
                     instruction.strides[:rank])
+    if isinstance(instruction, isa.Vmma):
+        return replace(instruction, m=instruction.m or 1, k=instruction.k or 1, n=instruction.n or 1)
     if isinstance(instruction, Vconst):
         return Vconst(instruction.dst, instruction.dtype, len(instruction.values) or 1,
                       instruction.values or (0,))

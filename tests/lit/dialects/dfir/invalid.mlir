@@ -642,3 +642,42 @@ dfir.dataflow {
     %w = dfir.convert %v : vector<64xf16> -> vector<32xf32>
   }
 }
+
+// -----
+
+dfir.dataflow {
+  %p = dfir.unit core 0 : !dfir.unit<"pt">
+  dfir.program "pt" on (%p) {
+    %a = arith.constant dense<1.000000e+00> : vector<32xf16>
+    %b = arith.constant dense<2.000000e+00> : vector<128xf16>
+    %c = arith.constant dense<0.000000e+00> : vector<64xf32>
+    // expected-error@+1 {{a 4 x 8 by 8 x 8 product takes vectors of 32, 64 and 32 elements, got vector<128xf16>}}
+    %d = dfir.matmul %a, %b, %c [4, 8, 8] : vector<32xf16>, vector<128xf16> -> vector<64xf32>
+  }
+}
+
+// -----
+
+dfir.dataflow {
+  %p = dfir.unit core 0 : !dfir.unit<"pt">
+  dfir.program "pt" on (%p) {
+    %a = arith.constant dense<1.000000e+00> : vector<32xf16>
+    %b = arith.constant dense<2.000000e+00> : vector<128xf32>
+    %c = arith.constant dense<0.000000e+00> : vector<64xf32>
+    // expected-error@+1 {{expects both operands of one element type}}
+    %d = dfir.matmul %a, %b, %c [4, 8, 16] : vector<32xf16>, vector<128xf32> -> vector<64xf32>
+  }
+}
+
+// -----
+
+dfir.dataflow {
+  %p = dfir.unit core 0 : !dfir.unit<"pt">
+  dfir.program "pt" on (%p) {
+    %a = arith.constant dense<1.000000e+00> : vector<32xf16>
+    %b = arith.constant dense<2.000000e+00> : vector<128xf16>
+    %c = arith.constant dense<0.000000e+00> : vector<64xf32>
+    // expected-error@+1 {{expects a shape [m, k, n] of positive sizes, got [4, 8]}}
+    %d = dfir.matmul %a, %b, %c [4, 8] : vector<32xf16>, vector<128xf16> -> vector<64xf32>
+  }
+}

@@ -155,6 +155,24 @@ func.func @reduce(%eps: f16) {
   func.return
 }
 
+// A product on the matrix unit: a 4 x 8 lhs by an 8 x 16 rhs into a 4 x 16 f32
+// accumulator, the shape [m, k, n] in brackets.
+// CHECK-LABEL: @product
+func.func @product() {
+  dfir.dataflow {
+    %p = dfir.unit core 0 : !dfir.unit<"pt">
+    // CHECK:      dfir.program "pt"
+    dfir.program "pt" on (%p) {
+      // CHECK:      %{{.*}} = dfir.matmul %[[A:[^ ,]+]], %[[B:[^ ,]+]], %[[C:[^ ]+]] [4, 8, 16] : vector<32xf16>, vector<128xf16> -> vector<64xf32>
+      %a = arith.constant dense<1.000000e+00> : vector<32xf16>
+      %b = arith.constant dense<2.000000e+00> : vector<128xf16>
+      %c = arith.constant dense<0.000000e+00> : vector<64xf32>
+      %d = dfir.matmul %a, %b, %c [4, 8, 16] : vector<32xf16>, vector<128xf16> -> vector<64xf32>
+    }
+  }
+  func.return
+}
+
 // Empty bodies print as "{ }"; discardable attributes print after "attributes".
 // CHECK-LABEL: @idle
 func.func @idle() {

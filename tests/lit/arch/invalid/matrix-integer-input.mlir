@@ -1,0 +1,27 @@
+// A matrix unit multiplies floating-point operands the numerics know.
+
+// RUN: not ktc arch check %s 2>&1 | filecheck %s
+// CHECK-NOT: Traceback
+
+ktdf_arch.device @d {
+  %ddr = memory {kind = "DDR", size = 1024}
+  group {kind = "core"} share(%ddr) {
+    %l1 = memory {kind = "L1", size = 256}
+    %dma = exec_unit {kind = "DMA"}
+    %pe = exec_unit {kind = "PE", ktdf_arch.features = {ktdf_arch.feature.compute}}
+    %lu = exec_unit {kind = "LU", ktdf_arch.features = {ktdf_arch.feature.load = {}}}
+    %su = exec_unit {kind = "SU", ktdf_arch.features = {ktdf_arch.feature.store = {}}}
+    // CHECK: matrix-integer-input.mlir:[[# @LINE + 1]]:5: error: 'ktdf_arch.exec_unit' op 'ktdf_arch.feature.matrix': 'input' requires a floating-point type (f16, !spyreop.df16, f32, f64)
+    %mx = exec_unit {kind = "MX", ktdf_arch.features = {ktdf_arch.feature.matrix = {rows = 8, lanes = 64, input = i8, accumulator = f32, issue_cycles = 1, fill = 8, drain = 8, accumulator_bytes = 4096}}}
+    datapath %ddr to %dma : memory, exec_unit
+    datapath %dma to %l1 : exec_unit, memory
+    datapath %l1 to %pe : memory, exec_unit
+    datapath %pe to %l1 : exec_unit, memory
+    datapath %l1 to %dma : memory, exec_unit
+    datapath %dma to %ddr : exec_unit, memory
+    datapath %l1 to %lu : memory, exec_unit
+    datapath %su to %l1 : exec_unit, memory
+    datapath {ktdf_arch.features = {ktdf_arch.feature.queue = {depth = 4, size = 16, ordered}}} %lu to %mx : exec_unit, exec_unit
+    datapath {ktdf_arch.features = {ktdf_arch.feature.queue = {depth = 4, size = 16, ordered}}} %mx to %su : exec_unit, exec_unit
+  }
+}
