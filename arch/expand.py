@@ -269,6 +269,7 @@ def build(source: Source) -> Device:
         for index, resource in enumerate(walk.resources)
     )
     links = [_link(nodes[edge.source], nodes[edge.target], edge.op) for edge in walk.edges]
+    memory_kinds = _memory_kinds(walk, depth)
     interconnect = _interconnect(walk, nodes, cores)
     if interconnect is not None:
         links += _interconnect_links(interconnect, walk, nodes)
@@ -280,8 +281,8 @@ def build(source: Source) -> Device:
         nodes=nodes,
         links=tuple(links),
         memory_parents=tuple(resource.parent for resource in walk.resources),
-        memory_kinds=_memory_kinds(walk, depth),
-        engine_kinds=_with_matrix_links(_engine_kinds(walk), links),
+        memory_kinds=memory_kinds,
+        engine_kinds=_with_matrix_links(_engine_kinds(walk), links, memory_kinds),
         cores=max(1, len(set(cores.values()))),
         device_memory=device_memory,
         scratchpad=scratchpad,
@@ -433,14 +434,15 @@ def _matrix(kind: str, value: Attribute | None, at: str) -> MatrixUnit | None:
     if not isinstance(value, DictionaryAttr):
         return None
     number = {name: integer(field_of(value, name)) for name in
-              ("rows", "lanes", "issue_cycles", "fill", "drain", "accumulator_bytes")}
+              ("rows", "lanes", "issue_cycles", "fill", "drain")}
     return MatrixUnit(kind=kind, input=field_of(value, "input"),
                       accumulator=field_of(value, "accumulator"), where=at, **number)
 
 
-def _with_matrix_links(kinds: dict[str, EngineKind], links: Iterable[Link]) -> dict[str, EngineKind]:
-    """The matrix unit given the engine kinds that feed it and that it drains into
-    (through links with a queue)."""
+def _with_matrix_links(kinds: dict[str, EngineKind], links: Iterable[Link],
+                       memories: Mapping[str, MemoryKind]) -> dict[str, EngineKind]:
+    """The matrix unit given its accumulator memory (the memory beside it), the engine
+    kinds that feed it and those it drains into (through links with a queue)."""
     matrix = next((engine for engine in kinds.values() if engine.matrix), None)
     if matrix is None:
         return kinds
@@ -449,7 +451,10 @@ def _with_matrix_links(kinds: dict[str, EngineKind], links: Iterable[Link]) -> d
                     and link.source.role == ENGINE})
     drains = sorted({link.target.kind for link in queued if link.source.kind == matrix.kind
                      and link.target.role == ENGINE})
-    unit = replace(matrix.matrix, feeds=tuple(feeds), drains=tuple(drains))
+    beside = matrix.local_memories
+    accumulators = beside[0] if len(beside) == 1 else None
+    unit = replace(matrix.matrix, feeds=tuple(feeds), drains=tuple(drains), accumulators=accumulators,
+                   accumulator_bytes=memories[accumulators].size if accumulators else 0)
     return {**kinds, matrix.kind: replace(matrix, matrix=unit)}
 
 

@@ -213,7 +213,8 @@ class MatrixUnit:
     One step takes one column of ``rows`` elements of the left operand and one row of
     ``lanes`` elements of the right one and adds their outer product to the
     accumulators; an ``m x k`` by ``k x n`` product is ``k`` steps per block of
-    ``rows`` x ``lanes`` outputs (``steps``)."""
+    ``rows`` x ``lanes`` outputs (``steps``). Its accumulators are a memory of its
+    own, beside it in its group."""
 
     kind: str
     rows: int
@@ -234,10 +235,14 @@ class MatrixUnit:
     drain: int
     """Cycles for accumulators to leave the unit after their last step."""
 
-    accumulator_bytes: int
-    """Bytes of accumulators it holds at once."""
-
     where: str
+    accumulators: str | None = None
+    """The memory kind beside it that holds its accumulators (its group's own memory,
+    as the SFU's SFU_REG)."""
+
+    accumulator_bytes: int = 0
+    """The size of one instance of that memory."""
+
     feeds: tuple[str, ...] = ()
     """The engine kinds whose FIFOs bring it operands (load units)."""
 

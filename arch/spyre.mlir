@@ -13,7 +13,7 @@
 // is an example value, listed in the op's ktdf_arch.example_values: the clock
 // (1 GHz), device memory bandwidth (128 B per cycle, i.e. 128 GB/s at 1 GHz),
 // latencies, issue costs, FIFO beat widths and depths, the register file size and
-// the matrix unit's fill, drain and accumulator size.
+// the matrix unit's fill, drain and accumulator memory size.
 //
 // Units are cycles and bytes. See docs/arch-format.md for the format.
 
@@ -99,11 +99,13 @@
   ktdf_arch.features = {
     ktdf_arch.feature.matrix = {
       rows = 8, lanes = 64, input = f16, accumulator = f32,
-      issue_cycles = 1, fill = 8, drain = 8, accumulator_bytes = 65536
+      issue_cycles = 1, fill = 8, drain = 8
     }
   },
-  ktdf_arch.example_values = ["matrix.fill", "matrix.drain", "matrix.accumulator_bytes"]
+  ktdf_arch.example_values = ["matrix.fill", "matrix.drain"]
 }
+// Its accumulators: 64 KiB beside it (16,384 fp32), read and written in place.
+#PT_ACC = {kind = "PT_ACC", size = 65536, ktdf_arch.example_values = ["size"]}
 // Load unit -> matrix unit (operands) and matrix unit -> store unit (accumulators):
 // FIFOs of 128 sticks, room for two operand blocks in flight.
 #PT_FIFO = {
@@ -191,7 +193,11 @@ ktdf_arch.device @spyre attributes {
       datapath #SFU_FIFO %l1lu to %sfu : exec_unit, exec_unit
       datapath #SFU_FIFO %sfu to %l1su : exec_unit, exec_unit
       datapath #L1_PORT %l1su to %l1 : exec_unit, memory
-      %pt = exec_unit @pt #PT
+      %pt = group @pt_block {kind = "PT_Block"} share() {
+        %acc = memory @acc #PT_ACC
+        %unit = exec_unit @pt #PT
+        yield %unit
+      } -> exec_unit
       datapath #PT_FIFO %l1lu to %pt : exec_unit, exec_unit
       datapath #PT_FIFO %pt to %l1su : exec_unit, exec_unit
     }

@@ -104,15 +104,19 @@ ktdf_arch.device @toy attributes {
       datapath #SFU_FIFO %l1lu to %sfu : exec_unit, exec_unit
       datapath #SFU_FIFO %sfu to %l1su : exec_unit, exec_unit
       datapath #L1_PORT %l1su to %l1 : exec_unit, memory
-      %pt = exec_unit @pt {
-        kind = "PT",
-        ktdf_arch.features = {
-          ktdf_arch.feature.matrix = {
-            rows = 2, lanes = 8, input = f16, accumulator = f32,
-            issue_cycles = 1, fill = 2, drain = 2, accumulator_bytes = 512
+      %pt = group @pt_block {kind = "PT_Block"} share() {
+        %acc = memory @acc {kind = "PT_ACC", size = 512}
+        %unit = exec_unit @pt {
+          kind = "PT",
+          ktdf_arch.features = {
+            ktdf_arch.feature.matrix = {
+              rows = 2, lanes = 8, input = f16, accumulator = f32,
+              issue_cycles = 1, fill = 2, drain = 2
+            }
           }
         }
-      }
+        yield %unit
+      } -> exec_unit
       datapath #PT_FIFO %l1lu to %pt : exec_unit, exec_unit
       datapath #PT_FIFO %pt to %l1su : exec_unit, exec_unit
     }

@@ -15,7 +15,8 @@ the op gives; ``patterns`` blocks name known application points.
 device memory and able to reach it back; at most one matrix kind, not a compute
 engine, fed through FIFOs by a load unit that reads the scratchpad and draining
 through FIFOs into an engine that reaches it back, with accumulators at least as
-wide as its operands and room for one tile of them; a device with a clock gives
+wide as its operands, held in one memory beside it with room for one tile of them;
+a device with a clock gives
 every timing figure.
 """
 
@@ -188,11 +189,18 @@ def _check_matrix(device: Device) -> None:
             f"narrower than its input {attr_text(unit.input)}",
             engine.where,
         )
+    if unit.accumulators is None:
+        raise KtcError(
+            f"matrix unit \"{engine.kind}\" needs one memory beside it for its accumulators "
+            f"(a memory in its own group; it has {len(engine.local_memories)})",
+            engine.where,
+        )
     tile = unit.rows * unit.lanes * accumulator_bits // 8
     if unit.accumulator_bytes < tile:
         raise KtcError(
-            f"matrix unit \"{engine.kind}\": 'accumulator_bytes' {unit.accumulator_bytes} holds "
-            f"no {unit.rows} x {unit.lanes} tile of {attr_text(unit.accumulator)} ({tile} bytes)",
+            f"matrix unit \"{engine.kind}\": its accumulator memory \"{unit.accumulators}\" of "
+            f"{unit.accumulator_bytes} bytes holds no {unit.rows} x {unit.lanes} tile of "
+            f"{attr_text(unit.accumulator)} ({tile} bytes)",
             engine.where,
         )
     _check_matrix_links(device, engine)

@@ -107,7 +107,7 @@ def engine_classes(device: Device) -> dict[str, frozenset[str]]:
             feeds.add(source.kind)
         if target.role == ENGINE and source.kind in compute | matrix:
             drains.add(target.kind)
-    own = {kind for kind in compute if device.engine_kinds[kind].local_memories}
+    own = {kind for kind in compute | matrix if device.engine_kinds[kind].local_memories}
     members = {"dma": (reads & writes) - compute, "load": reads & (feeds | compute) | own,
                "store": writes & (drains | compute) | own, "compute": compute,
                "splat": {kind for kind, engine in device.engine_kinds.items() if engine.splat},

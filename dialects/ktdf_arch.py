@@ -500,13 +500,13 @@ MATRIX_FIELDS = {
     "issue_cycles": _bounded_field("issue_cycles", 1, MATRIX_CYCLES_LIMIT),
     "fill": _bounded_field("fill", 0, MATRIX_CYCLES_LIMIT),
     "drain": _bounded_field("drain", 0, MATRIX_CYCLES_LIMIT),
-    "accumulator_bytes": _bounded_field("accumulator_bytes", 1, 1 << 40),
 }
 """The fields of ``ktdf_arch.feature.matrix``, every one required: a matrix unit of
 ``rows`` x ``lanes`` multiply-accumulates per step, operands of the ``input`` type,
-accumulators of the ``accumulator`` type holding ``accumulator_bytes``; a step
-issues in ``issue_cycles``, products reach the accumulators ``fill`` cycles after
-their operands enter, and accumulators leave ``drain`` cycles after the last step."""
+accumulators of the ``accumulator`` type (held in a memory defined beside the unit);
+a step issues in ``issue_cycles``, products reach the accumulators ``fill`` cycles
+after their operands enter, and accumulators leave ``drain`` cycles after the last
+step."""
 
 ISSUE_CLASSES = ("plain", "transcendental", "reduction_step")
 """The op classes a compute unit gives an issue cost for: ordinary arithmetic,

@@ -22,14 +22,15 @@
 // CHECK-NEXT:       n6 [label="SFU[0.0]" shape=box style="bold"];
 // CHECK-NEXT:       n7 [label="L1LU[0.0]" shape=box];
 // CHECK-NEXT:       n8 [label="L1SU[0.0]" shape=box];
-// CHECK-NEXT:       n9 [label="PT[0.0]" shape=box style="bold"];
+// CHECK-NEXT:       n9 [label="PT_ACC[0.0]\n512 B" shape=cylinder];
+// CHECK-NEXT:       n10 [label="PT[0.0]" shape=box style="bold"];
 // CHECK-NEXT:     }
 // CHECK-NEXT:   }
 // CHECK-NEXT:   subgraph "cluster_1" {
 // CHECK:        n0 -> n2 [label="16 B/c 10 cy"];
 // CHECK:        n7 -> n6 [label="fifo 16 B/c 1 cy"];
-// CHECK:        n7 -> n9 [label="fifo 16 B/c 1 cy"];
-// CHECK-NEXT:   n9 -> n8 [label="fifo 16 B/c 1 cy"];
-// CHECK:        n4 -> n13 [label="ring 8 B/c 2 cy"];
-// CHECK-NEXT:   n13 -> n4 [label="ring 8 B/c 2 cy"];
+// CHECK:        n7 -> n10 [label="fifo 16 B/c 1 cy"];
+// CHECK-NEXT:   n10 -> n8 [label="fifo 16 B/c 1 cy"];
+// CHECK:        n4 -> n14 [label="ring 8 B/c 2 cy"];
+// CHECK-NEXT:   n14 -> n4 [label="ring 8 B/c 2 cy"];
 // CHECK-NEXT: }

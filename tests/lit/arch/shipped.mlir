@@ -37,7 +37,11 @@
 // SPYRE-NEXT:       {{.*}}datapath {kind = "fifo", {{.*}}ktdf_arch.transfer_granularity = array<i64: 128, 2>, ktdf_arch.transfer_latency = 1 : i64} [[L1LU]] to [[SFU]] : exec_unit, exec_unit
 // SPYRE-NEXT:       {{.*}}datapath {kind = "fifo", {{.*}} [[SFU]] to [[L1SU]] : exec_unit, exec_unit
 // SPYRE-NEXT:       {{.*}}datapath {{.*}} [[L1SU]] to [[L1]] : exec_unit, memory
-// SPYRE-NEXT:       [[PT:%[^ ]+]] = {{.*}}exec_unit @pt {kind = "PT", ktdf_arch.example_values = ["matrix.fill", "matrix.drain", "matrix.accumulator_bytes"], ktdf_arch.features = {ktdf_arch.feature.matrix = {accumulator = f32, accumulator_bytes = 65536 : i64, drain = 8 : i64, fill = 8 : i64, input = f16, issue_cycles = 1 : i64, lanes = 64 : i64, rows = 8 : i64}}}
+// SPYRE-NEXT:       [[PT:%[^ ]+]] = {{.*}}group @pt_block {kind = "PT_Block"} share() {
+// SPYRE-NEXT:         {{.*}}memory @acc {kind = "PT_ACC", ktdf_arch.example_values = ["size"], size = 65536 : i64}
+// SPYRE-NEXT:         [[PTU:%[^ ]+]] = {{.*}}exec_unit @pt {kind = "PT", ktdf_arch.example_values = ["matrix.fill", "matrix.drain"], ktdf_arch.features = {ktdf_arch.feature.matrix = {accumulator = f32, drain = 8 : i64, fill = 8 : i64, input = f16, issue_cycles = 1 : i64, lanes = 64 : i64, rows = 8 : i64}}}
+// SPYRE-NEXT:         {{.*}}yield [[PTU]]
+// SPYRE-NEXT:       } -> exec_unit
 // SPYRE-NEXT:       {{.*}}datapath {kind = "fifo", {{.*}}ktdf_arch.feature.queue = {depth = 128 : i64, ordered, size = 128 : i64}}{{.*}} [[L1LU]] to [[PT]] : exec_unit, exec_unit
 // SPYRE-NEXT:       {{.*}}datapath {kind = "fifo", {{.*}} [[PT]] to [[L1SU]] : exec_unit, exec_unit
 // SPYRE-NEXT:     }
@@ -63,4 +67,5 @@
 // TOY:          {{.*}}group @subcore {kind = "subcore"} share(
 // TOY:            {{.*}}exec_unit @sfu {kind = "SFU", {{.*}}lanes = #ktdf_arch.map<f16 = 8 : i64, !spyreop.df16 = 8 : i64, f32 = 4 : i64>}}, ktdf_arch.instructions = ["add", {{.*}}, "silu"], ktdf_arch.issue_cycles = {plain = 1 : i64, reduction_step = 1 : i64, transcendental = 4 : i64}}
 // TOY:          {{.*}}datapath {kind = "fifo", {{.*}}ktdf_arch.feature.queue = {depth = 2 : i64, ordered, size = 16 : i64}}
-// TOY:          {{.*}}exec_unit @pt {kind = "PT", ktdf_arch.features = {ktdf_arch.feature.matrix = {accumulator = f32, accumulator_bytes = 512 : i64, drain = 2 : i64, fill = 2 : i64, input = f16, issue_cycles = 1 : i64, lanes = 8 : i64, rows = 2 : i64}}}
+// TOY:          {{.*}}memory @acc {kind = "PT_ACC", size = 512 : i64}
+// TOY-NEXT:     {{.*}}exec_unit @pt {kind = "PT", ktdf_arch.features = {ktdf_arch.feature.matrix = {accumulator = f32, drain = 2 : i64, fill = 2 : i64, input = f16, issue_cycles = 1 : i64, lanes = 8 : i64, rows = 2 : i64}}}

@@ -23,6 +23,7 @@
 // TOY-NEXT:   DDR      1 MiB   1      -       16
 // TOY-NEXT:   L1       64 KiB  2      DDR     -
 // TOY-NEXT:   SFU_REG  256 B   2      L1      -
+// TOY-NEXT:   PT_ACC   512 B   2      L1      -
 // TOY-EMPTY:
 // TOY-NEXT: engines
 // TOY-NEXT:   kind   count  features                      lanes                        issue cycles                               word sizes    beside
@@ -32,7 +33,7 @@
 // TOY-NEXT:   SFU    2      compute, simd                 f16=8 !spyreop.df16=8 f32=4  plain=1 transcendental=4 reduction_step=1  -             SFU_REG
 // TOY-NEXT:   L1LU   2      load, simd (splat, zero_pad)  -                            -                                          -             -
 // TOY-NEXT:   L1SU   2      store                         -                            -                                          -             -
-// TOY-NEXT:   PT     2      matrix                        2x8 f16->f32                 step=1 fill=2 drain=2                      -             -
+// TOY-NEXT:   PT     2      matrix                        2x8 f16->f32                 step=1 fill=2 drain=2                      -             PT_ACC
 // TOY-EMPTY:
 // TOY-NEXT: datapaths of core 0, sub-core 0 (and its interconnect links)
 // TOY-NEXT:   from       to         kind  B/cycle  latency  granularity  queue (beats x bytes)
@@ -74,6 +75,7 @@
 // TOY-NEXT:   DDR x1 read / write           16 / 16 B/cycle each
 // TOY-NEXT:   L1 x2 read / write            48 / 48 B/cycle each
 // TOY-NEXT:   SFU_REG x2 read / write       0 / 0 B/cycle each
+// TOY-NEXT:   PT_ACC x2 read / write        0 / 0 B/cycle each
 // TOY-EMPTY:
 // TOY-NEXT: compute beside bandwidth (whole device, per cycle)
 // TOY-NEXT:   operands       multiplied on         flop/cycle  TFLOP/s  device memory B/cycle  ridge flop/B

@@ -244,7 +244,7 @@ def test_engine_classes_come_from_the_routing_graph():
     assert spyre == {"MNILU": {"dma"}, "MNISU": {"dma"}, "RING": {"dma"},
                      "SFU": {"compute", "load", "store"},  # its own SFU_REG memory
                      "L1LU": {"load", "splat"}, "L1SU": {"store"},
-                     "PT": {"matrix"}}  # fed and drained through FIFOs only
+                     "PT": {"matrix", "load", "store"}}  # its own PT_ACC accumulators
     line4 = engine_classes(Device.load(ROOT / "tests/lit/arch/Inputs/line4.mlir"))
     assert line4["VPU"] == {"compute", "load", "store", "splat"}
     assert line4["NOC"] == {"dma"}

@@ -1,4 +1,4 @@
-// A matrix unit holds at least one rows x lanes tile of accumulators.
+// A matrix unit's accumulator memory holds at least one rows x lanes tile.
 
 // RUN: not ktc arch check %s 2>&1 | filecheck %s
 // CHECK-NOT: Traceback
@@ -11,8 +11,12 @@ ktdf_arch.device @d {
     %pe = exec_unit {kind = "PE", ktdf_arch.features = {ktdf_arch.feature.compute}}
     %lu = exec_unit {kind = "LU", ktdf_arch.features = {ktdf_arch.feature.load = {}}}
     %su = exec_unit {kind = "SU", ktdf_arch.features = {ktdf_arch.feature.store = {}}}
-    // CHECK: matrix-small-accumulators.mlir:[[# @LINE + 1]]:5: error: matrix unit "MX": 'accumulator_bytes' 1024 holds no 8 x 64 tile of f32 (2048 bytes)
-    %mx = exec_unit {kind = "MX", ktdf_arch.features = {ktdf_arch.feature.matrix = {rows = 8, lanes = 64, input = f16, accumulator = f32, issue_cycles = 1, fill = 8, drain = 8, accumulator_bytes = 1024}}}
+    %mx = group {kind = "MX_Block"} share(%l1) {
+      %acc = memory {kind = "ACC", size = 1024}
+      // CHECK: matrix-small-accumulators.mlir:[[# @LINE + 1]]:7: error: matrix unit "MX": its accumulator memory "ACC" of 1024 bytes holds no 8 x 64 tile of f32 (2048 bytes)
+      %unit = exec_unit {kind = "MX", ktdf_arch.features = {ktdf_arch.feature.matrix = {rows = 8, lanes = 64, input = f16, accumulator = f32, issue_cycles = 1, fill = 8, drain = 8}}}
+      yield %unit
+    } -> exec_unit
     datapath %ddr to %dma : memory, exec_unit
     datapath %dma to %l1 : exec_unit, memory
     datapath %l1 to %pe : memory, exec_unit

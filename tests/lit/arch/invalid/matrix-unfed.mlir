@@ -11,8 +11,12 @@ ktdf_arch.device @d {
     %pe = exec_unit {kind = "PE", ktdf_arch.features = {ktdf_arch.feature.compute}}
     %lu = exec_unit {kind = "LU", ktdf_arch.features = {ktdf_arch.feature.load = {}}}
     %su = exec_unit {kind = "SU", ktdf_arch.features = {ktdf_arch.feature.store = {}}}
-    // CHECK: matrix-unfed.mlir:[[# @LINE + 1]]:5: error: matrix unit MX[0] has no FIFO from a load unit that reads the scratchpad "L1"
-    %mx = exec_unit {kind = "MX", ktdf_arch.features = {ktdf_arch.feature.matrix = {rows = 8, lanes = 64, input = f16, accumulator = f32, issue_cycles = 1, fill = 8, drain = 8, accumulator_bytes = 4096}}}
+    %mx = group {kind = "MX_Block"} share(%l1) {
+      %acc = memory {kind = "ACC", size = 4096}
+      // CHECK: matrix-unfed.mlir:[[# @LINE + 1]]:7: error: matrix unit MX[0.0] has no FIFO from a load unit that reads the scratchpad "L1"
+      %unit = exec_unit {kind = "MX", ktdf_arch.features = {ktdf_arch.feature.matrix = {rows = 8, lanes = 64, input = f16, accumulator = f32, issue_cycles = 1, fill = 8, drain = 8}}}
+      yield %unit
+    } -> exec_unit
     datapath %ddr to %dma : memory, exec_unit
     datapath %dma to %l1 : exec_unit, memory
     datapath %l1 to %pe : memory, exec_unit

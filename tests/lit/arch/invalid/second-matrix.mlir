@@ -8,11 +8,15 @@ ktdf_arch.device @d {
   group {kind = "core"} share(%ddr) {
     %l1 = memory {kind = "L1", size = 256}
     %dma = exec_unit {kind = "DMA"}
-    %pe = exec_unit {kind = "PE", ktdf_arch.features = {ktdf_arch.feature.compute, ktdf_arch.feature.matrix = {rows = 8, lanes = 64, input = f16, accumulator = f32, issue_cycles = 1, fill = 8, drain = 8, accumulator_bytes = 4096}}}
+    %pe = exec_unit {kind = "PE", ktdf_arch.features = {ktdf_arch.feature.compute, ktdf_arch.feature.matrix = {rows = 8, lanes = 64, input = f16, accumulator = f32, issue_cycles = 1, fill = 8, drain = 8}}}
     %lu = exec_unit {kind = "LU", ktdf_arch.features = {ktdf_arch.feature.load = {}}}
     %su = exec_unit {kind = "SU", ktdf_arch.features = {ktdf_arch.feature.store = {}}}
-    // CHECK: second-matrix.mlir:[[# @LINE + 1]]:5: error: found second matrix unit "MX" (the first is "PE"); a device has one matrix kind
-    %mx = exec_unit {kind = "MX", ktdf_arch.features = {ktdf_arch.feature.matrix = {rows = 8, lanes = 64, input = f16, accumulator = f32, issue_cycles = 1, fill = 8, drain = 8, accumulator_bytes = 4096}}}
+    %mx = group {kind = "MX_Block"} share(%l1) {
+      %acc = memory {kind = "ACC", size = 4096}
+      // CHECK: second-matrix.mlir:[[# @LINE + 1]]:7: error: found second matrix unit "MX" (the first is "PE"); a device has one matrix kind
+      %unit = exec_unit {kind = "MX", ktdf_arch.features = {ktdf_arch.feature.matrix = {rows = 8, lanes = 64, input = f16, accumulator = f32, issue_cycles = 1, fill = 8, drain = 8}}}
+      yield %unit
+    } -> exec_unit
     datapath %ddr to %dma : memory, exec_unit
     datapath %dma to %l1 : exec_unit, memory
     datapath %l1 to %pe : memory, exec_unit
@@ -21,6 +25,7 @@ ktdf_arch.device @d {
     datapath %dma to %ddr : exec_unit, memory
     datapath %l1 to %lu : memory, exec_unit
     datapath %su to %l1 : exec_unit, memory
+    datapath {ktdf_arch.features = {ktdf_arch.feature.queue = {depth = 4, size = 16, ordered}}} %lu to %mx : exec_unit, exec_unit
     datapath {ktdf_arch.features = {ktdf_arch.feature.queue = {depth = 4, size = 16, ordered}}} %mx to %su : exec_unit, exec_unit
   }
 }

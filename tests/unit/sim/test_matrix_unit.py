@@ -12,6 +12,7 @@ once per accumulation chain (a chained ``vmma`` does not wait for the drain), an
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import numpy as np
@@ -114,7 +115,7 @@ def test_values_and_steps(m, k, n, chunks):
 
 
 def with_fill(tmp_path: Path, fill: int) -> Path:
-    text = TOY.read_text().replace("fill = 2,", f"fill = {fill},")
+    text = re.sub(r"\bfill = 2\b", f"fill = {fill}", TOY.read_text())
     path = tmp_path / f"toy_fill{fill}.mlir"
     path.write_text(text)
     return path
@@ -129,7 +130,7 @@ def test_fill_is_paid_once_per_chain(tmp_path, chunks):
 
 
 def with_drain(tmp_path: Path, drain: int) -> Path:
-    text = TOY.read_text().replace("drain = 2,", f"drain = {drain},")
+    text = re.sub(r"\bdrain = 2\b", f"drain = {drain}", TOY.read_text())
     path = tmp_path / f"toy_drain{drain}.mlir"
     path.write_text(text)
     return path

@@ -23,7 +23,8 @@ def test_figures_come_from_the_file(name, rows, lanes, fill, drain, accumulators
     assert device.matrix_kind == unit.kind == "PT"
     assert (unit.rows, unit.lanes, unit.fill, unit.drain) == (rows, lanes, fill, drain)
     assert (unit.input, unit.accumulator) == (f16, f32)
-    assert unit.accumulator_bytes == accumulators
+    assert unit.accumulators == "PT_ACC" and unit.accumulator_bytes == accumulators
+    assert device.engine("PT").local_memories == ("PT_ACC",)
     assert unit.feeds == ("L1LU",) and unit.drains == ("L1SU",)
     assert device.engine("PT").count == device.compute.count, "one matrix unit per sub-core"
     assert not device.engine("PT").compute and device.compute_kind == "SFU"
