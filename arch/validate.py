@@ -9,7 +9,10 @@ the whole device, each failure a ``KtcError`` at the op concerned:
 execution unit a kind; resources of one kind are alike and a kind names memories or
 units, not both; ids that ``overlaps`` and interconnect stops name exist;
 ``mem_space_mapping`` maps to existing memories; ``example_values`` name figures
-the op gives; ``patterns`` blocks name known application points.
+the op gives; ``patterns`` blocks name known application points; every figure is
+within its bounds (``FIGURE_BOUNDS``, one table by figure name: at least 1, or 0 for
+a latency, and at most a bound, so that no pass divides by zero or allocates or
+iterates without end).
 
 ``check_device`` (the layout): one compute kind; every compute engine reachable from
 device memory and able to reach it back; at most one matrix kind, not a compute
@@ -20,10 +23,17 @@ a device with a clock gives
 every timing figure.
 """
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 
-from xdsl.dialects.builtin import ArrayAttr, SymbolRefAttr
-from xdsl.ir import Block, Operation
+from xdsl.dialects.builtin import (
+    ArrayAttr,
+    DenseArrayBase,
+    DictionaryAttr,
+    IndexType,
+    IntegerAttr,
+    SymbolRefAttr,
+)
+from xdsl.ir import Attribute, Block, Operation
 
 from ktc.arch.expand import describe, example_value, intrinsic, kind_of, mapping
 from ktc.arch.loader import Source
@@ -33,6 +43,7 @@ from ktc.dialects.ktdf_arch import (
     DeviceOp,
     ExecUnitOp,
     GroupOp,
+    MapAttr,
     MemoryOp,
     PatternsOp,
     ResourceOp,
@@ -48,6 +59,7 @@ def check_source(source: Source) -> None:
     definition = source.definition
     ops = [op for op in definition.walk() if op is not definition]
     _check_resources(ops)
+    _check_figures(source, ops)
     _check_alike(ops)
     _check_ids(ops)
     _check_example_values(source, ops)
@@ -272,3 +284,60 @@ def _check_timed(device: Device) -> None:
         return
     first = device.missing_timing[0]
     raise KtcError(f"{first.what}; a device with a clock gives every timing figure", first.where)
+
+
+FIGURE_BOUNDS: dict[str, tuple[int, int]] = {
+    "size": (1, 1 << 48),
+    "ktdf_arch.clock_mhz": (1, 1 << 20),
+    "ktdf_arch.transfer_latency": (0, 1 << 32),
+    "latency": (0, 1 << 32),
+    "word_size": (1, 1 << 20),
+    "size_in_words": (1, 1 << 20),
+    "align_in_words": (1, 1 << 20),
+    "ktdf_arch.transfer_granularity": (1, 1 << 20),
+    "depth": (1, 1 << 16),
+    "lanes": (1, 1 << 16),
+    "ktdf_arch.count": (1, 1 << 16),
+}
+"""The least and the largest value of each figure of a description, by the name it is
+written under (the entries of a map or an array take the map's or the array's name):
+every figure a pass divides by, allocates or iterates over is at least 1 (latencies
+may be 0) and bounded, so that a description ktc accepts compiles. A figure not
+listed (bandwidths, issue cycles, the figures of units added later) takes
+``DEFAULT_BOUNDS``."""
+DEFAULT_BOUNDS = (1, 1 << 32)
+NOT_FIGURES = frozenset({"connectivity"})
+"""Integer attributes of a description that are not figures (a switch's 0/1 matrix)."""
+
+
+def _check_figures(source: Source, ops: Sequence[Operation]) -> None:
+    """Every figure within ``FIGURE_BOUNDS`` (pattern bodies are PDL, not figures)."""
+    placed = [(name, value.value, value.where) for name, value in source.attributes.items()]
+    for op in ops:
+        if not op.name.startswith("pdl."):
+            placed += [(name, value, where(op)) for name, value in op.attributes.items()]
+    for name, value, at in placed:
+        for figure, number in _figures(name, value):
+            low, high = FIGURE_BOUNDS.get(figure, DEFAULT_BOUNDS)
+            if not low <= number <= high:
+                raise KtcError(f"'{figure}' is {number}; it must be from {low} to {high}", at)
+
+
+def _figures(name: str, attr: Attribute) -> Iterator[tuple[str, int]]:
+    """The integers inside ``attr`` (written under ``name``), each with its name."""
+    if name in NOT_FIGURES:
+        return
+    if isinstance(attr, IntegerAttr) and not isinstance(attr.type, IndexType) and (
+            attr.type.width.data > 1):
+        yield name, attr.value.data
+    elif isinstance(attr, DictionaryAttr):
+        for key, value in attr.data.items():
+            yield from _figures(key, value)
+    elif isinstance(attr, MapAttr):
+        for _, value in attr.items():
+            yield from _figures(name, value)
+    elif isinstance(attr, ArrayAttr):
+        for value in attr.data:
+            yield from _figures(name, value)
+    elif isinstance(attr, DenseArrayBase):
+        yield from ((name, value) for value in attr.get_values())
