@@ -213,7 +213,7 @@ def _decode(sections: list[tuple[str, bytes]]) -> Package:
         _get(manifest, "kernel", str, "manifest"),
         tuple(_argument(a, f"manifest.arguments[{i}]")
               for i, a in enumerate(_get(manifest, "arguments", list, "manifest"))),
-        tuple(_int(v, "manifest.grid") for v in _get(manifest, "grid", list, "manifest")),
+        _grid(_get(manifest, "grid", list, "manifest")),
     )
     return Package(
         _get(manifest, "compiler", str, "manifest"),
@@ -322,6 +322,14 @@ def _int(value, path: str) -> int:
     if not isinstance(value, int) or isinstance(value, bool):
         raise _Bad(f"{path}: expected an integer, got {type(value).__name__}")
     return value
+
+
+def _grid(value: list) -> tuple[int, ...]:
+    """A grid: one or more extents, each at least 1."""
+    grid = tuple(_int(v, "manifest.grid") for v in value)
+    if not grid or min(grid) < 1:
+        raise _Bad(f"manifest.grid: expected one or more extents >= 1, got {list(grid)}")
+    return grid
 
 
 def _str(value, path: str) -> str:

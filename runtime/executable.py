@@ -74,6 +74,9 @@ class Executable:
         self.handles = handles
         self.symbols: dict[int, dict[int, int]] = {}
         """The symbol values each dataflow's last ComputeOnHost computed, by id."""
+        self.executed = 0
+        """Programs the last launch ran on the device (0 when every loop of its launch
+        plan ran zero times)."""
 
     def launch(self, *args) -> dict[str, np.ndarray]:
         """Run the kernel once on ``args``; every pointer argument's array afterwards."""
@@ -84,6 +87,7 @@ class Executable:
         arrays = {i: _array(a, v, values, names)
                   for i, (a, v) in enumerate(zip(signature.arguments, args)) if a.pointer}
         memory = self.package.device_memory
+        self.executed = 0
         with _device_errors():
             addresses = {i: self._place(memory, array) for i, array in arrays.items()}
             for i, address in addresses.items():
@@ -99,6 +103,10 @@ class Executable:
         report = getattr(self.device, "report", None)
         if report is None:
             raise KtcError(f"the device for arch '{self.device.arch_name}' keeps no report")
+        if not self.executed:
+            raise KtcError("the last launch ran no program on the device (every loop of its "
+                           "launch plan ran zero times, or it was never launched): it has no "
+                           "figures")
         with _device_errors():
             return report()
 
@@ -122,6 +130,7 @@ class Executable:
                 self._data_transfer(step.dataflow)
             elif isinstance(step, ComputeOnDevice):
                 self.device.execute(self.handles[step.dataflow])
+                self.executed += 1
 
     def _loop(self, loop: Loop, leaves: dict) -> None:
         lower, upper, step = (evaluate(e, leaves) for e in (loop.lower, loop.upper, loop.step))

@@ -80,8 +80,11 @@ def _run_reference(args: argparse.Namespace) -> int:
     given = [f"--{flag.replace('_', '-')}" for flag in SIMULATOR_FLAGS if getattr(args, flag)]
     if given:
         raise KtcError(f"{given[0]} needs the simulator; drop --reference")
-    kernel = Kernel.from_text(_read(args.kernel).decode(errors="replace"), args.kernel,
-                              args.function)
+    data = _read(args.kernel)
+    if data.startswith(MAGIC):
+        raise KtcError("--reference runs a KTIR kernel, not a package: give the kernel's "
+                       ".mlir file, or drop --reference to run the package", args.kernel)
+    kernel = Kernel.from_text(data.decode(errors="replace"), args.kernel, args.function)
     scalars, arrays, drawn = _inputs(args, kernel.name, _kernel_arguments(kernel),
                                      _kernel_draw(kernel, args.seed))
     started = time.perf_counter()
@@ -132,8 +135,18 @@ def _simulate(package: Package, arch: str, values: list, trace_path: str | None,
     its outputs and report. The Chrome trace, if asked for, is written beside
     ``trace_path`` and moved there when the simulator has written it."""
     with staged(trace_path) if trace_path else nullcontext() as trace:
-        executable = Simulator(arch, trace=trace, max_cycles=max_cycles).prepare(package)
-        outputs = executable.launch(*values)
+        simulator = Simulator(arch, trace=trace, max_cycles=max_cycles)
+        executable = simulator.prepare(package)
+        try:
+            outputs = executable.launch(*values)
+        except KtcError as err:
+            if trace_path:
+                err.message += f" (the trace of the stopped run is in {trace_path})"
+            raise
+    if not executable.executed:  # the launch plan's loops ran zero times
+        device = simulator.device
+        return outputs, Report(device.name, device.clock_mhz or 0, 0, 0, "nothing (no program "
+                               "ran)", {}, {}, {})
     return outputs, executable.report()
 
 

@@ -3,8 +3,13 @@
 // range, a negative seed, an --inputs file that is not an .npz archive, an --inputs
 // entry the kernel does not have, random inputs of negative size or past the stated
 // limit of 4 GiB (checked before anything is drawn, for a kernel and for a package), a
-// simulator flag with --reference, an output that cannot be written. A failed run
+// simulator flag with --reference, a package with --reference, an output that cannot
+// be written. A failed run
 // leaves none of its output files behind.
+
+// RUN: ktc compile %S/Inputs/add16.mlir --arch toy -o %t.add.ktpkg
+// RUN: not ktc run %t.add.ktpkg --reference 2>&1 | filecheck %s --check-prefix=PACKAGE
+// PACKAGE: add.ktpkg: error: --reference runs a KTIR kernel, not a package
 
 // RUN: not ktc run %S/Inputs/scale_n.mlir --arch toy --arg n=16 --arg n=32 --arg k=1 2>&1 | filecheck %s --check-prefix=TWICE
 // TWICE: error: --arg n=32: %n is given twice

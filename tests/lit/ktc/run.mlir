@@ -40,3 +40,10 @@
 // GIVEN-NEXT: %b: f16[16x16] min 1 max 1 mean 1 (after the run; input given)
 // GIVEN-NEXT: %c: f16[16x16] min 3 max 3 mean 3 (after the run; input drawn at random)
 // GIVEN: check passed
+
+// A kernel whose loop runs zero times runs no program on the device: 0 cycles, and its
+// outputs are its inputs.
+// RUN: ktc run %S/Inputs/no_rows.mlir --arch toy --report --check | filecheck %s --check-prefix=NOTHING
+// NOTHING: @add: 2 tiles on @toy, 0 cycles
+// NOTHING: cycles: 0
+// NOTHING: check passed: 3 arrays

@@ -138,6 +138,13 @@ def test_malformed_json_sections(package):
     rejected(repacked(package, string_grid), "manifest.grid: expected an integer, got str")
 
 
+@pytest.mark.parametrize("grid", [[], [0], [-1], [2, 0]])
+def test_a_grid_without_tiles_is_refused(package, grid):
+    def edit(docs):
+        docs["manifest"]["grid"] = grid
+    rejected(repacked(package, edit), r"manifest.grid: expected one or more extents >= 1")
+
+
 def test_inconsistent_dataflows(package):
     def far_relocation(docs):
         docs["dataflows"][0]["engines"][0]["relocations"][0][0] = 10_000

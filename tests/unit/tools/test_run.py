@@ -76,7 +76,7 @@ def test_compile_prepare_launch_report(tmp_path):
 def test_report_before_a_launch_and_on_a_device_without_reports():
     package = ktc.compile(ADD16.read_text(), arch="toy")
     simulator = ktc.Simulator("toy")
-    with pytest.raises(KtcError, match="device: nothing has been executed yet"):
+    with pytest.raises(KtcError, match="the last launch ran no program on the device"):
         simulator.prepare(package).report()
 
     class Silent:
