@@ -1,7 +1,8 @@
 """What ``ktc arch`` prints: a verdict, a summary in tables, the routing graph.
 
-``verdict`` and ``summary`` are plain text; ``graph`` is Graphviz DOT (one cluster
-per core and sub-core), which ``svg`` renders when Graphviz is installed.
+``verdict`` and ``summary`` are plain text; ``graph`` is Graphviz DOT (a cluster per
+core and sub-core: core 0 marked ×N, or every core), which ``svg`` renders when
+Graphviz is installed.
 """
 
 import shutil
@@ -245,21 +246,31 @@ def _compute_roofline(device: Device) -> tuple[list[str], list[list[object]]]:
 _SHAPES = {MEMORY: "cylinder", ENGINE: "box", "port": "point"}
 
 
-def graph(device: Device) -> str:
+def graph(device: Device, expand: bool = False) -> str:
     """The routing graph in DOT: a cluster per core holding one per sub-core,
-    memories as cylinders, compute engines and matrix units bold, links labelled with B/cycle and
-    latency."""
-    lines = [f'digraph "{device.name}" {{', "  rankdir=LR;", '  node [fontname="monospace"];']
+    memories as cylinders, compute engines and matrix units bold, links labelled with
+    B/cycle and latency. Unless ``expand``, the cores being alike, only core 0 is drawn, marked
+    ``×N``, and its links to the other cores end at one node standing for them.
+    ``newrank`` lets Graphviz 2.43 (Debian's) rank edges between clusters."""
+    cores = sorted({node.core for node in device.nodes if node.core is not None})
+    drawn = cores if expand or len(cores) < 2 else cores[:1]
+    lines = [f'digraph "{device.name}" {{', "  rankdir=LR;", "  newrank=true;",
+             '  node [fontname="monospace"];']
     lines += [f"  {_node(device, node)}" for node in device.nodes if node.core is None]
-    for core in sorted({node.core for node in device.nodes if node.core is not None}):
-        lines += _cluster(device, core, [node for node in device.nodes if node.core == core])
-    lines += [f"  {_edge(link)}" for link in device.links]
+    for core in drawn:
+        label = f"core {core}" if drawn == cores else f"core 0 (×{len(cores)}, alike)"
+        lines += _cluster(device, label, core, [n for n in device.nodes if n.core == core])
+    if drawn != cores:
+        others = "core 1" if len(cores) == 2 else f"cores 1..{cores[-1]}"
+        lines.append(f'  others [label="{others}" shape=box style="dashed"];')
+    edges = dict.fromkeys(_edge(link, drawn) for link in device.links)
+    lines += [f"  {edge}" for edge in edges if edge]
     lines.append("}")
     return "\n".join(lines) + "\n"
 
 
-def _cluster(device: Device, core: int, nodes: list[Node]) -> list[str]:
-    lines = [f'  subgraph "cluster_{core}" {{', f'    label="core {core}";']
+def _cluster(device: Device, label: str, core: int, nodes: list[Node]) -> list[str]:
+    lines = [f'  subgraph "cluster_{core}" {{', f'    label="{label}";']
     lines += [f"    {_node(device, node)}" for node in nodes if node.subcore is None]
     for subcore in sorted({node.subcore for node in nodes if node.subcore is not None}):
         lines += [f'    subgraph "cluster_{core}_{subcore}" {{', f'      label="sub-core {subcore}";']
@@ -277,14 +288,23 @@ def _node(device: Device, node: Node) -> str:
     return f'n{node.index} [label="{label}" shape={_SHAPES[node.role]}{style}];'
 
 
-def _edge(link: Link) -> str:
+def _edge(link: Link, cores: Sequence[int]) -> str:
+    """The DOT edge of ``link`` when it touches a drawn core or none ("" when it joins
+    two cores not drawn); an end in a core not drawn is the node standing for them."""
+    ends = [_end(node, cores) for node in (link.source, link.target)]
+    if ends == ["others", "others"]:
+        return ""
     parts = [link.kind] if link.kind else []
     if link.bytes_per_cycle is not None:
         parts.append(f"{link.bytes_per_cycle} B/c")
     if link.latency:
         parts.append(f"{link.latency} cy")
     label = f' [label="{" ".join(parts)}"]' if parts else ""
-    return f"n{link.source.index} -> n{link.target.index}{label};"
+    return f"{ends[0]} -> {ends[1]}{label};"
+
+
+def _end(node: Node, cores: Sequence[int]) -> str:
+    return "others" if node.core is not None and node.core not in cores else f"n{node.index}"
 
 
 def svg(dot_text: str) -> str:
@@ -294,5 +314,6 @@ def svg(dot_text: str) -> str:
         raise KtcError("Graphviz 'dot' is not installed; write DOT instead (an output file not ending in .svg)")
     run = subprocess.run([dot, "-Tsvg"], input=dot_text, capture_output=True, text=True)
     if run.returncode != 0:
-        raise KtcError(f"Graphviz 'dot' failed: {run.stderr.strip()}")
+        first = (run.stderr.strip().splitlines() or [f"exit code {run.returncode}"])[0]
+        raise KtcError(f"Graphviz 'dot' failed: {first}")
     return run.stdout

@@ -45,6 +45,8 @@ def build_parser() -> argparse.ArgumentParser:
         sub.add_argument("device", metavar="FILE|NAME", help="a description file or a packaged device name")
         if action == "dot":
             sub.add_argument("-o", "--output", metavar="FILE", help="write here (SVG if it ends in .svg)")
+            sub.add_argument("--expand", action="store_true",
+                             help="draw every core (by default core 0, marked ×N: the cores are alike)")
     add_run_parser(commands)
     compile_ = commands.add_parser("compile", help="compile a KTIR kernel into a package",
                                    description="compile a KTIR kernel into a package (.ktpkg)")
@@ -117,7 +119,7 @@ def arch(args: argparse.Namespace) -> int:
     elif args.action == "show":
         sys.stdout.write(report.summary(device))
     else:
-        _write(report.graph(device), args.output)
+        _write(report.graph(device, args.expand), args.output)
     return 0
 
 
@@ -127,11 +129,10 @@ def _write(dot_text: str, output: str | None) -> None:
         return
     from ktc.arch.report import svg
 
+    from ktc.files import write_atomically
+
     text = svg(dot_text) if output.endswith(".svg") else dot_text
-    try:
-        Path(output).write_text(text)
-    except OSError as err:
-        raise KtcError(f"cannot write '{output}': {err.strerror}") from None
+    write_atomically(output, lambda file: file.write(text.encode()))
 
 
 def compile_kernel(args: argparse.Namespace) -> int:

@@ -1,13 +1,27 @@
-// `ktc arch dot` draws the routing graph in Graphviz DOT: device memory outside the
-// clusters, one cluster per core holding one per sub-core, memories as cylinders
-// with their size, the compute engine and the matrix unit in bold, every link labelled with its kind,
-// bandwidth and latency, ring links included. -o writes a file.
+// `ktc arch dot --expand` draws the routing graph in Graphviz DOT: device memory
+// outside the clusters, one cluster per core holding one per sub-core, memories as
+// cylinders with their size, the compute engine and the matrix unit in bold, every link
+// labelled with its kind, bandwidth and latency, ring links included. -o writes a
+// file. Without --expand (DEFAULT) only core 0 is drawn, marked with the number of
+// cores, and the links to the other cores end at one dashed node standing for them.
 
-// RUN: ktc arch dot toy | filecheck %s
-// RUN: ktc arch dot toy -o %t.dot && filecheck %s < %t.dot
+// RUN: ktc arch dot toy --expand | filecheck %s
+// RUN: ktc arch dot toy --expand -o %t.dot && filecheck %s < %t.dot
+// RUN: ktc arch dot toy | filecheck %s --check-prefix=DEFAULT
+
+// DEFAULT:      label="core 0 (×2, alike)";
+// DEFAULT-NOT:  cluster_1
+// DEFAULT:      others [label="core 1" shape=box style="dashed"];
+// DEFAULT:      n0 -> n2 [label="16 B/c 10 cy"];
+// DEFAULT:      n0 -> others [label="16 B/c 10 cy"];
+// DEFAULT-NOT:  n0 -> others
+// DEFAULT:      n4 -> others [label="ring 8 B/c 2 cy"];
+// DEFAULT-NEXT: others -> n4 [label="ring 8 B/c 2 cy"];
+// DEFAULT-NEXT: }
 
 // CHECK:      digraph "toy" {
 // CHECK-NEXT:   rankdir=LR;
+// CHECK-NEXT:   newrank=true;
 // CHECK-NEXT:   node [fontname="monospace"];
 // CHECK-NEXT:   n0 [label="DDR\n1 MiB" shape=cylinder];
 // CHECK-NEXT:   subgraph "cluster_0" {

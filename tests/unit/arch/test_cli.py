@@ -4,6 +4,7 @@ is installed and says so, writing nothing, when it is not."""
 
 import os
 import re
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -60,7 +61,7 @@ def test_svg_through_graphviz(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
     fake_dot(tmp_path, "text = sys.stdin.read()\nprint('<svg>' + str(text.count('->')) + ' edges</svg>')")
     monkeypatch.setenv("PATH", f"{tmp_path}{os.pathsep}{os.environ['PATH']}")
     out = tmp_path / "toy.svg"
-    assert main(["arch", "dot", "toy", "-o", str(out)]) == 0
+    assert main(["arch", "dot", "toy", "--expand", "-o", str(out)]) == 0
     assert out.read_text() == f"<svg>{len(Device.load('toy').links)} edges</svg>\n"
 
 
@@ -77,3 +78,17 @@ def test_graphviz_failure_is_reported(tmp_path: Path, monkeypatch: pytest.Monkey
     monkeypatch.setenv("PATH", str(tmp_path))
     assert main(["arch", "dot", "toy", "-o", str(tmp_path / "toy.svg")]) == 1
     assert "Graphviz 'dot' failed: syntax error in line 1" in capsys.readouterr().err
+
+
+@pytest.mark.skipif(shutil.which("dot") is None,
+                    reason="Graphviz 'dot' is not installed (apt-get install graphviz)")
+@pytest.mark.parametrize("expand", [[], ["--expand"]], ids=["one-core", "expanded"])
+def test_the_documented_svg_command_renders_with_the_installed_graphviz(tmp_path, expand):
+    """``ktc arch dot spyre -o spyre.svg`` (docs/arch-format.md), with the distribution's
+    Graphviz (2.43 on Debian 12, which fails on the clusters without newrank)."""
+    output = tmp_path / "spyre.svg"
+    assert main(["arch", "dot", "spyre", "-o", str(output), *expand]) == 0
+    text = output.read_text()
+    assert text.lstrip().startswith("<?xml") and "<svg" in text
+    cores = text.count("core 0 (×32, alike)"), text.count(">core 31<")
+    assert cores == ((0, 1) if expand else (1, 0))
