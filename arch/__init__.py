@@ -27,10 +27,15 @@ def available() -> list[str]:
     return sorted(path.stem for path in PACKAGED.glob("*.mlir"))
 
 
+def is_packaged_name(name_or_file: str) -> bool:
+    """Whether ``name_or_file`` names a packaged device (no ``/``, no ``.mlir``)."""
+    return "/" not in name_or_file and not name_or_file.endswith(".mlir")
+
+
 def resolve(name_or_file: str) -> Path:
     """The description file of a device: a path if the text has a ``/`` or ends in
     ``.mlir``, otherwise the name of a packaged device."""
-    if "/" in name_or_file or name_or_file.endswith(".mlir"):
+    if not is_packaged_name(name_or_file):
         path = Path(name_or_file).resolve()
         if not path.is_file():
             raise KtcError("device file not found", name_or_file)
@@ -86,7 +91,9 @@ def read_device(path: Path) -> DeviceOp:
 
 def attach_device(module: ModuleOp, name_or_file: str) -> None:
     """Declare the device ``name_or_file`` at the top of ``module``, importing its
-    file, unless the module declares a device already (then warn on stderr)."""
+    file, unless the module declares a device already (then warn on stderr). The
+    declaration names the device as given (``import("spyre")``, a packaged device, or
+    the path given), so that printed IR holds no path of the machine it ran on."""
     declared = next((op for op in module.walk() if isinstance(op, DeviceOp)), None)
     if declared is not None:
         warning = KtcError(
@@ -98,7 +105,7 @@ def attach_device(module: ModuleOp, name_or_file: str) -> None:
         sys.stderr.write(f"{warning}\n")
         return
     path = resolve(name_or_file)
-    declaration = DeviceOp.importing(read_device(path).sym_name.data, str(path))
+    declaration = DeviceOp.importing(read_device(path).sym_name.data, name_or_file)
     block = module.body.block
     if block.first_op is None:
         block.add_op(declaration)

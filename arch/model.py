@@ -39,7 +39,7 @@ from xdsl.dialects.builtin import FileLineColLoc, MemRefType, ModuleOp, NoneAttr
 from xdsl.dialects.pdl import PatternOp
 from xdsl.ir import Attribute
 
-from ktc.arch import resolve
+from ktc.arch import is_packaged_name, resolve
 from ktc.arch.routing import search, walk
 from ktc.dialects.diagnostics import KtcError, where
 from ktc.dialects.ktdf_arch import DeviceOp, PatternsOp, attr_text
@@ -775,7 +775,8 @@ module's device is read once, however many passes ask for it."""
 def device_of(module: ModuleOp) -> Device:
     """The device a module declares with ``ktdf_arch.device @name import("file")``
     (as ``ktc-opt --arch`` adds), loaded once per declaration. A relative import
-    path is read from the folder of the file that declares it."""
+    path is read from the folder of the file that declares it; a name without ``/``
+    or ``.mlir`` is a packaged device."""
     declared = [op for op in module.walk() if isinstance(op, DeviceOp)]
     if not declared:
         raise KtcError("no device declared: pass --arch NAME|FILE or import a device file")
@@ -789,7 +790,8 @@ def device_of(module: ModuleOp) -> Device:
         )
     path = Path(device.import_path.data)
     loc = device.location
-    if not path.is_absolute() and isinstance(loc, FileLineColLoc):
+    packaged = is_packaged_name(device.import_path.data)
+    if not packaged and not path.is_absolute() and isinstance(loc, FileLineColLoc):
         path = Path(loc.filename.data).parent / path
     known = _DECLARED.get(device)
     if known is None or known[0] != path:

@@ -22,7 +22,7 @@ dialects that file uses); and the issue's targets, each with what was measured.
 
 Writes ``results.md`` (tables with date, commit, machine, load average and the arch
 file's roofline and example figures) and ``results.json`` (a list of one record per
-kernel and size) into ``--output`` (default: this folder). A kernel that fails to
+kernel and size) into ``--output`` (default: the current directory). A kernel that fails to
 compile or simulate, by a diagnostic or a bug in ktc, gets a record with the error;
 the suite goes on. The compiler, the simulator and numpy are imported when first
 used, so that ``ktc --help`` stays quick.
@@ -52,6 +52,7 @@ from typing import TYPE_CHECKING
 
 from ktc.benchmarks.kernels import SIZES, Case, add, case
 from ktc.errors import KtcError
+from ktc.files import write_atomically
 
 if TYPE_CHECKING:
     import numpy as np
@@ -551,8 +552,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--arch", default="spyre", help="the device (default: spyre)")
     parser.add_argument("--no-scaling", action="store_true",
                         help="skip the compile-time, simulator-speed and start-up series")
-    parser.add_argument("--output", default=str(HERE), metavar="DIR",
-                        help="where results.md and results.json go (default: benchmarks/)")
+    parser.add_argument("-o", "--output", default=".", metavar="DIR",
+                        help="where results.md and results.json go (default: the current "
+                             "directory; -o benchmarks updates the tracked table)")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -572,9 +574,13 @@ def run(args: argparse.Namespace) -> int:
     startup = [] if args.no_scaling else startup_times()
     text = markdown(Results(meta, records, *series, time.perf_counter() - started, startup))
     output = Path(args.output)
-    output.mkdir(parents=True, exist_ok=True)
-    (output / "results.json").write_text(json.dumps(records, indent=1) + "\n")
-    (output / "results.md").write_text(text)
+    try:
+        output.mkdir(parents=True, exist_ok=True)
+    except OSError as err:
+        raise KtcError(f"cannot write into '{output}': {err.strerror}") from None
+    document = json.dumps(records, indent=1) + "\n"
+    write_atomically(output / "results.json", lambda file: file.write(document.encode()))
+    write_atomically(output / "results.md", lambda file: file.write(text.encode()))
     print(text)
     return 0
 

@@ -7,10 +7,12 @@ diagnostics with exit code 1.
 ``ktc run KERNEL.mlir|KERNEL.ktpkg --arch NAME|FILE [--check] [--report] ...`` runs a
 kernel or package on the cycle-level simulator (``ktc.tools.run``); with
 ``--reference``, a kernel on the KTIR reference interpreter.
-``ktc compile KERNEL.mlir --arch NAME|FILE -o KERNEL.ktpkg`` compiles a kernel into a
-package (written atomically); ``ktc inspect KERNEL.ktpkg`` prints one.
+``ktc compile KERNEL.mlir [--arch NAME|FILE] -o KERNEL.ktpkg`` compiles a kernel into a
+package (written atomically; the device is spyre unless ``--arch`` says otherwise, as
+for ``ktc run``); ``ktc inspect KERNEL.ktpkg`` prints one.
 ``ktc bench [--kernels ...] [--sizes ...]`` runs the benchmark suite
-(``ktc.benchmarks.suite``) and writes ``benchmarks/results.md`` and ``results.json``.
+(``ktc.benchmarks.suite``) and writes ``results.md`` and ``results.json`` into the
+current directory or ``-o DIR``.
 ``ktc arch check|show|dot FILE|NAME`` validates a device description, summarizes
 it in tables, or draws its routing graph (DOT; SVG with ``-o FILE.svg`` when
 Graphviz is installed).
@@ -51,7 +53,8 @@ def build_parser() -> argparse.ArgumentParser:
     compile_ = commands.add_parser("compile", help="compile a KTIR kernel into a package",
                                    description="compile a KTIR kernel into a package (.ktpkg)")
     compile_.add_argument("kernel", metavar="KERNEL.mlir", help="the KTIR (or DataflowIR) kernel")
-    compile_.add_argument("--arch", required=True, metavar="NAME|FILE", help="the device")
+    compile_.add_argument("--arch", default="spyre", metavar="NAME|FILE",
+                          help="the device (default: spyre, as for ktc run)")
     compile_.add_argument("--function", metavar="NAME", help="the kernel, when there are several")
     compile_.add_argument("-o", "--output", required=True, metavar="KERNEL.ktpkg",
                           help="the package to write")

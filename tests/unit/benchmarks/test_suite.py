@@ -174,3 +174,16 @@ def test_startup_takes_the_least_of_runs_taken_in_turn(monkeypatch):
 def test_every_startup_command_runs():
     for command in suite.startup_commands().values():
         assert suite.child_cpu_s(command) > 0
+
+
+def test_ktc_bench_writes_into_the_current_directory_by_default(tmp_path, monkeypatch):
+    """Never into the package (its tracked benchmarks/results.md, or site-packages)."""
+    tracked = suite.HERE / "results.md"
+    before = tracked.read_bytes() if tracked.exists() else None
+    monkeypatch.chdir(tmp_path)
+    parser = argparse.ArgumentParser()
+    suite.add_arguments(parser)
+    args = parser.parse_args(["--no-scaling", "--kernels", "add", "--sizes", "small"])
+    assert suite.run(args) == 0
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["results.json", "results.md"]
+    assert (tracked.read_bytes() if tracked.exists() else None) == before

@@ -32,7 +32,7 @@ module {
 }
 
 // CHECK-LABEL: module {
-// CHECK-NEXT:    ktdf_arch.device @toy import("{{.*}}arch/toy.mlir")
+// CHECK-NEXT:    ktdf_arch.device @toy import("toy")
 // CHECK-NEXT:    module {
 // CHECK-NEXT:      func.func @add(%A: index, %B: index, %C: index) attributes {grid = [2, 2]} {
 // CHECK-NEXT:        call @local_schedule_0(%A, %B, %C) : (index, index, index) -> ()
