@@ -63,7 +63,7 @@ module {
 // CHECK-NEXT:  }
 
 // SPYRE:      module {
-// SPYRE-NEXT:   ktdf_arch.device @spyre import("{{.*}}arch/spyre.mlir")
+// SPYRE-NEXT:   ktdf_arch.device @spyre import("spyre")
 // SPYRE-NEXT:   module {
 // SPYRE:          call @local_schedule_0(%A, %B, %C)
 // SPYRE:        module @local_schedule_0 {
