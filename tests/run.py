@@ -15,7 +15,7 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-PYTEST_DIRS = ("unit", "e2e")
+PYTEST_DIRS = ("unit", "e2e", "fuzz")
 
 
 def counts(junit: Path) -> tuple[int, int, int]:
