@@ -23,6 +23,16 @@ class KtcError(Exception):
         return f"{prefix}{self.severity}: {self.message}"
 
 
+class KtcTypeError(KtcError, TypeError):
+    """A value of the wrong kind given to the Python API (a string for an array): a
+    ``KtcError`` for the tools, a ``TypeError`` for Python callers."""
+
+
+class KtcValueError(KtcError, ValueError):
+    """A value out of range given to the Python API (10**400 for an f16 scalar): a
+    ``KtcError`` for the tools, a ``ValueError`` for Python callers."""
+
+
 def excerpt(where: str, text: str | None = None) -> str:
     """The source line ``where`` (``file:line:col``) points at and a caret under its
     column, as MLIR prints them below a diagnostic; "" when ``where`` names no line.

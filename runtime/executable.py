@@ -34,7 +34,7 @@ from ktc.codegen.plan import (
     trips,
 )
 from ktc.codegen.signature import Argument
-from ktc.errors import KtcError
+from ktc.errors import KtcError, KtcTypeError, KtcValueError
 from ktc.runtime.device import Device, DeviceError
 from ktc.codegen.plan import evaluate
 
@@ -187,24 +187,24 @@ def _scalar(argument: Argument, value) -> int:
     name, dtype = argument.dtype, np.dtype(DTYPES[argument.dtype])
     if name in FLOAT_BITS:
         if isinstance(value, bool) or not isinstance(value, int | float | np.integer | np.floating):
-            raise KtcError(f"argument %{argument.name} expects a number ({name}), got {value!r}")
+            raise KtcTypeError(f"argument %{argument.name} expects a number ({name}), got {value!r}")
         with np.errstate(over="ignore"):
             try:
                 stored = np.array(value, dtype)
             except OverflowError:
                 stored = np.array(np.inf, dtype)
         if np.isinf(stored) and not (isinstance(value, float | np.floating) and np.isinf(value)):
-            raise KtcError(f"argument %{argument.name} expects an {name}, but "
-                           f"{_short(value)} is out of its range")
+            raise KtcValueError(f"argument %{argument.name} expects an {name}, but "
+                                f"{_short(value)} is out of its range")
         return int(stored.view(FLOAT_BITS[name]))
     if name == "df16":
         raise KtcError(f"argument %{argument.name}: df16 scalar arguments are not supported")
     boolean = isinstance(value, bool | np.bool_)
     if not (boolean and name == "i1" or isinstance(value, int | np.integer) and not boolean):
-        raise KtcError(f"argument %{argument.name} expects an integer ({name}), got {value!r}")
+        raise KtcTypeError(f"argument %{argument.name} expects an integer ({name}), got {value!r}")
     low, high = (0, 1) if name == "i1" else (np.iinfo(dtype).min, np.iinfo(dtype).max)
     if not low <= int(value) <= high:
-        raise KtcError(f"argument %{argument.name} expects an {name}, but {value} does not fit")
+        raise KtcValueError(f"argument %{argument.name} expects an {name}, but {value} does not fit")
     return int(value)
 
 
@@ -216,16 +216,16 @@ def _short(value) -> str:
 def _array(argument: Argument, value, scalars: list[int], names: list[str]) -> np.ndarray:
     dtype = np.dtype(DTYPES[argument.dtype])
     if not isinstance(value, np.ndarray):
-        raise KtcError(f"argument %{argument.name} is a pointer to {argument.dtype} elements; "
-                       f"pass a numpy array, not {type(value).__name__}")
+        raise KtcTypeError(f"argument %{argument.name} is a pointer to {argument.dtype} elements; "
+                           f"pass a numpy array, not {type(value).__name__}")
     if value.dtype != dtype:
-        raise KtcError(f"argument %{argument.name} points to {argument.dtype} elements: "
-                       f"expected an array of dtype {dtype}, got {value.dtype}")
+        raise KtcTypeError(f"argument %{argument.name} points to {argument.dtype} elements: "
+                           f"expected an array of dtype {dtype}, got {value.dtype}")
     if argument.shape is not None:
         expected = tuple(evaluate(dim, {"arg": scalars}) for dim in argument.shape)
         if value.shape != expected:
-            raise KtcError(f"argument %{argument.name}: expected an array of shape "
-                           f"{_spelled(argument.shape, expected, names)}, got {value.shape}")
+            raise KtcValueError(f"argument %{argument.name}: expected an array of shape "
+                                f"{_spelled(argument.shape, expected, names)}, got {value.shape}")
     return np.ascontiguousarray(value)
 
 

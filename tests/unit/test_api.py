@@ -63,8 +63,19 @@ def test_prepare_refuses_what_is_not_a_device():
 
 @pytest.mark.parametrize("value", [10**400, 1e300, 65520.0, -70000])
 def test_a_float_scalar_out_of_its_range_is_refused(executable, value):
-    with pytest.raises(KtcError, match="expects an f16, but .* is out of its range"):
+    with pytest.raises(ValueError, match="expects an f16, but .* is out of its range") as caught:
         executable.launch(np.zeros(16, np.float16), 16, value)
+    assert isinstance(caught.value, KtcError)  # and the tools report it as one
+
+
+@pytest.mark.parametrize("args, error", [
+    (("x", 16, 1.0), TypeError), ((np.zeros(16, np.float32), 16, 1.0), TypeError),
+    ((np.zeros(8, np.float16), 16, 1.0), ValueError), ((np.zeros(16, np.float16), 2**70, 1.0),
+                                                      ValueError),
+    ((np.zeros(16, np.float16), 16, "one"), TypeError)])
+def test_launch_arguments_of_the_wrong_kind_or_range(executable, args, error):
+    with pytest.raises(error, match="argument %"):
+        executable.launch(*args)
 
 
 def test_the_largest_f16_and_infinity_are_taken(executable):
