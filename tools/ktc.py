@@ -87,7 +87,7 @@ def add_run_parser(subparsers) -> argparse.ArgumentParser:
                         help="a scalar argument, read by its type (repeatable)")
     parser.add_argument("--save-outputs", metavar="OUT.npz",
                         help="write every pointer argument's array after the run")
-    parser.add_argument("--seed", type=_seed, default=0,
+    parser.add_argument("--seed", type=_at_least(0, "a seed"), default=0,
                         help="seed of the random inputs, an integer >= 0 (default: 0)")
     parser.add_argument("--check", action="store_true",
                         help="compare the outputs with the reference interpreter's (exit 1 if they differ)")
@@ -95,21 +95,25 @@ def add_run_parser(subparsers) -> argparse.ArgumentParser:
     parser.add_argument("--report", action="store_true",
                         help="print cycles, the roofline bound, per-engine and memory figures")
     parser.add_argument("--report-json", metavar="R.json", help="write the report as JSON")
-    parser.add_argument("--max-cycles", type=int, metavar="N",
+    parser.add_argument("--max-cycles", type=_at_least(1, "a cycle budget"), metavar="N",
                         help="stop the simulation past cycle N (default: the simulator's budget, "
                              "a multiple of the cycles to move the kernel's arrays once)")
     return parser
 
 
-def _seed(text: str) -> int:
-    """A random seed: numpy takes non-negative integers."""
-    try:
-        value = int(text, 0)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"'{text}' is not an integer") from None
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"{value} is negative; a seed is an integer >= 0")
-    return value
+def _at_least(least: int, what: str):
+    """An argparse type: an integer >= ``least`` (``what`` names it in the refusal)."""
+    def read(text: str) -> int:
+        try:
+            value = int(text, 0)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"'{text}' is not an integer") from None
+        if value < least:
+            raise argparse.ArgumentTypeError(f"{value} is too small; {what} is an integer "
+                                             f">= {least}")
+        return value
+
+    return read
 
 
 def arch(args: argparse.Namespace) -> int:

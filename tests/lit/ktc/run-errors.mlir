@@ -1,11 +1,11 @@
 // `ktc run` fails with a one-line diagnostic, exit code 1 and no traceback: a missing
 // scalar argument, a malformed --arg, an --arg given twice, a scalar out of its type's
-// range, a negative seed, an --inputs file that is not an .npz archive, an --inputs
-// entry the kernel does not have, random inputs of negative size or past the stated
-// limit of 4 GiB (checked before anything is drawn, for a kernel and for a package), a
-// simulator flag with --reference, a package with --reference, an output that cannot
-// be written. A failed run
-// leaves none of its output files behind.
+// range, a negative seed or a cycle budget below 1, an --inputs file that is not an
+// .npz archive, an --inputs entry the kernel does not have, random inputs of negative
+// size or past the stated limit of 4 GiB (checked before anything is drawn, for a
+// kernel and for a package), a simulator flag with --reference, a package with
+// --reference, an output that cannot be written. A failed run leaves none of its output
+// files behind.
 
 // RUN: ktc compile %S/Inputs/add16.mlir --arch toy -o %t.add.ktpkg
 // RUN: not ktc run %t.add.ktpkg --reference 2>&1 | filecheck %s --check-prefix=PACKAGE
@@ -22,7 +22,9 @@
 // INDEX: error: --arg n=0x10000000000000000: 0x10000000000000000 does not fit index
 
 // RUN: not ktc run %S/Inputs/scale_n.mlir --reference --arg n=16 --arg k=1 --seed -1 2>&1 | filecheck %s --check-prefix=SEED
-// SEED: error: argument --seed: -1 is negative; a seed is an integer >= 0
+// SEED: error: argument --seed: -1 is too small; a seed is an integer >= 0
+// RUN: not ktc run %S/Inputs/add16.mlir --arch toy --max-cycles 0 2>&1 | filecheck %s --check-prefix=BUDGET
+// BUDGET: error: argument --max-cycles: 0 is too small; a cycle budget is an integer >= 1
 
 // RUN: not ktc run %S/Inputs/scale_n.mlir --reference --arg n=-1 --arg k=1 2>&1 | filecheck %s --check-prefix=NEGATIVE-KTIR
 // RUN: not ktc run %S/Inputs/scale_n.mlir --arch toy --arg n=-1 --arg k=1 2>&1 | filecheck %s --check-prefix=NEGATIVE-KTIR
