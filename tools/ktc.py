@@ -102,15 +102,18 @@ def add_run_parser(subparsers) -> argparse.ArgumentParser:
 
 
 def _at_least(least: int, what: str):
-    """An argparse type: an integer >= ``least`` (``what`` names it in the refusal)."""
+    """An argparse type: an integer from ``least`` to 2^62 (``what`` names it in the
+    refusal; the simulator counts cycles in 64 bits)."""
+    most = 1 << 62
+
     def read(text: str) -> int:
         try:
             value = int(text, 0)
         except ValueError:
             raise argparse.ArgumentTypeError(f"'{text}' is not an integer") from None
-        if value < least:
-            raise argparse.ArgumentTypeError(f"{value} is too small; {what} is an integer "
-                                             f">= {least}")
+        if not least <= value <= most:
+            raise argparse.ArgumentTypeError(f"{value} is out of range; {what} is an integer "
+                                             f"from {least} to {most}")
         return value
 
     return read

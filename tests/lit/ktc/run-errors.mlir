@@ -1,6 +1,6 @@
 // `ktc run` fails with a one-line diagnostic, exit code 1 and no traceback: a missing
 // scalar argument, a malformed --arg, an --arg given twice, a scalar out of its type's
-// range, a negative seed or a cycle budget below 1, an --inputs file that is not an
+// range, a seed or a cycle budget out of range, an --inputs file that is not an
 // .npz archive, an --inputs entry the kernel does not have, random inputs of negative
 // size or past the stated limit of 4 GiB (checked before anything is drawn, for a
 // kernel and for a package), a simulator flag with --reference, a package with
@@ -22,9 +22,11 @@
 // INDEX: error: --arg n=0x10000000000000000: 0x10000000000000000 does not fit index
 
 // RUN: not ktc run %S/Inputs/scale_n.mlir --reference --arg n=16 --arg k=1 --seed -1 2>&1 | filecheck %s --check-prefix=SEED
-// SEED: error: argument --seed: -1 is too small; a seed is an integer >= 0
+// SEED: error: argument --seed: -1 is out of range; a seed is an integer from 0 to 4611686018427387904
 // RUN: not ktc run %S/Inputs/add16.mlir --arch toy --max-cycles 0 2>&1 | filecheck %s --check-prefix=BUDGET
-// BUDGET: error: argument --max-cycles: 0 is too small; a cycle budget is an integer >= 1
+// BUDGET: error: argument --max-cycles: 0 is out of range; a cycle budget is an integer from 1 to 4611686018427387904
+// RUN: not ktc run %S/Inputs/add16.mlir --arch toy --max-cycles 1000000000000000000000000000000 2>&1 | filecheck %s --check-prefix=HUGE-BUDGET
+// HUGE-BUDGET: error: argument --max-cycles: 1000000000000000000000000000000 is out of range
 
 // RUN: not ktc run %S/Inputs/scale_n.mlir --reference --arg n=-1 --arg k=1 2>&1 | filecheck %s --check-prefix=NEGATIVE-KTIR
 // RUN: not ktc run %S/Inputs/scale_n.mlir --arch toy --arg n=-1 --arg k=1 2>&1 | filecheck %s --check-prefix=NEGATIVE-KTIR
