@@ -1386,7 +1386,88 @@ static PyTypeObject CoreType = {
     .tp_doc = "The compiled timing core of the simulator.",
 };
 
-static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_core", "The compiled timing core.", -1, NULL};
+/* ------------------------------------------------------------------------------ */
+/* f16 arithmetic through float32 (ktc.sim.half)                                   */
+/*
+   half(op, a, b, out) -> bool: out = a op b elementwise over f16 buffers of one length
+   (op: HALF_ADD, HALF_SUB, HALF_MUL, HALF_DIV), or out = a widened to float32
+   (HALF_WIDEN; b is not read): each f16 converted to float32 exactly, the operation
+   correctly rounded in float32, the result rounded to f16 to nearest even. A
+   correctly rounded float32 result rounded again to f16 is the correctly rounded f16
+   result for these operations (24 >= 2 * 11 + 2 bits), so it is what rounding the
+   float64 result gives. False, with ``out`` undefined, where the processor lacks the
+   conversion instructions or a result is NaN (whose bits the caller's own rule gives). */
+
+enum { HALF_ADD, HALF_SUB, HALF_MUL, HALF_DIV, HALF_WIDEN };
+
+#if defined(__x86_64__) && defined(__GNUC__)
+#include <immintrin.h>
+#define HALF_TARGET __attribute__((target("avx2,f16c")))
+
+HALF_TARGET static __m256 half_load(const uint16_t *p, Py_ssize_t n) {
+    uint16_t tail[8] = {0};
+    if (n < 8) { memcpy(tail, p, (size_t)n * 2); p = tail; }
+    return _mm256_cvtph_ps(_mm_loadu_si128((const __m128i *)p));
+}
+
+HALF_TARGET static __m256 half_apply(int op, __m256 x, __m256 y) {
+    switch (op) {
+    case HALF_ADD: return _mm256_add_ps(x, y);
+    case HALF_SUB: return _mm256_sub_ps(x, y);
+    case HALF_MUL: return _mm256_mul_ps(x, y);
+    default: return _mm256_div_ps(x, y);
+    }
+}
+
+HALF_TARGET static int half_run(int op, const uint16_t *a, const uint16_t *b, void *out, Py_ssize_t n) {
+    __m256 nan = _mm256_setzero_ps();
+    for (Py_ssize_t i = 0; i < n; i += 8) {
+        Py_ssize_t k = n - i < 8 ? n - i : 8;
+        __m256 x = half_load(a + i, k), r = op == HALF_WIDEN ? x : half_apply(op, x, half_load(b + i, k));
+        nan = _mm256_or_ps(nan, _mm256_cmp_ps(r, r, _CMP_UNORD_Q));
+        if (op == HALF_WIDEN) {
+            float wide[8];
+            _mm256_storeu_ps(wide, r);
+            memcpy((float *)out + i, wide, (size_t)k * 4);
+        } else {
+            uint16_t narrow[8];
+            _mm_storeu_si128((__m128i *)narrow, _mm256_cvtps_ph(r, _MM_FROUND_TO_NEAREST_INT));
+            memcpy((uint16_t *)out + i, narrow, (size_t)k * 2);
+        }
+    }
+    return _mm256_movemask_ps(nan) == 0;
+}
+
+static int half_supported(void) { return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("f16c"); }
+#else
+static int half_run(int op, const uint16_t *a, const uint16_t *b, void *out, Py_ssize_t n) { return 0; }
+static int half_supported(void) { return 0; }
+#endif
+
+static PyObject *core_half(PyObject *module, PyObject *args) {
+    int op;
+    Py_buffer a, b, out;
+    if (!PyArg_ParseTuple(args, "iy*y*w*", &op, &a, &b, &out)) return NULL;
+    Py_ssize_t n = a.len / 2;
+    int ok = op >= HALF_ADD && op <= HALF_WIDEN && a.len % 2 == 0
+        && (op == HALF_WIDEN || b.len == a.len) && out.len == (op == HALF_WIDEN ? 2 * a.len : a.len);
+    int done = 0;
+    if (ok && half_supported()) {
+        Py_BEGIN_ALLOW_THREADS
+        done = half_run(op, a.buf, b.buf, out.buf, n);
+        Py_END_ALLOW_THREADS
+    }
+    PyBuffer_Release(&a); PyBuffer_Release(&b); PyBuffer_Release(&out);
+    if (!ok) { PyErr_SetString(PyExc_ValueError, "half: operand sizes"); return NULL; }
+    return PyBool_FromLong(done);
+}
+
+static PyMethodDef module_methods[] = {
+    {"half", core_half, METH_VARARGS, "f16 arithmetic through float32 (see the C source)."},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_core", "The compiled timing core.", -1, module_methods};
 
 static PyObject *names(const char **table, int n) {
     PyObject *t = PyTuple_New(n);
@@ -1407,5 +1488,10 @@ PyMODINIT_FUNC PyInit__core(void) {
     PyModule_AddIntConstant(m, "LOG_STORE", L_STORE);
     PyModule_AddIntConstant(m, "LOG_OP", L_OP);
     PyModule_AddIntConstant(m, "LOG_DMA", L_DMA);
+    PyModule_AddIntConstant(m, "HALF_ADD", HALF_ADD);
+    PyModule_AddIntConstant(m, "HALF_SUB", HALF_SUB);
+    PyModule_AddIntConstant(m, "HALF_MUL", HALF_MUL);
+    PyModule_AddIntConstant(m, "HALF_DIV", HALF_DIV);
+    PyModule_AddIntConstant(m, "HALF_WIDEN", HALF_WIDEN);
     return m;
 }

@@ -39,7 +39,7 @@ from ktc.codegen import isa
 from ktc.codegen.integer import BINARY as ALU
 from ktc.codegen.integer import DIVIDING, wrap
 from ktc.dialects.diagnostics import KtcError
-from ktc.sim import numerics
+from ktc.sim import half, numerics
 from ktc.sim.fifo import Fifo, Message, Signals
 from ktc.sim.machine import Machine, SimError
 from ktc.sim.matrix import vmma
@@ -68,6 +68,9 @@ def _elementwise(fn: np.ufunc) -> Callable:
     """``fn`` in float64 (int64 for integer types), rounded once to the result type."""
 
     def apply(ty: str, *xs):
+        fast = half.binary(fn, ty, xs)
+        if fast is not None:
+            return fast
         compute = np.float64 if ty in numerics.FLOAT_TYPES else np.int64
         return numerics.rounding(ty)(fn(*xs, dtype=compute, casting="unsafe"))
 
@@ -81,6 +84,9 @@ def _float(fn: Callable) -> Callable:
     def apply(ty: str, *xs):
         if ty not in numerics.FLOAT_TYPES:
             raise Fault(f"expects a floating-point type, not {ty}")
+        fast = half.binary(fn, ty, xs)
+        if fast is not None:
+            return fast
         return numerics.rounding(ty)(fn(*[np.asarray(x, np.float64) for x in xs]))
 
     return apply
@@ -145,7 +151,8 @@ def vcvt_value(i: isa.Vcvt, operands: list[np.ndarray], scalar: int = 0) -> np.n
     floats = numerics.FLOAT_TYPES
     round_to = numerics.rounding(i.dtype)
     if i.dtype in floats and i.source_type in floats:
-        return np.asarray(round_to(np.asarray(values, np.float64)))
+        exact = half.widen(values) if (i.source_type, i.dtype) == ("f16", "f32") else None
+        return exact if exact is not None else np.asarray(round_to(np.asarray(values, np.float64)))
     if i.source_type in floats:
         return np.asarray(round_to(np.trunc(np.asarray(values, np.float64))))
     return np.asarray(round_to(np.asarray(values, np.int64)))
