@@ -32,6 +32,7 @@ typedef uint64_t u64;
 #define MAXD 8
 #define STEPS_WITHOUT_TIME 10000000LL
 #define MAX_KINDS 1024
+#define RING 1024
 
 enum {
     OP_BAIL, OP_LI, OP_UNI, OP_MOV, OP_ALU, OP_SELECT, OP_LOOP, OP_ENDLOOP, OP_BRZ, OP_JMP,
@@ -94,6 +95,7 @@ typedef struct {
 } Engine;
 
 typedef struct { i64 time, order; int type, index; } Event;
+typedef struct { Event *items; int head, count, cap; } Bucket;
 
 /* An open-addressing map from three int64s to an int. */
 typedef struct { i64 k[3]; int value; char used; } Slot;
@@ -107,6 +109,7 @@ typedef struct {
     PyObject *route_cb, *fifo_cb, *memory_cb;
     i64 nunits;
     Event *heap; size_t nheap, capheap;
+    Bucket *ring; i64 ringed, scan;
     i64 now, order, last_event, events_run;
     i64 *free_at; size_t nfree;
     Route **routes; int nroutes, caproutes; Map route_map;
@@ -207,9 +210,14 @@ static int before(const Event *a, const Event *b) {
     return a->time < b->time || (a->time == b->time && a->order < b->order);
 }
 
-static int push(Core *c, i64 time, int type, int index) {
+/* The queue: events of the next RING cycles in one bucket per cycle, each in the order
+   they were scheduled; later ones in a heap ordered by (time, order), moved into their
+   buckets once the time comes within RING cycles (before any event of that time is
+   scheduled directly, so a bucket stays in scheduling order). Pops therefore come in
+   (time, order) order, as from one heap. */
+
+static int heap_push(Core *c, Event e) {
     if (grow((void **)&c->heap, &c->capheap, c->nheap + 1, sizeof(Event))) return bail(c, "out of memory", 0);
-    Event e = {time, c->order++, type, index};
     size_t i = c->nheap++;
     while (i > 0) {
         size_t parent = (i - 1) / 2;
@@ -221,7 +229,7 @@ static int push(Core *c, i64 time, int type, int index) {
     return 0;
 }
 
-static Event pop(Core *c) {
+static Event heap_pop(Core *c) {
     Event top = c->heap[0], last = c->heap[--c->nheap];
     size_t i = 0, n = c->nheap;
     for (;;) {
@@ -234,6 +242,53 @@ static Event pop(Core *c) {
     }
     if (n) c->heap[i] = last;
     return top;
+}
+
+static int bucket_push(Core *c, Event e) {
+    Bucket *b = &c->ring[e.time & (RING - 1)];
+    size_t cap = b->cap;
+    if (grow((void **)&b->items, &cap, (size_t)b->count + 1, sizeof(Event))) return bail(c, "out of memory", 0);
+    b->cap = (int)cap;
+    b->items[b->count++] = e;
+    c->ringed++;
+    if (e.time < c->scan) c->scan = e.time;
+    return 0;
+}
+
+static int push(Core *c, i64 time, int type, int index) {
+    if (time < c->now) return bail(c, "event before now", time);
+    Event e = {time, c->order++, type, index};
+    return time < c->now + RING ? bucket_push(c, e) : heap_push(c, e);
+}
+
+/* The earliest event (0 when there is none), left in the queue. */
+static int peek(Core *c, Event *e) {
+    if (!c->ringed) {
+        if (!c->nheap) return 0;
+        *e = c->heap[0];
+        return 1;
+    }
+    for (;; c->scan++) {
+        Bucket *b = &c->ring[c->scan & (RING - 1)];
+        if (b->head < b->count) { *e = b->items[b->head]; return 1; }
+    }
+}
+
+/* Take the event ``peek`` gave and make its time the present. */
+static int take(Core *c, const Event *e) {
+    if (c->ringed) {
+        Bucket *b = &c->ring[e->time & (RING - 1)];
+        if (++b->head == b->count) b->head = b->count = 0;
+        c->ringed--;
+    } else {
+        heap_pop(c);
+        c->scan = e->time;
+    }
+    if (e->time == c->now) return 0;
+    c->now = e->time;
+    while (c->nheap && c->heap[0].time < c->now + RING)
+        if (bucket_push(c, heap_pop(c))) return BAIL;
+    return 0;
 }
 
 static int at(Core *c, i64 time, int type, int index) {
@@ -1118,32 +1173,43 @@ static PyObject *core_plan(Core *c, PyObject *noargs) {
         i64 *bucket = calloc((size_t)top + 2, sizeof(i64)), *byl = malloc(sizeof(i64) * (nv + 1));
         i64 *slot = malloc(sizeof(i64) * (nentries + 1)), *start = calloc(nbatches + 1, sizeof(i64));
         i64 **spare = calloc(ntables + 1, sizeof(i64 *)), *nspare = calloc(ntables + 1, sizeof(i64));
+        size_t *capspare = calloc(ntables + 1, sizeof(size_t));
+        int failed = 0;
         for (size_t v = 0; v < nv; v++) bucket[vlast[v] + 1]++;
         for (i64 l = 0; l <= top; l++) bucket[l + 1] += bucket[l];
         for (size_t v = 0; v < nv; v++) byl[bucket[vlast[v]]++] = (i64)v;
         /* bucket[l] is now the end of level l's values, byl ordered by last use */
         for (size_t o = 0, run = 0; o < nbatches; o++) { start[order[o]] = (i64)run; run += batches[order[o]].count; }
-        for (size_t e = 0; e < nentries; e++) slot[start[entries[3 * e + 1]] + entries[3 * e + 2]] = (i64)e;
+        /* slot: in batch order, the vector each entry makes (-1: none) */
+        for (size_t e = 0; e < nentries; e++) {
+            i64 *w = c->log + entries[3 * e];
+            slot[start[entries[3 * e + 1]] + entries[3 * e + 2]] = w[0] == L_LOAD || w[0] == L_OP ? w[1] : -1;
+        }
         i64 freed = 0, level = 0;
         for (size_t o = 0, run = 0; o < nbatches; o++) {
             Batch *b = &batches[order[o]];
             for (; level < b->level; level++)
                 for (; freed < bucket[level]; freed++) {
                     i64 v = byl[freed], tb = vtable[v];
-                    spare[tb] = realloc(spare[tb], sizeof(i64) * (nspare[tb] + 1));
+                    if (grow((void **)&spare[tb], &capspare[tb], (size_t)nspare[tb] + 1, sizeof(i64))) { failed = 1; goto rows_done; }
                     spare[tb][nspare[tb]++] = vrow[v];
                 }
             for (i64 i = 0; i < b->count; i++, run++) {
-                i64 *w = c->log + entries[3 * slot[run]];
-                if (w[0] != L_LOAD && w[0] != L_OP) continue;
-                i64 tb = vtable[w[1]];
-                vrow[w[1]] = nspare[tb] ? spare[tb][--nspare[tb]] : tables[3 * tb + 2]++;
+                i64 v = slot[run];
+                if (v < 0) continue;
+                i64 tb = vtable[v];
+                vrow[v] = nspare[tb] ? spare[tb][--nspare[tb]] : tables[3 * tb + 2]++;
             }
         }
+    rows_done:
         for (size_t i = 0; i < ntables; i++) free(spare[i]);
-        free(bucket); free(byl); free(slot); free(start); free(spare); free(nspare);
+        free(bucket); free(byl); free(slot); free(start); free(spare); free(nspare); free(capspare);
+        if (failed) { free(order); Py_DECREF(segments); goto done; }
     }
-    i64 *plan = calloc(total + 1, sizeof(i64));
+    /* every word of the plan is written below */
+    PyObject *bytes = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)(total * sizeof(i64)));
+    if (!bytes) { free(order); Py_DECREF(segments); goto done; }
+    i64 *plan = (i64 *)PyBytes_AS_STRING(bytes);
     for (size_t o = 0; o < nbatches; o++) {
         Batch *b = &batches[order[o]];
         i64 *w = c->log + b->first, *out = plan + b->out;
@@ -1181,9 +1247,8 @@ static PyObject *core_plan(Core *c, PyObject *noargs) {
     for (size_t i = 0; i < ntables; i++)
         PyTuple_SET_ITEM(tabs, i, Py_BuildValue("(LLL)", (long long)tables[3 * i], (long long)tables[3 * i + 1],
                                                 (long long)tables[3 * i + 2]));
-    result = Py_BuildValue("(NNNL)", PyBytes_FromStringAndSize((const char *)plan, (Py_ssize_t)(total * sizeof(i64))),
-                           tabs, segments, (long long)size);
-    free(plan); free(order);
+    result = Py_BuildValue("(NNNL)", bytes, tabs, segments, (long long)size);
+    free(order);
 done:
     free(vlevel); free(vtable); free(vlast); free(vrow); free(table_map.slots); free(batch_map.slots);
     free(tables); free(batches); free(entries);
@@ -1212,6 +1277,8 @@ static void core_dealloc(Core *c) {
         free(c->programs[p].ins); free(c->programs[p].uniforms);
     }
     free(c->programs); free(c->engines); free(c->bpe); free(c->heap); free(c->free_at);
+    if (c->ring) for (int i = 0; i < RING; i++) free(c->ring[i].items);
+    free(c->ring);
     for (int i = 0; i < c->nroutes; i++) { free(c->routes[i]->hops); free(c->routes[i]); }
     free(c->routes); free(c->route_map.slots);
     for (int i = 0; i < c->nfifos; i++) {
@@ -1286,6 +1353,8 @@ static int core_init(Core *c, PyObject *args, PyObject *kw) {
         c->engines[i].program = (int)prog; c->engines[i].unit = unit; c->engines[i].position = position;
     }
     c->kind_order = calloc(MAX_KINDS, sizeof(int));
+    c->ring = calloc(RING, sizeof(Bucket));
+    if (!c->ring) { PyErr_NoMemory(); return -1; }
     if (PyErr_Occurred()) return -1;
     for (int i = 0; i < c->nengines; i++)
         if (at(c, 0, EV_RESUME, i)) return -1;
@@ -1309,16 +1378,16 @@ static PyObject *core_run(Core *c, PyObject *args) {
     if (!PyArg_ParseTuple(args, "LL", &limit, &budget)) return NULL;
     if (c->bailed[0] || c->finished) return status(c, "done");
     for (i64 n = 0; n < budget; n++) {
-        if (!c->nheap) {
+        Event e;
+        if (!peek(c, &e)) {
             c->last_event = c->now;
             c->finished = 1;
             for (int i = 0; i < c->nengines; i++)
                 if (!c->engines[i].done) { bail(c, "deadlock", i); break; }
             return status(c, "done");
         }
-        if (c->heap[0].time > limit) return status(c, "over");
-        Event e = pop(c);
-        c->now = e.time;
+        if (e.time > limit) return status(c, "over");
+        if (take(c, &e)) return status(c, "bail");
         int r = e.type == EV_RESUME ? resume(c, e.index) : dma_done(c, e.index);
         c->events_run++;
         if (r == BAIL) return status(c, "bail");
