@@ -1488,6 +1488,9 @@ whose scratchpad the destination is in (-1: that tile does not transfer)."""
 LOOP_TYPE = "loop_type"
 """On an ``scf.for``: a ``LoopTypeAttr`` (IBM's spelling, without the prefix)."""
 
+CONTRACTION_TILES = "ktdf.contraction_tiles"
+"""On a contraction ``linalg.generic``: how it is tiled (``ContractionTiles``)."""
+
 BY_COST_MODEL, BY_OPTION = "cost model", "option"
 CHOSEN_BY = (BY_COST_MODEL, BY_OPTION)
 """Who may choose a tile size: the cost model, or a pass option."""
@@ -1535,6 +1538,38 @@ class TileChoice:
 _PEAK, _CAPACITY = "_peak_bytes", "_capacity"
 
 
+@dataclass(frozen=True)
+class ContractionTiles:
+    """How one contraction ``C[m, n] += A[m, k] * B[k, n]`` runs (``contraction-tiling``):
+    output tiles of ``m`` x ``n`` with ``k``-deep tiles of A and B in the scratchpad, each
+    tile product as ``chunk``-deep products of ``m`` x ``chunk`` by ``chunk`` x ``block``
+    on ``engine`` (the matrix unit, or the compute engine on a device without one)."""
+
+    m: int
+    n: int
+    k: int
+    chunk: int
+    block: int
+    engine: str
+    estimated_cycles: int
+
+    _SIZES = ("m", "n", "k", "chunk", "block")
+
+    def attribute(self) -> DictionaryAttr:
+        entries: dict[str, Attribute] = {name: IntegerAttr(getattr(self, name), i64)
+                                         for name in self._SIZES}
+        entries["engine"] = StringAttr(self.engine)
+        entries["estimated_cycles"] = IntegerAttr(self.estimated_cycles, i64)
+        return DictionaryAttr(entries)
+
+    @staticmethod
+    def of(attr: DictionaryAttr) -> ContractionTiles:
+        entries = attr.data
+        sizes = {name: entries[name].value.data for name in ContractionTiles._SIZES}
+        return ContractionTiles(**sizes, engine=entries["engine"].data,
+                                estimated_cycles=entries["estimated_cycles"].value.data)
+
+
 def address(alloc: Operation) -> int | None:
     attr = alloc.attributes.get(ADDRESS)
     return None if attr is None else attr.value.data
@@ -1579,6 +1614,15 @@ def to_tiles(transfer: Operation) -> tuple[int, ...] | None:
 def to_tiles_attribute(table: Sequence[int]) -> dict[str, Attribute]:
     """The attributes of a transfer that copies to the tiles of ``table``."""
     return {TO_TILES: DenseArrayBase.from_list(i64, list(table))}
+
+
+def contraction_tiles(generic: Operation) -> ContractionTiles | None:
+    attr = generic.attributes.get(CONTRACTION_TILES)
+    return None if attr is None else ContractionTiles.of(attr)
+
+
+def set_contraction_tiles(generic: Operation, tiles: ContractionTiles) -> None:
+    generic.attributes[CONTRACTION_TILES] = tiles.attribute()
 
 
 def loop_type(loop: Operation) -> LoopType | None:
@@ -1647,6 +1691,20 @@ def _check_to_tiles(op: Operation, attr: Attribute) -> str | None:
     return None
 
 
+def _check_contraction_tiles(op: Operation, attr: Attribute) -> str | None:
+    expected = {*ContractionTiles._SIZES, "engine", "estimated_cycles"}
+    if isinstance(attr, DictionaryAttr) and set(attr.data) == expected:
+        sizes = {name: _i64(attr.data[name]) for name in ContractionTiles._SIZES}
+        if (all(size is not None and size > 0 for size in sizes.values())
+                and isinstance(attr.data["engine"], StringAttr)
+                and _count(attr.data["estimated_cycles"])):
+            if sizes["k"] % sizes["chunk"] or sizes["n"] % sizes["block"]:
+                return "must have a chunk dividing k and a block dividing n"
+            return None
+    return ("must be a dictionary of m, n, k, chunk and block (each an i64 > 0), engine "
+            "(a unit kind) and estimated_cycles (an i64 >= 0)")
+
+
 def _check_loop_type(op: Operation, attr: Attribute) -> str | None:
     return None if isinstance(attr, LoopTypeAttr) else "must be a #ktdf.loop_type"
 
@@ -1658,6 +1716,7 @@ DECLARED: dict[str, tuple[tuple[str, ...], Callable[[Operation, Attribute], str 
     TILE_SIZES: (("func.func",), _check_tile_sizes),
     TO_TILES: (("ktdf.data_transfer",), _check_to_tiles),
     LOOP_TYPE: (("scf.for",), _check_loop_type),
+    CONTRACTION_TILES: (("linalg.generic",), _check_contraction_tiles),
 }
 """Per attribute, the ops it may sit on and what is wrong with a value (None: nothing)."""
 

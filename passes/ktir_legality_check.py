@@ -37,6 +37,7 @@ from ktc.dialects.ktdp import (
 )
 from ktc.dialects.printer import affine_map_text
 from ktc.dialects.spyreop import DF16Type
+from ktc.passes.analysis.contractions import contraction
 from ktc.passes.analysis.inter_tile import function_of, resolve
 
 ELEMENTWISE = frozenset({
@@ -65,6 +66,9 @@ ACCEPTED = frozenset({
 })
 """Ops accepted as they are (their result types are still checked)."""
 
+CONTRACTIONS = frozenset({"linalg.matmul", "linalg.batch_matmul"})
+"""Named contractions (``normalize-contractions`` writes them as generics)."""
+
 NESTING = frozenset({
     "builtin.module", "func.func", "scf.for", "scf.if", "ktdp.inter_tile_produce",
     "ktdp.inter_tile_reduce",
@@ -75,11 +79,7 @@ NOT_YET: dict[str, str] = {
     "ktdp.construct_distributed_memory_view": "the pipeline schedules views of one memory",
     "ktdp.construct_indirect_access_tile": "the pipeline schedules direct (affine) access tiles",
     "ktdp.runtime_arg_extract": "the pipeline does not handle runtime arguments",
-    **dict.fromkeys(
-        ("linalg.matmul", "linalg.batch_matmul", "linalg.quantized_matmul"),
-        "the pipeline schedules elementwise, broadcast and reduction kernels, not contractions",
-    ),
-    "linalg.transpose": "the pipeline does not transpose tensors",
+    "linalg.quantized_matmul": "the pipeline schedules contractions of floating-point operands",
     **dict.fromkeys(
         ("tensor.reshape", "tensor.expand_shape", "tensor.collapse_shape", "tensor.cast"),
         "the pipeline does not reshape tensors",
@@ -174,16 +174,19 @@ class _Rules:
             _reduce(op)
         elif isinstance(op, InterTileProduceOp):
             _inter_tile(op)
-        elif op.name in LINALG_ELEMENTWISE | {"linalg.broadcast", "linalg.fill"}:
+        elif op.name in LINALG_ELEMENTWISE | CONTRACTIONS | {"linalg.broadcast", "linalg.fill"}:
             _on_tensors(op)
+        elif op.name == "linalg.transpose":
+            _transpose(op)
         elif op.name.startswith(("arith.", "math.", "spyreop.")):
             self._arith_math(op)
         elif op.name not in ACCEPTED | NESTING:
             raise _error(
                 op,
                 "is not supported: the pipeline compiles ktdp views, access tiles, loads "
-                "and stores, elementwise arith/math, linalg generic/reduce/broadcast/fill "
-                "and named elementwise ops, tensor.empty/splat/extract, scf.for and scf.if",
+                "and stores, elementwise arith/math, linalg generic/reduce/broadcast/fill, "
+                "named elementwise ops and contractions (matmul, batch_matmul, a transpose "
+                "of their inputs), tensor.empty/splat/extract, scf.for and scf.if",
             )
 
     def _kernel(self, func: FuncOp) -> None:
@@ -301,6 +304,15 @@ def _access_tile(op: ConstructAccessTileOp) -> None:
 def _inter_tile(op: InterTileProduceOp) -> None:
     """A reduce as ``inter-tile-reduce-lowering`` lowers it (``function_of``, ``resolve``)."""
     resolve(op, prod(grid_of(function_of(op))))
+
+
+def _transpose(op: Operation) -> None:
+    """A transpose only as an input of contractions, which read it through a map."""
+    _on_tensors(op)
+    for use in op.results[0].uses:
+        if use.index >= 2 or contraction(use.operation) is None:
+            raise _error(op, "is used by something other than a contraction's input; the "
+                             "pipeline transposes only the inputs of contractions")
 
 
 def _reduce(op: Operation) -> None:

@@ -22,6 +22,7 @@ from ktc.dialects.diagnostics import KtcError, where
 from ktc.dialects.upstream import ApplyOp
 from ktc.passes.utils.phases import programs
 from ktc.passes.utils.tiles import at_origin, origin
+from ktc.passes.utils.views import type_with_memory
 
 
 @dataclass(frozen=True)
@@ -94,7 +95,7 @@ def _lower(tile: ktdp.ConstructAccessTileOp, device: Device) -> None:
             "a 'ktdp.construct_memory_view' to know its memory",
             where(tile),
         )
-    _type_with_memory(view, device)
+    type_with_memory(view, device)
     order = tile.access_tile_order.data
     if order != AffineMap.identity(order.num_dims):
         raise KtcError(
@@ -108,21 +109,6 @@ def _lower(tile: ktdp.ConstructAccessTileOp, device: Device) -> None:
             where(view),
         )
     _rebase(tile, _reinterpret(tile, view.result, view.static_strides.get_values()))
-
-
-def _type_with_memory(view: ktdp.ConstructMemoryViewOp, device: Device) -> None:
-    """Type ``view`` with the device memory kind its memory space maps to."""
-    old = view.result.type
-    if isinstance(old.memory_space, StringAttr):
-        return
-    try:
-        memory = device.memory_space(view.memory_space).kind
-    except KtcError as err:
-        raise KtcError(f"{err.message} for this memory view's space", where(view)) from None
-    Rewriter.replace_value_with_new_type(
-        view.result,
-        MemRefType(old.get_element_type(), old.get_shape(), old.layout, StringAttr(memory)),
-    )
 
 
 def _row_major_strides(shape: Sequence[int]) -> list[int]:

@@ -28,6 +28,12 @@ KTIR_TO_SCHEDULE = ",".join([
     # scratchpad receive buffer, a pipeline on the ring stop per consumer rank
     # copying that slot into a consumer tile's buffer, and a fold of the buffer's
     # slots.
+    "normalize-contractions",
+    "contraction-tiling",
+    "contraction-pipeline",
+    # Every contraction on a matrix unit is one pipeline, built: its result a
+    # scratchpad buffer in the accumulator type the rest of the program loads; on a
+    # device without one it is a generic multiplying and reducing along k innermost.
     "materialize-phase-buffers",
     # Each program is phases: straight-line runs between the loops that hold compute.
     # A tensor is used only in the phase that makes it; one another phase needs goes

@@ -67,7 +67,8 @@ class VerifySchedule(ModulePass):
 
 def datapaths(device: Device) -> frozenset[tuple[str, str]]:
     """The (source, target) kinds of resources a datapath joins, directly or through
-    the ports of a switch."""
+    the ports of a switch; an engine and a memory beside it that no datapath reaches
+    (its group's own, as the matrix unit's accumulators) are joined both ways."""
     targets: dict[int, list[int]] = {}
     for link in device.links:
         targets.setdefault(link.source.index, []).append(link.target.index)
@@ -86,6 +87,10 @@ def datapaths(device: Device) -> frozenset[tuple[str, str]]:
                 pending += targets.get(index, ())
             else:
                 pairs.add((node.kind, target.kind))
+    linked = {node.kind for link in device.links for node in (link.source, link.target)}
+    for kind, engine in device.engine_kinds.items():
+        own = [memory for memory in engine.local_memories if memory not in linked]
+        pairs |= {pair for memory in own for pair in ((kind, memory), (memory, kind))}
     return frozenset(pairs)
 
 

@@ -10,7 +10,9 @@ combines the one-element result with the accumulator's initial value. Float
 constants in the body become constant vectors. A spyreop intrinsic runs as the
 instructions a pattern of the device's arch file mapped it onto
 (``ktdf_arch.instruction``), a fused (mean, mean of squares) pair held in two
-vectors. An op with no instruction is an error at that op.
+vectors. An op with no instruction is an error at that op. On the matrix unit, a
+contraction ``C[m, n] += A[m, k] * B[k, n]`` of two-dimensional operands is one
+``dfir.matmul`` (``lower_contraction``).
 """
 
 from __future__ import annotations
@@ -20,10 +22,12 @@ from math import prod
 
 from xdsl.dialects import arith
 from xdsl.dialects.builtin import (
+    DenseArrayBase,
     DenseIntOrFPElementsAttr,
     FloatAttr,
     ShapedType,
     VectorType,
+    i64,
 )
 from xdsl.dialects.linalg.attrs import IteratorType
 from xdsl.dialects.linalg.ops import GenericOp, YieldOp
@@ -35,6 +39,7 @@ from ktc.dialects.dfir import (
     ComputeKindAttr,
     ComputeOp,
     ConvertOp,
+    MatmulOp,
     ReduceKind,
     ReduceKindAttr,
     ReduceOp,
@@ -43,6 +48,7 @@ from ktc.dialects.dfir import (
 from ktc.dialects.diagnostics import KtcError, where
 from ktc.dialects.ktdf_arch import Instruction, instruction_of
 from ktc.dialects.spyreop import FusedType
+from ktc.passes.analysis.contractions import contraction
 
 INSTRUCTIONS: dict[str, ComputeKind] = {
     "arith.addf": ComputeKind.ADD,
@@ -293,3 +299,19 @@ def lower_fill(generic: GenericOp, emit: Emit) -> SSAValue | None:
     if not isinstance(yielded.owner, arith.ConstantOp):
         return None
     return _constant(yielded.owner, prod(_domain(generic)), emit)
+
+
+def lower_contraction(generic: GenericOp, inputs: Sequence[SSAValue], outputs: Sequence[SSAValue | None],
+                      emit: Emit) -> SSAValue | None:
+    """A contraction ``C[m, n] += A[m, k] * B[k, n]`` (row-major two-dimensional
+    operands, the accumulator read) as one ``dfir.matmul``; None for any other generic."""
+    found = contraction(generic)
+    if found is None:
+        return None
+    if not found.is_matrix_product or found.transposed(0) or found.transposed(1) or outputs[0] is None:
+        raise KtcError("the matrix unit multiplies C[m, n] += A[m, k] * B[k, n] with A and B "
+                       "row-major", where(generic))
+    (m, k), (_, n) = (value.type.get_shape() for value in generic.inputs)
+    acc = outputs[0]
+    return emit(MatmulOp.build(operands=[inputs[0], inputs[1], acc], result_types=[acc.type],
+                               properties={"shape": DenseArrayBase.from_list(i64, [m, k, n])})).results[0]

@@ -26,7 +26,7 @@ from ktc.dialects.ktdf import (
     StageOp,
     WriteToFifoOp,
 )
-from ktc.passes.convert_ktdf_to_dfir.compute import lower_fill, lower_generic
+from ktc.passes.convert_ktdf_to_dfir.compute import lower_contraction, lower_fill, lower_generic
 from ktc.passes.convert_ktdf_to_dfir.plan import WAVE, Plan
 from ktc.passes.convert_ktdf_to_dfir.program import Program
 from ktc.passes.convert_ktdf_to_dfir.signals import Signals
@@ -206,14 +206,18 @@ class Walker:
 
     def generic(self, op: GenericOp) -> None:
         """Tensor form: the result is a vector. Buffer form (outs a memref in a memory
-        of the compute engine): operands are loaded, the result stored."""
+        of the compute engine, or the matrix unit's accumulators): operands are loaded,
+        the result stored. On the matrix unit a contraction is one product."""
         result = lower_fill(op, self.p.emit)
         if result is None:
             inputs = [self.operand(value, op) for value in op.inputs]
             out_args = op.body.block.args[len(op.inputs):]
             outputs = [self.operand(value, op) if arg.uses else None
                        for value, arg in zip(op.outputs, out_args)]
-            result = lower_generic(op, inputs, outputs, self.p.emit, self.capture)
+            if self.p.kind == self.p.df.device.matrix_kind:
+                result = lower_contraction(op, inputs, outputs, self.p.emit)
+            if result is None:
+                result = lower_generic(op, inputs, outputs, self.p.emit, self.capture)
         if op.results:
             self.p.env[op.results[0]] = result
             return

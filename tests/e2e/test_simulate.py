@@ -41,6 +41,7 @@ EXAMPLES = {
     "rmsnorm": {},
     "split_rmsnorm": {},
     "layernorm": {"eps": 1e-5},
+    "matmul": {},
 }
 """Each example with its scalar arguments."""
 CORPUS_KERNELS = {

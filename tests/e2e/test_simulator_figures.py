@@ -32,6 +32,9 @@ SCALARS = {"layernorm": {"eps": 1e-5}}
 SEED = 7
 NUMPY = {"f16": np.float16, "f32": np.float32, "f64": np.float64, "i32": np.int32, "i64": np.int64}
 DEVICE_FILES = {"spyre": "spyre", "toy": "toy", "line4": str(LINE4)}
+HANDED_BACK = {("matmul", "spyre"), ("matmul", "toy")}
+"""Examples the compiled core hands to the Python engines on a device: their matrix
+unit's ``vmma`` has no opcode of the core yet (``ktc.sim.compiled``)."""
 
 
 def inputs(signature, scalars: dict) -> list:
@@ -64,7 +67,7 @@ def measure(example: str, device: str, timing: str = "python") -> dict:
     package = compile(path.read_text(), DEVICE_FILES[device], str(path))
     simulator = Simulator(DEVICE_FILES[device], timing=timing)
     outputs = simulator.prepare(package).launch(*inputs(package.signature, SCALARS.get(example, {})))
-    assert simulator.ran_on == timing
+    assert simulator.ran_on == ("python" if (example, device) in HANDED_BACK else timing)
     report = simulator.report().to_json()
     instances = json.dumps(report["instances"], sort_keys=True).encode()
     return {

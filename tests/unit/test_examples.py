@@ -95,6 +95,10 @@ FORMULAS: dict[str, Formula] = {
         lambda rng: {"x": _f16(rng, 64, 256), "w": _f16(rng, 256), "b": _f16(rng, 256),
                      "y": np.zeros((64, 256), np.float16), "eps": 1e-5},
         "y", _layernorm, 2e-2),
+    "matmul.mlir": Formula(
+        lambda rng: {"a": _f16(rng, 64, 128), "b": _f16(rng, 128, 64),
+                     "c": np.zeros((64, 64), np.float16)},
+        "c", lambda args: _wide(args, "a") @ _wide(args, "b"), 1e-2),
     "row_sum.mlir": Formula(
         lambda rng: {"x": rng.standard_normal((64, 256)).astype(np.float32),
                      "y": np.zeros(64, np.float32)},

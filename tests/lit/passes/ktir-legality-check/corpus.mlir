@@ -1,6 +1,6 @@
-// The corpus kernels of the first scheduling scope (elementwise, broadcast and
-// reduction) pass the check on every device; those that need distributed views,
-// indirect access or matmul are rejected with the reason.
+// The corpus kernels of the scheduling scope (elementwise, broadcast, reduction and
+// contraction) pass the check on every device; those that need distributed views or
+// indirect access are rejected with the reason.
 
 // REQUIRES: corpus
 // RUN: ktc-opt %corpus/ktir-cpu/triton-ktir/vector_add_ktir.mlir --arch toy -p ktir-legality-check | filecheck %s --check-prefix=ADD
@@ -8,7 +8,8 @@
 // RUN: ktc-opt %corpus/ktir-cpu/triton-ktir/softmax_fwd_ktir.mlir --arch spyre -p ktir-legality-check | filecheck %s --check-prefix=SOFTMAX
 // RUN: ktc-opt %corpus/ktir-cpu/triton-ktir/layernorm_fwd_ktir.mlir --arch toy -p ktir-legality-check | filecheck %s --check-prefix=LAYERNORM
 // RUN: ktc-opt %corpus/ktir-cpu/rfc/add-with-control-flow.mlir --arch spyre -p ktir-legality-check | filecheck %s --check-prefix=CONTROL
-// RUN: not ktc-opt %corpus/ktir-cpu/triton-ktir/matmul_fwd_ktir.mlir --arch toy -p ktir-legality-check 2>&1 | filecheck %s --check-prefix=MATMUL
+// RUN: ktc-opt %corpus/ktir-cpu/triton-ktir/matmul_fwd_ktir.mlir --arch toy -p ktir-legality-check | filecheck %s --check-prefix=MATMUL
+// RUN: ktc-opt %corpus/ktir-cpu/triton-ktir/sdpa_2d.mlir --arch spyre -p ktir-legality-check | filecheck %s --check-prefix=SDPA
 // RUN: not ktc-opt %corpus/ktir-cpu/triton-ktir/indexed_add.mlir --arch toy -p ktir-legality-check 2>&1 | filecheck %s --check-prefix=INDEXED
 // RUN: not ktc-opt %corpus/ktir-cpu/rfc/distributed-view-copy-dynamic.mlir --arch toy -p ktir-legality-check 2>&1 | filecheck %s --check-prefix=DISTRIBUTED
 
@@ -22,6 +23,10 @@
 // LAYERNORM:   scf.for {{.*}} iter_args(
 // CONTROL:     func.func @add()
 // CONTROL:     linalg.add
-// MATMUL:      matmul_fwd_ktir.mlir:{{[0-9]+}}:{{[0-9]+}}: error: 'linalg.matmul' is not supported yet
+// MATMUL:      func.func @matmul_kernel(
+// MATMUL:      linalg.matmul
+// SDPA:        func.func @sdpa_kernel_2d(
+// SDPA:        linalg.transpose
+// SDPA:        linalg.matmul
 // INDEXED:     indexed_add.mlir:{{[0-9]+}}:{{[0-9]+}}: error: 'ktdp.construct_indirect_access_tile' is not supported yet
 // DISTRIBUTED: distributed-view-copy-dynamic.mlir:{{[0-9]+}}:{{[0-9]+}}: error: 'ktdp.construct_distributed_memory_view' is not supported yet

@@ -15,7 +15,7 @@ func.func @calls(%x: index) {
 // -----
 
 func.func @scratch() {
-  // expected-error@+1 {{'memref.alloc' is not supported: the pipeline compiles ktdp views, access tiles, loads and stores, elementwise arith/math, linalg generic/reduce/broadcast/fill and named elementwise ops, tensor.empty/splat/extract, scf.for and scf.if}}
+  // expected-error@+1 {{'memref.alloc' is not supported: the pipeline compiles ktdp views, access tiles, loads and stores, elementwise arith/math, linalg generic/reduce/broadcast/fill, named elementwise ops and contractions (matmul, batch_matmul, a transpose of their inputs), tensor.empty/splat/extract, scf.for and scf.if}}
   %m = memref.alloc() : memref<64xf16>
   return
 }

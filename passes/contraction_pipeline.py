@@ -1,0 +1,555 @@
+"""``contraction-pipeline``: every tiled contraction as a schedule on the engine
+``contraction-tiling`` chose for it.
+
+On the matrix unit, a contraction ``C[m, n] += A[m, k] * B[k, n]`` of loaded tiles,
+maybe accumulated over the iterations of a loop (the kernel's own loop over k),
+becomes one ``ktdf.pipeline`` the later passes take as built (a phase of its own): for
+each output tile the unit's accumulators are zeroed; tiles of A and B are copied from
+device memory into the scratchpad (A as chunks of ``m x chunk``, B as blocks of
+``k x block``, so that each operand the unit takes is contiguous), the load unit
+streams them through its FIFO and the unit multiplies each pair into a block of
+``m x block`` accumulators, for every iteration of the kernel's loop; then the
+accumulators leave, a row of a block at a time, through the drain FIFO into a
+scratchpad buffer of the whole result in the accumulator type. The contraction's
+result is that buffer, loaded and rounded once to the result's type: written once,
+after the last product.
+
+On the SIMD engine (a device without a matrix unit for the operands), the contraction
+stays a generic, rewritten to multiply and reduce along k innermost: an input stored
+with k outer is loaded through a view of its memory with the dimensions permuted.
+The passes after this one schedule it as any reduction.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+from xdsl.context import Context
+from xdsl.dialects import arith, memref, scf
+from xdsl.dialects.builtin import (
+    AffineMapAttr,
+    AffineSetAttr,
+    DenseArrayBase,
+    FloatAttr,
+    IndexType,
+    IntegerAttr,
+    MemRefType,
+    ModuleOp,
+    StridedLayoutAttr,
+    StringAttr,
+    TensorType,
+    UnknownLoc,
+    i64,
+)
+from xdsl.dialects.linalg.attrs import IteratorType, IteratorTypeAttr
+from xdsl.dialects.linalg.ops import GenericOp, YieldOp
+from xdsl.ir import Block, BlockArgument, Operation, Region, SSAValue
+from xdsl.ir.affine import AffineExpr, AffineMap, AffineSet
+from xdsl.ir.affine.affine_set import AffineConstraintExpr
+from xdsl.passes import ModulePass
+from xdsl.rewriter import InsertPoint, Rewriter
+from xdsl.traits import is_side_effect_free
+
+from ktc.arch.model import ENGINE, Device, device_of
+from ktc.dialects import ktdf, ktdp
+from ktc.dialects.diagnostics import KtcError, where
+from ktc.dialects.upstream import ApplyOp
+from ktc.passes.analysis.contractions import Contraction, canonical, contraction, is_zero, matmul_maps
+from ktc.passes.utils.ir import enclosing_function, erase_unused
+from ktc.passes.utils.phases import programs
+from ktc.passes.utils.tiles import box_tile, origin
+from ktc.passes.utils.transfers import clone_needed
+from ktc.passes.utils.views import type_with_memory
+
+
+@dataclass(frozen=True)
+class ContractionPipeline(ModulePass):
+    """Schedule every tiled contraction on its engine.
+
+    Expects programs (from ``compute-group-extraction``) whose contractions are
+    canonical generics with ``ktdf.contraction_tiles`` (``contraction-tiling``). On
+    the matrix unit: over ``ktdp.load``s of access tiles (identity order) of memory
+    views with constant strides, the innermost 1, A stored m x k and B k x n; the
+    accumulator a zero (constant, fill or empty tensor), another tensor (added after),
+    or the ``iter_args`` of an ``scf.for`` that holds nothing but the loads, their
+    tiles, index arithmetic and the contraction, and yields it.
+
+    Produces, for the matrix unit, where the contraction (or its loop) was: a
+    ``ktdf.pipeline`` with one stage on the DMA, load, matrix and store kinds holding,
+    per output tile, a pipeline zeroing the accumulators (in the matrix unit's own
+    memory), the kernel's loop (from 0 in steps of 1) around a loop over k tiles of a
+    three-stage pipeline (DMA of the A and B tiles into scratchpad buffers private to
+    it; the load unit streaming chunks of A and blocks of B through its FIFO; the matrix
+    unit multiplying each pair into a block of accumulators), and a pipeline draining
+    the accumulators row by row into a scratchpad buffer of the whole result in the
+    accumulator type; after it, an access tile of that buffer loaded, converted to the
+    result type (a non-zero accumulator added) in place of the contraction's result; the
+    loads, tiles and loop erased. For the SIMD engine: the generic with k innermost in
+    both inputs, an input stored otherwise loaded through a permuted view, without
+    ``ktdf.contraction_tiles``. With no tiled contraction left, running the pass again
+    changes nothing. Other forms are errors at the op.
+    """
+
+    name = "contraction-pipeline"
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        found = [c for program in programs(op) for inner in program.walk()
+                 if (c := contraction(inner)) is not None and ktdf.contraction_tiles(inner)]
+        if not found:
+            return
+        device = device_of(op)
+        for c in found:
+            tiles = ktdf.contraction_tiles(c.op)
+            if tiles.engine == device.compute_kind:
+                _simd_form(c)
+            else:
+                _Schedule(c, tiles, device).build()
+
+
+# ---------------------------------------------------------------------------------
+# What the contraction reads
+# ---------------------------------------------------------------------------------
+
+
+@dataclass
+class _Operand:
+    """A loaded tile: its load, tile, view and the view's strides."""
+
+    load: ktdp.LoadOp
+    tile: ktdp.ConstructAccessTileOp
+    view: SSAValue
+    strides: list[int]
+
+
+def _operand(value: SSAValue, user: Operation, device: Device) -> _Operand:
+    load = value.owner
+    if not isinstance(load, ktdp.LoadOp):
+        raise KtcError("a contraction on the matrix unit takes tiles loaded with ktdp.load",
+                       where(user))
+    tile = load.access_tile.owner
+    view = tile.base.owner if isinstance(tile, ktdp.ConstructAccessTileOp) else None
+    if not isinstance(view, ktdp.ConstructMemoryViewOp):
+        raise KtcError("the contraction's operand is not a tile of a ktdp.construct_memory_view",
+                       where(load))
+    order = tile.access_tile_order.data
+    strides = list(view.static_strides.get_values())
+    if order != AffineMap.identity(order.num_dims) or view.strides or strides[-1] != 1:
+        raise KtcError("the contraction's operand tile must be read in memory order from a "
+                       "view of constant strides, the innermost 1", where(tile))
+    type_with_memory(view, device)
+    return _Operand(load, tile, view.result, strides)
+
+
+def _accumulating_loop(c: Contraction, operands: Sequence[_Operand]) -> scf.ForOp | None:
+    """The loop whose one iteration argument the contraction accumulates into and
+    yields, holding nothing else but its operands' loads and index arithmetic."""
+    init = c.init
+    if not isinstance(init, BlockArgument) or not isinstance(init.block.parent_op(), scf.ForOp):
+        return None
+    loop = init.block.parent_op()
+    if len(loop.iter_args) != 1 or loop.body.block.last_op.operands[0] != c.result:
+        raise KtcError("a loop accumulating a contraction carries that one value and yields "
+                       "the contraction", where(loop))
+    allowed = {c.op, loop.body.block.last_op, *(op for o in operands for op in (o.load, o.tile))}
+    for op in loop.body.block.ops:
+        if op not in allowed and (op.regions or not is_side_effect_free(op)):
+            raise KtcError(f"'{op.name}' in a loop accumulating a contraction; the loop may "
+                           "hold only the contraction, its loads and index arithmetic", where(op))
+    return loop
+
+
+# ---------------------------------------------------------------------------------
+# The schedule on the matrix unit
+# ---------------------------------------------------------------------------------
+
+
+@dataclass
+class _Schedule:
+    c: Contraction
+    tiles: ktdf.ContractionTiles
+    device: Device
+    hoisted: list[Operation] = field(default_factory=list)
+    """Constants and trip counts, placed before the pipeline."""
+    constants: dict[int, SSAValue] = field(default_factory=dict)
+
+    def build(self) -> None:
+        c, device = self.c, self.device
+        if not c.is_matrix_product or c.transposed(0) or c.transposed(1):
+            raise KtcError("the matrix unit's schedule takes C[m, n] += A[m, k] * B[k, n] "
+                           "with A and B stored row-major", where(c.op))
+        self.lhs, self.rhs = (_operand(value, c.op, device) for value in (c.lhs, c.rhs))
+        self.loop = _accumulating_loop(c, (self.lhs, self.rhs))
+        sizes = c.sizes()
+        self.M, self.N, self.K = sizes[c.m[0]], sizes[c.n[0]], sizes[c.k[0]]
+        self.unit = device.matrix
+        self.input = c.lhs.type.get_element_type()
+        self.acc = self.unit.accumulator
+        anchor = self.loop if self.loop is not None else c.op
+        t = self.tiles
+        self.result_buffer = memref.AllocOp([], [], MemRefType(
+            self.acc, [self.M, self.N], memory_space=StringAttr(device.scratchpad)))
+        self.accumulators = memref.AllocOp([], [], MemRefType(
+            self.acc, [t.n // t.block, t.m, t.block], memory_space=StringAttr(self.unit.accumulators)))
+        entry = enclosing_function(anchor).body.block
+        Rewriter.insert_op([self.result_buffer, self.accumulators], InsertPoint.at_start(entry))
+        outer = self._outer()
+        for built in (self.result_buffer, self.accumulators, *self.hoisted, outer):
+            _locate(built, c.op.location)
+        Rewriter.insert_op([*self.hoisted, outer], InsertPoint.before(anchor))
+        self._replace_result(anchor)
+
+    # Loops and constants ----------------------------------------------------------
+
+    def _constant(self, value: int) -> SSAValue:
+        if value not in self.constants:
+            op = arith.ConstantOp(IntegerAttr(value, IndexType()))
+            self.hoisted.append(op)
+            self.constants[value] = op.result
+        return self.constants[value]
+
+    def _loops(self, trips: Sequence[int], body: Callable[..., list[Operation]]) -> list[Operation]:
+        """A nest of loops from 0 to each trip count in steps of 1, ``body`` given the
+        induction variables."""
+        def nest(depth: int, ivs: list[SSAValue]) -> list[Operation]:
+            if depth == len(trips):
+                return body(*ivs)
+            return [_for(self._constant(0), self._constant(trips[depth]), self._constant(1),
+                         lambda iv: nest(depth + 1, [*ivs, iv]))]
+        return nest(0, [])
+
+    # The pipeline -----------------------------------------------------------------
+
+    def _outer(self) -> ktdf.PipelineOp:
+        t = self.tiles
+        tiles = (self.M // t.m) * (self.N // t.n)
+        body = self._loops([tiles], lambda tile: [
+            self._zero(), *self._over_k(tile), self._drain_pipeline(tile)])
+        units = [StringAttr(kind) for kind in
+                 (_dma_kind(self.device), self.unit.feeds[0], self.unit.kind, self.unit.drains[0])]
+        return _pipeline([(body, units)])
+
+    def _over_k(self, tile: SSAValue) -> list[Operation]:
+        """The kernel's loop (from 0 in steps of 1) around the loop over k tiles."""
+        steps = self.K // self.tiles.k
+        if self.loop is None:
+            return self._loops([steps], lambda kt: [self._tile_pipeline(tile, kt, None)])
+        loop = self.loop
+        span = arith.SubiOp(loop.ub, loop.lb)
+        trips = arith.CeilDivSIOp(span.result, loop.step)
+        self.hoisted += [span, trips]
+
+        def body(iv: SSAValue) -> list[Operation]:
+            scaled = arith.MuliOp(iv, loop.step)
+            original = arith.AddiOp(loop.lb, scaled.result)
+            inner = self._loops([steps], lambda kt: [self._tile_pipeline(tile, kt, original.result)])
+            return [scaled, original, *inner]
+
+        return [_for(self._constant(0), trips.result, self._constant(1), body)]
+
+    def _zero(self) -> ktdf.PipelineOp:
+        """Every block of accumulators set to zero, on the matrix unit."""
+        t = self.tiles
+
+        def fill(j: SSAValue) -> list[Operation]:
+            view, ops = self._block(j)
+            body = Block(arg_types=[self.acc])
+            zero = arith.ConstantOp(FloatAttr(0.0, self.acc))
+            body.add_ops([zero, YieldOp(zero.result)])
+            ops.append(GenericOp([], [view], Region(body), [AffineMapAttr(AffineMap.identity(2))],
+                                 [IteratorTypeAttr(IteratorType.PARALLEL)] * 2, []))
+            return ops
+
+        return _pipeline([(self._loops([t.n // t.block], fill), [StringAttr(self.unit.kind)])])
+
+    def _tile_pipeline(self, tile: SSAValue, kt: SSAValue, kernel_iv: SSAValue | None) -> ktdf.PipelineOp:
+        """One k tile: copied in, streamed through the FIFO, multiplied."""
+        t = self.tiles
+        chunks, blocks = t.k // t.chunk, t.n // t.block
+        scratch = StringAttr(self.device.scratchpad)
+        a_buffer = memref.AllocOp([], [], MemRefType(self.input, [chunks, t.m, t.chunk], memory_space=scratch))
+        b_buffer = memref.AllocOp([], [], MemRefType(self.input, [blocks, t.k, t.block], memory_space=scratch))
+        ends = (StringAttr(self.unit.feeds[0]), StringAttr(self.unit.kind))
+        allocate = ktdf.FifoAllocateOp([ktdf.FifoSlotType(*ends, t.m * t.chunk, self.input),
+                                        ktdf.FifoSlotType(*ends, t.chunk * t.block, self.input)])
+        a_fifo, b_fifo = allocate.slots
+        d0, d1 = AffineExpr.dimension(0), AffineExpr.dimension(1)
+        zero = AffineExpr.constant(0)
+        a_chunk = AffineMap(1, 0, (d0, zero, zero))
+        b_chunk = AffineMap(2, 0, (d0, d1 * t.chunk, zero))
+
+        def feed(j: SSAValue, kc: SSAValue) -> list[Operation]:
+            return [
+                ktdf.DataTransferOp(a_buffer.memref, [1, t.m, t.chunk], a_fifo, [t.m * t.chunk],
+                                    source_access=(a_chunk, [kc])),
+                ktdf.DataTransferOp(b_buffer.memref, [1, t.chunk, t.block], b_fifo, [t.chunk * t.block],
+                                    source_access=(b_chunk, [j, kc])),
+            ]
+
+        local = StringAttr(self.unit.accumulators)
+
+        def multiply(j: SSAValue, kc: SSAValue) -> list[Operation]:
+            a = ktdf.ReadFromFifoOp(a_fifo, MemRefType(self.input, [t.m, t.chunk], memory_space=local))
+            b = ktdf.ReadFromFifoOp(b_fifo, MemRefType(self.input, [t.chunk, t.block], memory_space=local))
+            view, ops = self._block(j)
+            return [a, b, *ops, canonical(a.result, b.result, view, matmul_maps(), 3, (2,))]
+
+        copy = self._copy(tile, kt, kernel_iv, a_buffer.memref, b_buffer.memref)
+        return _pipeline([
+            (copy, [StringAttr(_dma_kind(self.device))]),
+            (self._loops([blocks, chunks], feed), [StringAttr(self.unit.feeds[0])]),
+            (self._loops([blocks, chunks], multiply), [StringAttr(self.unit.kind)]),
+        ], [a_buffer, b_buffer, allocate])
+
+    def _copy(self, tile: SSAValue, kt: SSAValue, kernel_iv: SSAValue | None,
+              a_buffer: SSAValue, b_buffer: SSAValue) -> list[Operation]:
+        """This output tile's k tile of A (as chunks) and of B (as blocks) from device
+        memory into the scratchpad."""
+        t = self.tiles
+        chunks, blocks = t.k // t.chunk, t.n // t.block
+        ops: list[Operation] = []
+        mapping: dict[SSAValue, SSAValue] = {}
+        if self.loop is not None:
+            mapping[self.loop.body.block.args[0]] = kernel_iv
+            ops += clone_needed([*self.lhs.tile.indices, *self.rhs.tile.indices], self.loop, mapping)
+        d0, d1 = AffineExpr.dimension(0), AffineExpr.dimension(1)
+        columns = self.N // t.n
+        rows, cols = (d0 // columns) * t.m, (d0 % columns) * t.n
+        a_at = self._offset(self.lhs, mapping, (rows, d1 * t.k), [tile, kt], ops)
+        b_at = self._offset(self.rhs, mapping, (d1 * t.k, cols), [tile, kt], ops)
+        a_shape, b_shape = [t.m, chunks, t.chunk], [t.k, blocks, t.block]
+        moves = (
+            (self.lhs.view, a_at, a_shape, [self.lhs.strides[0], t.chunk, 1], a_buffer,
+             [t.chunk, t.m * t.chunk, 1]),
+            (self.rhs.view, b_at, b_shape, [self.rhs.strides[0], t.block, 1], b_buffer,
+             [t.block, t.k * t.block, 1]),
+        )
+        for operand, (view, at, shape, strides, buffer, layout) in zip((self.lhs, self.rhs), moves):
+            source = _cast(view, at, shape, strides, ops)
+            dest = _cast(buffer, 0, shape, layout, ops)
+            ops.append(ktdf.DataTransferOp(source, shape, dest, shape, source_access=(origin(3), []),
+                                           dest_access=(origin(3), [])))
+            ops[-1].location = operand.load.location
+        return ops
+
+    def _offset(self, operand: _Operand, mapping: dict[SSAValue, SSAValue],
+                within: tuple[AffineExpr, AffineExpr], extra: list[SSAValue],
+                ops: list[Operation]) -> SSAValue:
+        """The element offset of a sub-tile: the operand tile's start (its map over its
+        indices) plus ``within`` (over ``extra``), through the view's strides."""
+        start, indices = operand.tile.base_map.data, list(operand.tile.indices)
+        count = start.num_dims
+        shifted = [AffineExpr.dimension(count + i) for i in range(len(extra))]
+        total = AffineExpr.constant(0)
+        for stride, expr, inner in zip(operand.strides, start.results, within):
+            total = total + (expr + inner.replace_dims_and_symbols(shifted, [])) * stride
+        apply = ApplyOp([*(mapping.get(i, i) for i in indices), *extra],
+                        AffineMapAttr(AffineMap(count + len(extra), 0, (total,))))
+        ops.append(apply)
+        return apply.result
+
+    # Accumulators -----------------------------------------------------------------
+
+    def _block(self, j: SSAValue) -> tuple[SSAValue, list[Operation]]:
+        """The accumulators of block ``j``: ``m x block`` in the unit's memory."""
+        t = self.tiles
+        return self._accumulators_at([j], (AffineExpr.dimension(0) * (t.m * t.block),), [t.m, t.block])
+
+    def _row(self, j: SSAValue, r: SSAValue) -> tuple[SSAValue, list[Operation]]:
+        """Row ``r`` of the accumulators of block ``j``."""
+        t = self.tiles
+        offset = AffineExpr.dimension(0) * (t.m * t.block) + AffineExpr.dimension(1) * t.block
+        return self._accumulators_at([j, r], (offset,), [t.block])
+
+    def _accumulators_at(self, ivs: list[SSAValue], offset: tuple[AffineExpr], shape: list[int]):
+        apply = ApplyOp(ivs, AffineMapAttr(AffineMap(len(ivs), 0, offset)))
+        ops: list[Operation] = [apply]
+        view = _cast(self.accumulators.memref, apply.result, shape,
+                     [shape[-1], 1][-len(shape):], ops)
+        return view, ops
+
+    def _drain_pipeline(self, tile: SSAValue) -> ktdf.PipelineOp:
+        """Each row of each block of accumulators through the drain FIFO into its place
+        in the result buffer."""
+        t = self.tiles
+        drain = self.unit.drains[0]
+        allocate = ktdf.FifoAllocateOp([ktdf.FifoSlotType(StringAttr(self.unit.kind), StringAttr(drain),
+                                                          t.block, self.acc)])
+        slot = allocate.slots[0]
+        d = [AffineExpr.dimension(i) for i in range(3)]
+        columns = self.N // t.n
+        into = AffineMap(3, 0, ((d[0] // columns) * t.m + d[2], (d[0] % columns) * t.n + d[1] * t.block))
+
+        def out(j: SSAValue, r: SSAValue) -> list[Operation]:
+            row, ops = self._row(j, r)
+            return [*ops, ktdf.WriteToFifoOp(row, slot)]
+
+        def into_buffer(j: SSAValue, r: SSAValue) -> list[Operation]:
+            return [ktdf.DataTransferOp(slot, [t.block], self.result_buffer.memref, [1, t.block],
+                                        dest_access=(into, [tile, j, r]))]
+
+        blocks = [t.n // t.block, t.m]
+        return _pipeline([
+            (self._loops(blocks, out), [StringAttr(self.unit.kind)]),
+            (self._loops(blocks, into_buffer), [StringAttr(drain)]),
+        ], [allocate])
+
+    # The result ---------------------------------------------------------------------
+
+    def _replace_result(self, anchor: Operation) -> None:
+        """The result buffer loaded, converted to the result's type, plus the kernel's
+        accumulator when it is not zero, in place of the contraction's result."""
+        c = self.c
+        result = self.loop.results[0] if self.loop is not None else c.result
+        init = self.loop.iter_args[0] if self.loop is not None else c.init
+        tile = box_tile(self.result_buffer.memref, origin(2), [], [self.M, self.N])
+        load = ktdp.LoadOp.build(operands=[tile.result], result_types=[TensorType(self.acc, [self.M, self.N])])
+        ops: list[Operation] = [tile, load]
+        value = load.result
+        if result.type.get_element_type() != self.acc:
+            ops.append(arith.TruncFOp(value, result.type))
+            value = ops[-1].result
+        if not is_zero(init):
+            ops.append(arith.AddfOp(init, value))
+            value = ops[-1].result
+        for op in ops:
+            op.location = c.op.location
+        Rewriter.insert_op(ops, InsertPoint.before(anchor))
+        result.replace_all_uses_with(value)
+        _erase(anchor)
+        erase_unused([self.lhs.load, self.lhs.tile, self.rhs.load, self.rhs.tile, init.owner])
+
+
+# ---------------------------------------------------------------------------------
+# On the SIMD engine
+# ---------------------------------------------------------------------------------
+
+
+def _simd_form(c: Contraction) -> None:
+    """The contraction with its k loops innermost in both inputs, as the SIMD engine
+    multiplies and reduces: an input stored otherwise is loaded through a view of its
+    memory with the dimensions permuted (the transposed strides), and read so."""
+    maps = list(c.maps)
+    inputs = [c.lhs, c.rhs]
+    for position in (0, 1):
+        results = maps[position].results
+        order = sorted(range(len(results)), key=lambda i: results[i].position in c.k)
+        if order == list(range(len(results))):
+            continue
+        inputs[position] = _permuted_load(inputs[position], order, c.op)
+        maps[position] = AffineMap(maps[position].num_dims, 0, tuple(results[i] for i in order))
+    generic = canonical(inputs[0], inputs[1], c.init, maps, len(c.sizes()), c.k)
+    generic.location = c.op.location
+    Rewriter.insert_op(generic, InsertPoint.before(c.op))
+    c.result.replace_all_uses_with(generic.results[0])
+    loads = [value.owner for value in (c.lhs, c.rhs)]
+    _erase(c.op)
+    erase_unused([op for load in loads if isinstance(load, ktdp.LoadOp)
+                   for op in (load, load.access_tile.owner)])
+
+
+def _permuted_load(value: SSAValue, order: list[int], user: Operation) -> SSAValue:
+    """``value``, a tile loaded from a memory view, loaded with its dimensions in
+    ``order`` (dimension i of the new tile is dimension ``order[i]`` of the old)."""
+    load = value.owner
+    tile = load.access_tile.owner if isinstance(load, ktdp.LoadOp) else None
+    view = tile.base.owner if isinstance(tile, ktdp.ConstructAccessTileOp) else None
+    if not isinstance(view, ktdp.ConstructMemoryViewOp) or view.sizes or view.strides:
+        raise KtcError("the SIMD engine reduces along the innermost dimension; this operand "
+                       "must be a tile loaded from a memory view of static sizes and strides "
+                       "to be read transposed", where(user))
+    sizes, strides = view.static_sizes.get_values(), view.static_strides.get_values()
+    permuted = ktdp.ConstructMemoryViewOp.build(
+        operands=[view.offset, [], []],
+        result_types=[MemRefType(view.result.type.get_element_type(), [sizes[i] for i in order],
+                                 memory_space=view.result.type.memory_space)],
+        properties={
+            "static_sizes": DenseArrayBase.from_list(i64, [sizes[i] for i in order]),
+            "static_strides": DenseArrayBase.from_list(i64, [strides[i] for i in order]),
+            "memory_space": view.memory_space,
+            "coordinate_set": AffineSetAttr(_permuted_set(view.coordinate_set.data, order)),
+        },
+    )
+    start = tile.base_map.data
+    shape = value.type.get_shape()
+    new_tile = box_tile(permuted.result, AffineMap(start.num_dims, start.num_symbols,
+                                                   tuple(start.results[i] for i in order)),
+                        list(tile.indices), [shape[i] for i in order])
+    new_load = ktdp.LoadOp.build(operands=[new_tile.result], result_types=[
+        TensorType(value.type.get_element_type(), [shape[i] for i in order])])
+    for op in (permuted, new_tile, new_load):
+        op.location = load.location
+    Rewriter.insert_op([permuted, new_tile, new_load], InsertPoint.before(load))
+    return new_load.result
+
+
+def _permuted_set(coordinates: AffineSet, order: list[int]) -> AffineSet:
+    """The set over permuted dimensions: new dimension i is old dimension ``order[i]``."""
+    dims = [AffineExpr.dimension(order.index(d)) for d in range(len(order))]
+    symbols = [AffineExpr.symbol(i) for i in range(coordinates.num_symbols)]
+    constraints = tuple(
+        AffineConstraintExpr(constraint.kind, constraint.lhs.replace_dims_and_symbols(dims, symbols),
+                             constraint.rhs.replace_dims_and_symbols(dims, symbols))
+        for constraint in coordinates.constraints)
+    return AffineSet(coordinates.num_dims, coordinates.num_symbols, constraints)
+
+
+# ---------------------------------------------------------------------------------
+# IR pieces
+# ---------------------------------------------------------------------------------
+
+
+def _dma_kind(device: Device) -> str:
+    """The engine that copies from device memory into the scratchpad."""
+    route = device.path(device.node(device.device_memory), device.node(device.scratchpad))
+    return next(link.target.kind for link in route if link.target.role == ENGINE)
+
+
+def _cast(base: SSAValue, offset: SSAValue | int, sizes: list[int], strides: list[int],
+          ops: list[Operation]) -> SSAValue:
+    """A ``memref.reinterpret_cast`` of ``base`` at an element offset."""
+    layout = StridedLayoutAttr(strides, None if isinstance(offset, SSAValue) else offset)
+    cast_type = MemRefType(base.type.get_element_type(), sizes, layout, base.type.memory_space)
+    cast = memref.ReinterpretCastOp.from_dynamic(base, [offset], sizes, strides, cast_type)
+    ops.append(cast)
+    return cast.result
+
+
+def _pipeline(stages: Sequence[tuple[list[Operation], list[StringAttr]]],
+              resources: Sequence[Operation] = ()) -> ktdf.PipelineOp:
+    """Stages in a chain of tokens on their units, ``resources`` (allocations) private
+    to the pipeline."""
+    tokens = [ktdf.CreateTokenOp() for _ in stages]
+    yielded = [result for op in resources for result in op.results] + [token.result for token in tokens]
+    private = ktdf.PrivateOp([value.type for value in yielded],
+                             [*resources, *tokens, ktdf.PrivateYieldOp(*yielded)])
+    handed = dict(zip(yielded, private.resources))
+    for body, _ in stages:
+        for op in body:
+            for inner in op.walk():
+                for position, operand in enumerate(inner.operands):
+                    if operand in handed:
+                        inner.operands[position] = handed[operand]
+    chained = private.resources[len(yielded) - len(stages):]
+    built = [ktdf.StageOp([chained[index - 1]] if index else [], [chained[index]], body, units)
+             for index, (body, units) in enumerate(stages)]
+    return ktdf.PipelineOp([private, *built])
+
+
+def _for(lb: SSAValue, ub: SSAValue, step: SSAValue,
+         body: Callable[[SSAValue], list[Operation]]) -> scf.ForOp:
+    block = Block(arg_types=[IndexType()])
+    block.add_ops([*body(block.args[0]), scf.YieldOp()])
+    return scf.ForOp(lb, ub, step, [], Region(block))
+
+
+def _locate(op: Operation, location) -> None:
+    """``location`` on ``op`` and every op inside it that has none."""
+    for inner in op.walk():
+        if isinstance(inner.location, UnknownLoc):
+            inner.location = location
+
+
+def _erase(op: Operation) -> None:
+    op.detach()
+    op.erase()

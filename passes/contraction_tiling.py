@@ -1,0 +1,170 @@
+"""``contraction-tiling``: the tiles of every contraction, from the device's cost model
+under the capacity of its scratchpad, its matrix unit's accumulators and its FIFOs.
+
+A contraction ``C[m, n] += A[m, k] * B[k, n]`` of a program (the one
+``normalize-contractions`` writes: one product of loaded tiles, maybe accumulated over
+the iterations of a loop) runs as output tiles of ``m x n``: the matrix unit holds a
+tile's accumulators while ``k``-deep tiles of A and B stream through the scratchpad
+(double-buffered: counted twice), each tile product as ``chunk``-deep products of
+``m x chunk`` by ``chunk x block`` sent to the unit through its FIFO. The estimate is
+the busiest of the device-memory transfers (A read once per column of output tiles, B
+once per row, each run rounded to the transfer granularity), the matrix unit's steps
+(with its fill and drain per product), the load unit's feed and the drain of the
+accumulators; the tiles with the least estimate win, the larger on a tie.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from itertools import product
+from math import prod
+
+from xdsl.context import Context
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.passes import ModulePass
+
+from ktc.arch.model import Device, device_of
+from ktc.dialects import ktdf
+from ktc.dialects.diagnostics import KtcError, where
+from ktc.passes.analysis.contractions import Contraction, contraction
+from ktc.passes.utils.phases import programs
+
+SCRATCHPAD_SHARE = 3 / 4
+"""The share of the scratchpad the contraction's buffers may take; the rest is for the
+phases around it (its epilogue's buffers)."""
+
+
+@dataclass(frozen=True)
+class ContractionTiling(ModulePass):
+    """Choose the tiles of every contraction.
+
+    Expects programs whose contractions are canonical ``linalg.generic``s over loops
+    (m, n, k) of static shapes (``normalize-contractions``), a device declaration with
+    a timed device. Produces ``ktdf.contraction_tiles`` on each (sizes, the engine that
+    multiplies, the estimated cycles of one tile product of the program); a generic that
+    has them is left alone, so running the pass again changes nothing. A contraction the
+    device cannot hold (one tile of accumulators, or the smallest tiles in the
+    scratchpad) is an error at the op.
+    """
+
+    name = "contraction-tiling"
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        found = [c for program in programs(op) for inner in program.walk()
+                 if (c := contraction(inner)) is not None and c.result is not None
+                 and ktdf.contraction_tiles(inner) is None]
+        if not found:
+            return
+        device = device_of(op)
+        for c in found:
+            if on_matrix_unit(c, device):
+                ktdf.set_contraction_tiles(c.op, choose(c, device))
+            elif not c.reduces_innermost:
+                ktdf.set_contraction_tiles(c.op, on_simd(c, device))
+
+
+@dataclass(frozen=True)
+class _Problem:
+    """A contraction's sizes and what the device gives it."""
+
+    m: int
+    n: int
+    k: int
+    input_bytes: int
+    accumulator_bytes: int
+    device: Device
+
+
+def on_matrix_unit(c: Contraction, device: Device) -> bool:
+    """Whether the device's matrix unit multiplies ``c``: a product of two matrices of
+    its input type, stored row-major (m x k and k x n)."""
+    unit = device.matrix
+    return (unit is not None and c.is_matrix_product and not c.transposed(0)
+            and not c.transposed(1) and unit.input == c.lhs.type.get_element_type())
+
+
+def on_simd(c: Contraction, device: Device) -> ktdf.ContractionTiles:
+    """The SIMD engine's whole contraction, multiplied and reduced along k (the tiles
+    of the pipeline that computes it are chosen later, as for any reduction)."""
+    sizes = c.sizes()
+    m = prod(sizes[d] for d in (*c.batch, *c.m)) or 1
+    n = prod(sizes[d] for d in c.n) or 1
+    k = prod(sizes[d] for d in c.k)
+    flops = device.roofline.flops_per_cycle(c.lhs.type.get_element_type()) / device.cores
+    return ktdf.ContractionTiles(m, n, k, k, n, device.compute_kind, int(2 * m * n * k / flops))
+
+
+def choose(c: Contraction, device: Device) -> ktdf.ContractionTiles:
+    """The tiles of ``c`` on the matrix unit with the least estimated cycles."""
+    unit = device.matrix
+    sizes = c.sizes()
+    problem = _Problem(sizes[c.m[0]], sizes[c.n[0]], sizes[c.k[0]],
+                       _bytes(unit.input), _bytes(unit.accumulator), device)
+    candidates = [tiles for tiles in _candidates(problem) if _fits(problem, tiles)]
+    if not candidates:
+        raise KtcError(
+            f"a {problem.m} x {problem.k} by {problem.k} x {problem.n} product has no tiles "
+            f"that fit {unit.kind}'s {unit.accumulator_bytes} bytes of accumulators and the "
+            f"scratchpad of device @{device.name}", where(c.op))
+    return min(candidates, key=lambda tiles: (tiles.estimated_cycles, -tiles.m * tiles.n, -tiles.k))
+
+
+def _bytes(element) -> int:
+    return element.bitwidth // 8
+
+
+def _divisors(n: int) -> list[int]:
+    return [d for d in range(1, n + 1) if n % d == 0]
+
+
+def _candidates(p: _Problem):
+    unit = p.device.matrix
+    fifo = p.device.fifo_bytes(unit.feeds[0], unit.kind)
+    for m, n, k in product(_divisors(p.m), _divisors(p.n), _divisors(p.k)):
+        block = unit.lanes if n % unit.lanes == 0 else n
+        chunks = [d for d in _divisors(k) if 4 * max(m * d, d * block) * p.input_bytes <= fifo]
+        if not chunks:
+            continue
+        chunk = max(chunks)
+        yield ktdf.ContractionTiles(m, n, k, chunk, block, unit.kind,
+                                    _estimate(p, m, n, k, chunk, block))
+
+
+def _fits(p: _Problem, tiles: ktdf.ContractionTiles) -> bool:
+    """Accumulators in the unit, drained rows in its FIFO, operand tiles (twice) and the
+    result in the scratchpad."""
+    unit = p.device.matrix
+    drain = p.device.fifo_bytes(unit.kind, unit.drains[0])
+    operands = 2 * (tiles.m * tiles.k + tiles.k * tiles.n) * p.input_bytes
+    result = p.m * p.n * p.accumulator_bytes
+    capacity = p.device.memory(p.device.scratchpad).size
+    return (tiles.m * tiles.n * p.accumulator_bytes <= unit.accumulator_bytes
+            and 2 * tiles.block * p.accumulator_bytes <= drain
+            and operands + result <= SCRATCHPAD_SHARE * capacity)
+
+
+def _estimate(p: _Problem, m: int, n: int, k: int, chunk: int, block: int) -> int:
+    """Cycles of one product of the program's tiles: the busiest of device memory, the
+    matrix unit, its feed and the drain, plus the first transfer's latency."""
+    device, unit = p.device, p.device.matrix
+    roof = device.roofline
+    granule = roof.dma_granularity
+    tiles = (p.m // m) * (p.n // n) * (p.k // k)
+    a_runs = m * (k // chunk) * math.ceil(chunk * p.input_bytes / granule) * granule
+    b_runs = k * (n // block) * math.ceil(block * p.input_bytes / granule) * granule
+    memory = tiles * (a_runs + b_runs) / roof.dma_read_bytes_per_cycle
+    products = tiles * (n // block) * (k // chunk)
+    matrix = products * (unit.cycles(m, chunk, block) + unit.fill + unit.drain)
+    feed_bytes = products * (m * chunk + chunk * block) * p.input_bytes
+    feed = 2 * feed_bytes / _bandwidth(device, unit.feeds[0], unit.kind)
+    drain = 2 * p.m * p.n * p.accumulator_bytes / _bandwidth(device, unit.kind, unit.drains[0])
+    first = sum(link.latency or 0 for link in device.path(
+        device.node(device.device_memory), device.node(unit.kind)))
+    return int(max(memory, matrix, feed) + drain + first)
+
+
+def _bandwidth(device: Device, source: str, target: str) -> int:
+    start = device.node(source)
+    route = device.path(start, device.node(target, start.core or 0, start.subcore or 0))
+    return min(link.bytes_per_cycle for link in route if link.bytes_per_cycle)

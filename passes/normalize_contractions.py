@@ -1,0 +1,120 @@
+"""``normalize-contractions``: every contraction of a program one canonical
+``linalg.generic`` that accumulates where the kernel accumulates.
+
+``linalg.matmul``, ``linalg.batch_matmul`` and a ``linalg.generic`` whose body is a
+multiply-accumulate all become the generic ``canonical`` builds
+(``passes/analysis/contractions.py``): loops (batch..., m, n, k), the inputs' maps
+as the kernel reads them. A ``linalg.transpose`` feeding an input is folded into that
+input's map; a sum ``acc + C`` of a contraction ``C`` into a zero (or empty) tensor,
+``C`` used nowhere else, becomes the contraction accumulating into ``acc``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from xdsl.context import Context
+from xdsl.dialects import arith, tensor
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.dialects.linalg.ops import FillOp, TransposeOp
+from xdsl.ir import Operation, SSAValue
+from xdsl.ir.affine import AffineExpr, AffineMap
+from xdsl.passes import ModulePass
+from xdsl.rewriter import InsertPoint, Rewriter
+
+from ktc.passes.analysis.contractions import Contraction, canonical, contraction, is_zero
+from ktc.passes.utils.ir import erase_unused
+from ktc.passes.utils.phases import programs
+
+
+@dataclass(frozen=True)
+class NormalizeContractions(ModulePass):
+    """Write every contraction as the canonical generic, folding transposes and sums.
+
+    Expects programs from ``compute-group-extraction`` (tensors in straight-line code
+    and loops). Produces, per contraction (a ``linalg.matmul``, ``linalg.batch_matmul``
+    or multiply-accumulate ``linalg.generic``), a canonical ``linalg.generic``: its loops
+    ordered batch, m, n, k; an input produced by a ``linalg.transpose`` read through the
+    transpose's input with the permuted map; when its accumulator is a zero, a fill of
+    zero or an empty tensor and its one user is an ``arith.addf``/``arith.addi`` with
+    another tensor, the contraction accumulates into that tensor instead and replaces
+    the sum. Transposes and tensors left unused are erased. A canonical generic is left
+    as it is, so running the pass again changes nothing.
+    """
+
+    name = "normalize-contractions"
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        for program in programs(op):
+            for inner in list(program.walk()):
+                if inner.parent is None:
+                    continue
+                found = contraction(inner)
+                if found is not None:
+                    _normalize(found)
+
+
+def _normalize(c: Contraction) -> None:
+    lhs, lhs_map = _untransposed(c.lhs, c.maps[0])
+    rhs, rhs_map = _untransposed(c.rhs, c.maps[1])
+    order = [*c.batch, *c.m, *c.n, *c.k]
+    permutation = {old: new for new, old in enumerate(order)}
+    maps = [_renumbered(amap, permutation) for amap in (lhs_map, rhs_map, c.maps[2])]
+    init, replaced = _accumulated(c)
+    reduced = tuple(permutation[d] for d in c.k)
+    generic = canonical(lhs, rhs, init, maps, len(order), reduced)
+    generic.location = c.op.location
+    if _same(c, generic, lhs, rhs, init):
+        generic.erase()
+        return
+    Rewriter.insert_op(generic, InsertPoint.before(c.op))
+    replaced.replace_all_uses_with(generic.results[0])
+    if replaced.owner is not c.op:
+        _erase(replaced.owner)
+    _erase(c.op)
+    erase_unused(value.owner for value in (c.lhs, c.rhs, c.init))
+
+
+def _untransposed(value: SSAValue, amap: AffineMap) -> tuple[SSAValue, AffineMap]:
+    """The transpose's input and the map reading it, for an input made by a transpose."""
+    owner = value.owner
+    if not isinstance(owner, TransposeOp):
+        return value, amap
+    permutation = list(owner.permutation.get_values())
+    results = [None] * len(permutation)
+    for position, source in enumerate(permutation):
+        results[source] = amap.results[position]
+    return owner.inputs[0], AffineMap(amap.num_dims, 0, tuple(results))
+
+
+def _renumbered(amap: AffineMap, permutation: dict[int, int]) -> AffineMap:
+    """``amap`` over the loops renumbered by ``permutation`` (old position -> new)."""
+    dims = [AffineExpr.dimension(permutation[d]) for d in range(len(permutation))]
+    return AffineMap(len(permutation), 0,
+                     tuple(expr.replace_dims_and_symbols(dims, []) for expr in amap.results))
+
+
+def _accumulated(c: Contraction) -> tuple[SSAValue, SSAValue]:
+    """The accumulator to use, and the value the new contraction replaces: the sum
+    ``acc + C`` when the contraction starts from zero and is only added to ``acc``."""
+    uses = list(c.result.uses)
+    if is_zero(c.init) and len(uses) == 1:
+        user = uses[0].operation
+        if isinstance(user, arith.AddfOp | arith.AddiOp) and user.parent_block() is c.op.parent_block():
+            other = user.operands[1 - uses[0].index]
+            if other.type == c.result.type:
+                return other, user.results[0]
+    return c.init, c.result
+
+
+def _same(c: Contraction, generic, lhs: SSAValue, rhs: SSAValue, init: SSAValue) -> bool:
+    """Whether ``c`` already is the canonical generic ``generic`` would replace it by."""
+    return (c.op.name == "linalg.generic" and (lhs, rhs, init) == (c.lhs, c.rhs, c.init)
+            and c.op.indexing_maps == generic.indexing_maps
+            and c.op.iterator_types == generic.iterator_types
+            and c.op.body.block.is_structurally_equivalent(generic.body.block))
+
+
+def _erase(op: Operation) -> None:
+    op.detach()
+    op.erase()

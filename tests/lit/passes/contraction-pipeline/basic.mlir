@@ -1,0 +1,51 @@
+// examples/matmul.mlir on toy, whose 2 x 8 matrix unit takes output tiles of 8 x 16
+// (contraction-tiling): the product becomes one pipeline on MNILU, L1LU, PT and L1SU
+// looping over the 16 output tiles of the tile's 32 x 64 result. Per output tile: a
+// pipeline on PT zeroing its two 8 x 8 blocks of accumulators in PT_ACC; the k tile (one
+// of 128) as a three-stage pipeline: MNILU copies the 8 x 128 rows of A as 32 chunks of
+// 8 x 4 and the 128 x 16 columns of B as 2 blocks of 128 x 8 into buffers private to
+// the pipeline (through reinterpret casts that lay them out chunk by chunk); L1LU sends
+// each chunk of A and block of B through its FIFO; PT reads each pair and accumulates
+// their product into its block; then a pipeline sends each 8-element row of
+// accumulators to L1SU, which stores it at its place in the f32 result buffer. After
+// the pipeline, the buffer is loaded and rounded to f16 in place of the product.
+
+// RUN: ktc-opt %root/examples/matmul.mlir --arch toy -p compute-group-extraction,normalize-contractions,contraction-tiling,contraction-pipeline | filecheck %s
+
+// CHECK:      func.func @local_schedule_0(
+// CHECK-NEXT:   %[[RESULT:.+]] = memref.alloc() : memref<32x64xf32, "L1">
+// CHECK-NEXT:   %[[ACC:.+]] = memref.alloc() : memref<2x8x8xf32, "PT_ACC">
+// CHECK:        %[[A:.+]] = ktdp.construct_memory_view %a, {{.*}} : memref<64x128xf16, "DDR">
+// CHECK:        %[[B:.+]] = ktdp.construct_memory_view %b, {{.*}} : memref<128x64xf16, "DDR">
+// CHECK-NOT:    linalg.matmul
+// CHECK:        ktdf.pipeline {
+// CHECK:          ktdf.stage
+// CHECK-NEXT:       scf.for %[[TILE:.+]] = %{{.+}} to %[[SIXTEEN:.+]] step
+// CHECK-NEXT:         ktdf.pipeline {
+// CHECK:                linalg.generic {{.*}} outs(%{{.+}} : memref<8x8xf32, strided<[8, 1], offset: ?>, "PT_ACC">)
+// CHECK:              } {applicable_units = ["PT"]}
+// CHECK:              ktdf.private -> (memref<32x8x4xf16, "L1">, memref<2x128x8xf16, "L1">, !ktdf.fifo.slot<"L1LU" -> "PT", 32xf16>, !ktdf.fifo.slot<"L1LU" -> "PT", 32xf16>, !ktdf.token, !ktdf.token, !ktdf.token)
+// CHECK:              memref.reinterpret_cast %[[A]] to offset: [%{{.+}}], sizes: [8, 32, 4], strides: [128, 4, 1]
+// CHECK:              ktdf.data_transfer {{.*}} size [8, 32, 4] {{.*}} size [8, 32, 4]
+// CHECK:              memref.reinterpret_cast %[[B]] to offset: [%{{.+}}], sizes: [128, 2, 8], strides: [64, 8, 1]
+// CHECK:              ktdf.data_transfer {{.*}} size [128, 2, 8] {{.*}} size [128, 2, 8]
+// CHECK:            } {applicable_units = ["MNILU"]}
+// CHECK:              ktdf.data_transfer from %{{.+}} size [1, 8, 4] to %{{.+}} size [32]
+// CHECK:              ktdf.data_transfer from %{{.+}} size [1, 4, 8] to %{{.+}} size [32]
+// CHECK:            } {applicable_units = ["L1LU"]}
+// CHECK:              ktdf.read_from_fifo {{.*}} -> memref<8x4xf16, "PT_ACC">
+// CHECK:              ktdf.read_from_fifo {{.*}} -> memref<4x8xf16, "PT_ACC">
+// CHECK:              memref.reinterpret_cast %[[ACC]]
+// CHECK:              linalg.generic {{.*}} iterator_types = ["parallel", "parallel", "reduction"]} ins({{.*}} : memref<8x4xf16, "PT_ACC">, memref<4x8xf16, "PT_ACC">) outs({{.*}} : memref<8x8xf32, strided<[8, 1], offset: ?>, "PT_ACC">)
+// CHECK:            } {applicable_units = ["PT"]}
+// CHECK:              ktdf.private -> (!ktdf.fifo.slot<"PT" -> "L1SU", 8xf32>, !ktdf.token, !ktdf.token)
+// CHECK:              ktdf.write_to_fifo {{.*}} : memref<8xf32, strided<[1], offset: ?>, "PT_ACC">, <"PT" -> "L1SU", 8xf32>
+// CHECK:            } {applicable_units = ["PT"]}
+// CHECK:              ktdf.data_transfer from %{{.+}} size [8] to %[[RESULT]][(%[[TILE]] floordiv 4) * 8 + %{{.+}}, (%[[TILE]] mod 4) * 16 + %{{.+}} * 8] size [1, 8]
+// CHECK:            } {applicable_units = ["L1SU"]}
+// CHECK:        } {applicable_units = ["MNILU", "L1LU", "PT", "L1SU"]}
+// CHECK-NEXT: }
+// CHECK-NEXT: %[[WHOLE:.+]] = ktdp.construct_access_tile %[[RESULT]][0, 0]
+// CHECK-NEXT: %[[LOADED:.+]] = ktdp.load %[[WHOLE]] : <32x64xindex> -> tensor<32x64xf32>
+// CHECK-NEXT: %[[PRODUCT:.+]] = arith.truncf %[[LOADED]] : tensor<32x64xf32> to tensor<32x64xf16>
+// CHECK-NEXT: ktdp.store %[[PRODUCT]]
