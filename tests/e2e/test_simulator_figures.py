@@ -94,6 +94,20 @@ def test_example_simulates_to_the_committed_figures(path: Path, device: str, tim
     assert measure(path.stem, name, timing) == want
 
 
+@pytest.mark.parametrize("device", DEVICES)
+@pytest.mark.parametrize("path", EXAMPLES)
+def test_without_compiled_code_the_figures_are_the_same(path: Path, device: str, monkeypatch):
+    """An install without a C compiler has neither the compiled core nor its f16
+    arithmetic (``ktc.sim.half``): the Python engines computing every value by the
+    float64 rule give the committed figures and outputs too."""
+    from ktc.sim import half
+
+    monkeypatch.setattr(half, "OPERATIONS", {})
+    monkeypatch.setattr(half, "_core", None)
+    name = Path(device).stem
+    assert measure(path.stem, name, "python") == committed()[f"{path.stem} on {name}"]
+
+
 def main() -> None:
     """Measure every example on every device and write the figures file."""
     figures = {}
