@@ -426,6 +426,7 @@ def _engine_kind(walk: _Walk, kind: str, indices: list[int], memories_in: dict[t
         local_memories=tuple(sorted(set.intersection(*(memories_in.get(walk.resources[i].groups, set()) for i in indices)))),
         where=where(op),
         matrix=_matrix(kind, provided.get("matrix"), where(op)),
+        outstanding=integer(intrinsic(op, "outstanding")),
     )
 
 

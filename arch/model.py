@@ -293,6 +293,10 @@ class EngineKind:
     matrix: MatrixUnit | None = None
     """Its matrix unit figures, when it is one."""
 
+    outstanding: int | None = None
+    """Copies an instance has in flight at most (``ktdf_arch.outstanding``; None: no
+    limit given)."""
+
     @property
     def features(self) -> tuple[str, ...]:
         """The feature names it has, for display."""

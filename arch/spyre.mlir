@@ -37,8 +37,19 @@
     "L1" = [{size_in_words = 1, align_in_words = 1}]
   >
 }
-#MNILU = {kind = "MNILU", ktdf_arch.features = {ktdf_arch.feature.load = #DMA_ACCESS}}
-#MNISU = {kind = "MNISU", ktdf_arch.features = {ktdf_arch.feature.store = #DMA_ACCESS}}
+// Each has at most 4 copies in flight: a fifth waits for the first to complete.
+#MNILU = {
+  kind = "MNILU",
+  ktdf_arch.features = {ktdf_arch.feature.load = #DMA_ACCESS},
+  ktdf_arch.outstanding = 4,
+  ktdf_arch.example_values = ["outstanding"]
+}
+#MNISU = {
+  kind = "MNISU",
+  ktdf_arch.features = {ktdf_arch.feature.store = #DMA_ACCESS},
+  ktdf_arch.outstanding = 4,
+  ktdf_arch.example_values = ["outstanding"]
+}
 
 // Device memory side of a DMA engine: 128-byte transfers, long latency.
 #DMA_DDR_LINK = {

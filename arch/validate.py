@@ -298,6 +298,7 @@ FIGURE_BOUNDS: dict[str, tuple[int, int]] = {
     "depth": (1, 1 << 16),
     "lanes": (1, 1 << 16),
     "ktdf_arch.count": (1, 1 << 16),
+    "ktdf_arch.outstanding": (1, 1 << 16),
 }
 """The least and the largest value of each figure of a description, by the name it is
 written under (the entries of a map or an array take the map's or the array's name):

@@ -541,6 +541,7 @@ INTRINSICS: dict[str, Intrinsic] = {
     "ktdf_arch.transfer_granularity": Intrinsic(frozenset({LINK}), "links", _granularities),
     "ktdf_arch.transfer_latency": Intrinsic(frozenset({LINK}), "links", _non_negative_i64),
     "ktdf_arch.port_bandwidth": Intrinsic(frozenset({MEMORY}), "memories", _positive_i64),
+    "ktdf_arch.outstanding": Intrinsic(frozenset({EXEC_UNIT}), "execution units", _positive_i64),
     "ktdf_arch.issue_cycles": Intrinsic(
         frozenset({EXEC_UNIT}),
         "execution units",
@@ -567,6 +568,8 @@ how large, all in cycles and bytes:
   leaving; ``bandwidth`` (IBM: "max concurrent bytes") is read as bytes per cycle.
 * ``port_bandwidth``: bytes per cycle a memory serves through all its ports together,
   shared by every path that reads or writes it (device memory shared by all cores).
+* ``outstanding``: copies (``dma``) an execution unit has in flight at most; one more
+  waits for the earliest to complete (no limit where it is not given).
 * ``issue_cycles``: cycles a compute unit takes to issue one vector instruction of
   each op class in ``ISSUE_CLASSES``.
 * ``instructions``: the vector instructions a compute unit has (``INSTRUCTION_NAMES``),

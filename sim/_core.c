@@ -88,6 +88,7 @@ typedef struct { i64 size, kind, core, page; int nalloc; i64 *alloc; } Mem;
 typedef struct {
     int program; i64 unit; i64 position; i64 pc; int done;
     int block; i64 blocked_since, outstanding;
+    i64 *copies; int copies_head, copies_count; /* completion times of copies in flight (a ring) */
     i64 busy, starved, backpressured, busy_until, vector_cycles;
     i64 s[SREGS];
     int vdtype[VREGS]; i64 vlen[VREGS], vid[VREGS], ready[VREGS]; char vset[VREGS];
@@ -705,6 +706,12 @@ static i64 step(Core *c, Engine *e, int index, const Ins *in) {
         return following;
     }
     case OP_DMA: {
+        /* a: source view, target view, copies in flight at most (0: no limit) */
+        while (e->copies_count && e->copies[e->copies_head] <= c->now) {
+            e->copies_head = (e->copies_head + 1) % (int)a[2];
+            e->copies_count--;
+        }
+        if (a[2] && e->copies_count >= a[2]) return wait(c, e, index, B_OTHER, e->copies[e->copies_head]);
         if (!e->dset[a[0]] || !e->dset[a[1]]) return bail(c, "no view", 0);
         View *src = &e->d[a[0]], *dst = &e->d[a[1]];
         if (src->ndim != dst->ndim || src->dtype != dst->dtype) return bail(c, "dma shapes", 0);
@@ -721,6 +728,10 @@ static i64 step(Core *c, Engine *e, int index, const Ins *in) {
         transfer(c, legs, 2, &start, &sent, &arrival);
         i64 done = arrival > e->outstanding ? arrival : e->outstanding;
         e->outstanding = done;
+        if (a[2]) {
+            if (!e->copies && !(e->copies = malloc(sizeof(i64) * (size_t)a[2]))) return bail(c, "out of memory", 0);
+            e->copies[(e->copies_head + e->copies_count++) % (int)a[2]] = done;
+        }
         if (grow((void **)&c->dmas, &c->capdmas, c->ndmas + 2, sizeof(View))) return bail(c, "out of memory", 0);
         c->dmas[c->ndmas] = *src; c->dmas[c->ndmas + 1] = *dst;
         if (at(c, done, EV_DMA, (int)(c->ndmas / 2))) return BAIL;
@@ -1276,6 +1287,7 @@ static void core_dealloc(Core *c) {
         }
         free(c->programs[p].ins); free(c->programs[p].uniforms);
     }
+    if (c->engines) for (int i = 0; i < c->nengines; i++) free(c->engines[i].copies);
     free(c->programs); free(c->engines); free(c->bpe); free(c->heap); free(c->free_at);
     if (c->ring) for (int i = 0; i < RING; i++) free(c->ring[i].items);
     free(c->ring);

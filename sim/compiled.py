@@ -129,7 +129,7 @@ ENCODERS: dict[type, tuple[str, Callable]] = {
     isa.Halt: ("halt", lambda i, k: ((),)),
     isa.View: ("view", _view),
     isa.Dim: ("dim", lambda i, k: ((i.view, i.size, i.dimension),)),
-    isa.Dma: ("dma", lambda i, k: ((i.src, i.dst),)),
+    isa.Dma: ("dma", lambda i, k: ((i.src, i.dst, k.outstanding or 0),)),
     isa.Vld: ("vld", lambda i, k: ((i.dst, i.view, i.length), tuple(i.indices))),
     isa.Vst: ("vst", lambda i, k: ((i.src, i.view), tuple(i.indices))),
     isa.Send: ("send", lambda i, k: ((i.src, i.peer, i.id),)),

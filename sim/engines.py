@@ -27,7 +27,7 @@ once into ``(handler, instruction, next pc)`` steps, which the engine's loop run
 
 from __future__ import annotations
 
-from collections import Counter
+from collections import Counter, deque
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from functools import lru_cache
@@ -340,6 +340,9 @@ class Engine:
         self.blocked_since = 0
         self.outstanding = 0
         """Cycle by which its copies and stores have completed."""
+        self.copies: deque[int] = deque()
+        """When each of its copies in flight completes, earliest first (kept where its
+        kind limits them: ``outstanding``)."""
         self.stats = Stats()
         self.trace = run.trace
         self.sending: dict[int, Fifo] = {}
@@ -553,6 +556,11 @@ def _dim(e: Engine, i: isa.Dim, following: int):
 
 def _dma(e: Engine, i: isa.Dma, following: int):
     run, machine = e.run, e.machine
+    limit, copies = e.device_kind.outstanding, e.copies
+    while copies and copies[0] <= machine.now:
+        copies.popleft()
+    if limit is not None and len(copies) >= limit:
+        return e.wait(None, copies[0], f"one of its {limit} copies in flight to complete")
     source, target = e.view(i.src), e.view(i.dst)
     if source.shape != target.shape or source.dtype != target.dtype:
         raise Fault(f"copies {list(source.shape)}x{source.dtype} into "
@@ -566,6 +574,8 @@ def _dma(e: Engine, i: isa.Dma, following: int):
     ))
     done = max(arrival, e.outstanding)
     e.outstanding = done
+    if limit is not None:
+        copies.append(done)
     machine.at(done, lambda: written.store(target, read.load(source)))
     run.memory_bytes[run.nodes[source.unit].kind] += source.nbytes
     run.memory_bytes[run.nodes[target.unit].kind] += target.nbytes

@@ -633,3 +633,37 @@ def test_a_fifo_the_arch_file_lacks_stops_the_run():
     program = binary("SFU", [1], [isa.Vconst(0, "f16", 8, (0,)), isa.Li(1, 2), isa.Send(0, 1, 1)], [])
     with pytest.raises(DeviceError, match=r"no FIFO from SFU\[0.0\] to MNILU\[0\]"):
         sim.execute(sim.load(DataflowBinary("x", units, (program,))))
+
+
+# ---------------------------------------------------------------------------------
+# Copies in flight
+# ---------------------------------------------------------------------------------
+
+
+def run_copies(copies: int) -> int:
+    """Cycles of spyre's DMA load engine of core 0 copying ``copies`` sticks from device
+    memory into the scratchpad, one ``dma`` each, issued back to back."""
+    sim = Simulator("spyre")
+    stick = 128
+    source = sim.allocate("DDR", copies * stick, stick)
+    units = (Unit("DDR"), Unit("L1", 0, 0), Unit("MNILU", 0, 0))
+    program = [
+        isa.Li(1, 0), isa.Li(2, source), isa.Li(3, 1), isa.Li(4, 0), isa.Li(5, stick), isa.Li(11, copies),
+        *counted(10, 11, [isa.View(0, 1, 2, "f16", (stick // 2,), (1,)),
+                          isa.View(1, 3, 4, "f16", (stick // 2,), (1,)), isa.Dma(0, 1),
+                          isa.Alu("add", 2, 2, 5), isa.Alu("add", 4, 4, 5)]),
+    ]
+    sim.execute(sim.load(DataflowBinary("copies", units, (binary("MNILU", [2], program, []),))))
+    return sim.report().cycles
+
+
+def test_a_dma_engine_waits_for_room_among_its_copies_in_flight():
+    """spyre's DMA engines have ``outstanding`` copies in flight at most: that many
+    sticks, issued at once, all travel together (each takes a cycle of the device-memory
+    port, the latency overlaps), but twice that many pay the latency twice, the second
+    half waiting for the first to complete."""
+    limit = Device.load("spyre").engine("MNILU").outstanding
+    assert limit is not None and limit > 1
+    one = run_copies(1)
+    assert run_copies(limit) == one + limit - 1
+    assert run_copies(2 * limit) >= 2 * one
