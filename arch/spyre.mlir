@@ -25,8 +25,15 @@
   ktdf_arch.example_values = ["port_bandwidth"]
 }
 
-// Scratchpad: 2 MiB per core.
-#L1 = {kind = "L1", size = 2097152}
+// Scratchpad: 2 MiB per core, serving 512 B per cycle through all its ports together:
+// a stick a cycle to each of the four load and store units, so DMA copies into and
+// out of it contend with them.
+#L1 = {
+  kind = "L1",
+  size = 2097152,
+  ktdf_arch.port_bandwidth = 512,
+  ktdf_arch.example_values = ["port_bandwidth"]
+}
 
 // DMA load (device memory -> scratchpad) and store (scratchpad -> device memory)
 // engines, addressing both memories in 128-byte words.

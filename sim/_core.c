@@ -435,7 +435,9 @@ static void transfer(Core *c, const Leg *legs, int nlegs, i64 *start_, i64 *sent
     for (int l = 0; l < nlegs; l++) {
         latency += legs[l].route->latency;
         for (int h = 0; h < legs[l].route->nhops; h++) {
-            i64 busy = c->free_at[legs[l].route->hops[h].hop];
+            Hop *hop = &legs[l].route->hops[h];
+            i64 busy = c->free_at[hop->hop];
+            if (hop->memory >= 0) busy /= hop->per_cycle; /* a port: the cycle its next byte is served in */
             if (busy > start) start = busy;
         }
     }
@@ -444,8 +446,15 @@ static void transfer(Core *c, const Leg *legs, int nlegs, i64 *start_, i64 *sent
             Hop *hop = &legs[l].route->hops[h];
             i64 g = hop->granularity;
             i64 nbytes = legs[l].runs * (((legs[l].run_bytes + g - 1) / g) * g);
-            i64 cycles = hop->per_cycle ? (nbytes + hop->per_cycle - 1) / hop->per_cycle : 0;
-            c->free_at[hop->hop] = start + cycles;
+            i64 cycles;
+            if (hop->memory >= 0) { /* a port, free from a byte position */
+                i64 p = hop->per_cycle, first = start * p > c->free_at[hop->hop] ? start * p : c->free_at[hop->hop];
+                c->free_at[hop->hop] = first + nbytes;
+                cycles = (first + nbytes + p - 1) / p - start;
+            } else {
+                cycles = hop->per_cycle ? (nbytes + hop->per_cycle - 1) / hop->per_cycle : 0;
+                c->free_at[hop->hop] = start + cycles;
+            }
             if (cycles > hold) hold = cycles;
             if (hop->memory >= 0) {
                 c->port_bytes[hop->memory] += nbytes;

@@ -14,12 +14,17 @@ the order it skipped, at about the cost of the queue itself.
 
 Data moves over *routes*: the links of the device model from one node to another (the
 same routing graph the compiler uses, read from the arch file). Every link, and every
-memory that states a port bandwidth (device memory: shared by all cores), is a
-resource with a time it is free from. A transfer of a block starts when every resource
-of its route is free, holds each for ``ceil(bytes / bytes_per_cycle)`` cycles (bytes
-rounded up per contiguous run to the link's transfer granularity), and arrives after
-the longest hold plus the sum of the link latencies: a stream through store-and-forward
-free pipes. Requests are served first come, first served; that is where contention
+memory that states a port bandwidth (device memory: shared by all cores; a
+scratchpad: shared by the DMA engines and the load and store units of its core), is a
+resource. A link is free from some cycle on; a transfer of a block starts when every
+resource of its route is free, holds each link for ``ceil(bytes / bytes_per_cycle)``
+cycles (bytes rounded up per contiguous run to the link's transfer granularity), and
+arrives after the longest hold plus the sum of the link latencies: a stream through
+store-and-forward free pipes. A port serves bytes, one transfer after another at its
+bandwidth: it is free from a byte position (cycles times bandwidth), a transfer may
+start in the cycle in which the port serves its next byte, and the port holds the
+transfer until the cycle in which its last byte is served (so a port of 512 bytes a
+cycle serves four 128-byte rows in one cycle). Requests are served first come, first served; that is where contention
 between cores (the shared device-memory port, a ring link) shows. One transfer is one
 reservation, whatever its size.
 
@@ -178,20 +183,26 @@ class Machine:
         start, latency = self.now, 0
         for route, _, _ in legs:
             latency += route.latency
-            for hop in route.plan:
-                busy = free.get(hop[0], 0)
+            for key, _, per_cycle, memory, _ in route.plan:
+                busy = free.get(key, 0)
+                if memory is not None:
+                    busy //= per_cycle  # a port: the cycle its next byte is served in
                 if busy > start:
                     start = busy
         hold = 0
         for route, runs, run_bytes in legs:
             for key, granularity, per_cycle, memory, interconnect in route.plan:
                 nbytes = runs * (-(-run_bytes // granularity) * granularity)
-                cycles = -(-nbytes // per_cycle) if per_cycle else 0
-                free[key] = start + cycles
+                if memory is not None:
+                    served = max(start * per_cycle, free.get(key, 0)) + nbytes
+                    free[key] = served
+                    cycles = -(-served // per_cycle) - start
+                    self._count_port(memory, nbytes, latency)
+                else:
+                    cycles = -(-nbytes // per_cycle) if per_cycle else 0
+                    free[key] = start + cycles
                 if cycles > hold:
                     hold = cycles
-                if memory is not None:
-                    self._count_port(memory, nbytes, latency)
                 if interconnect:
                     self.interconnect_bytes += nbytes
         return start, start + hold, start + hold + latency

@@ -15,7 +15,7 @@
 // SPYRE:      ktdf_arch.device @spyre attributes {ktdf_arch.clock_mhz = 1000 : i64, ktdf_arch.example_values = ["clock_mhz"], mem_space_mapping = #ktdf_arch.map<#ktdp.memory_space<global> = "DDR", #ktdp.memory_space<ct_local> = "L1">} {
 // SPYRE-NEXT:   [[DDR:%[^ ]+]] = {{.*}}memory @ddr {kind = "DDR", ktdf_arch.example_values = ["port_bandwidth"], ktdf_arch.port_bandwidth = 128 : i64, size = 137438953472 : i64}
 // SPYRE-NEXT:   {{.*}}group @core {kind = "core", ktdf_arch.count = 32 : i64, ktdf_arch.example_values = ["interconnect.latency"], ktdf_arch.interconnect = {bandwidth = 128 : i64, latency = 8 : i64, stop = @ring, topology = "ring"}} share([[DDR]]) {
-// SPYRE-NEXT:     [[L1:%[^ ]+]] = {{.*}}memory @l1 {kind = "L1", size = 2097152 : i64}
+// SPYRE-NEXT:     [[L1:%[^ ]+]] = {{.*}}memory @l1 {kind = "L1", ktdf_arch.example_values = ["port_bandwidth"], ktdf_arch.port_bandwidth = 512 : i64, size = 2097152 : i64}
 // SPYRE-NEXT:     [[LU:%[^ ]+]] = {{.*}}exec_unit @mnilu {kind = "MNILU", {{.*}}word_size = #ktdf_arch.map<"DDR" = 128 : i64, "L1" = 128 : i64>}}, ktdf_arch.outstanding = 4 : i64}
 // SPYRE-NEXT:     [[SU:%[^ ]+]] = {{.*}}exec_unit @mnisu {kind = "MNISU", {{.*}}}
 // SPYRE-NEXT:     {{.*}}datapath {ktdf_arch.bandwidth = 128 : i64, {{.*}}, ktdf_arch.transfer_granularity = array<i64: 128>, ktdf_arch.transfer_latency = 100 : i64} [[DDR]] to [[LU]] : memory, exec_unit

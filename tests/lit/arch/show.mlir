@@ -85,7 +85,7 @@
 // TOY-NOT:  example values
 
 // SPYRE:      cores: 32 cores on a ring, 2 sub-core(s) per core
-// SPYRE:      L1       2 MiB    32     DDR     -
+// SPYRE:      L1       2 MiB    32     DDR     512
 // SPYRE:      SFU    64     compute, simd {{.*}} f16=64 !spyreop.df16=64 f32=32  plain=1 transcendental=4 reduction_step=1
 // SPYRE:      PT     64     matrix                        8x64 f16->f32                   step=1 fill=8 drain=8
 // SPYRE:      L1LU[0.0]  SFU[0.0]   fifo  128      1        128, 2       16 x 128, ordered

@@ -667,3 +667,36 @@ def test_a_dma_engine_waits_for_room_among_its_copies_in_flight():
     one = run_copies(1)
     assert run_copies(limit) == one + limit - 1
     assert run_copies(2 * limit) >= 2 * one
+
+
+# ---------------------------------------------------------------------------------
+# The scratchpad's port
+# ---------------------------------------------------------------------------------
+
+
+def test_the_scratchpad_port_serves_bytes_shared_by_copies_and_load_units():
+    """spyre's scratchpad serves ``port_bandwidth`` bytes a cycle through all its ports:
+    128-byte rows to and from its four load and store units all in one cycle, one more
+    row (to a DMA engine, over a link of its own) a cycle later; a copy written into it
+    takes its bytes' share of the port first, so a row read after it starts once those
+    bytes are served. (Both timings run this rule: the figures test holds them to the
+    same cycles, softmax on spyre among them.)"""
+    device = Device.load("spyre")
+    port = device.memory("L1").port_bandwidth
+    row = 128
+    assert port == 4 * row
+    machine = Machine(device)
+    l1, ddr = device.node("L1"), device.node(device.device_memory)
+    units = [device.node("L1LU", 0, 0), device.node("L1LU", 0, 1)]
+    routes = [*(machine.route(l1, u) for u in units),
+              *(machine.route(device.node("L1SU", 0, k), l1) for k in (0, 1)),
+              machine.route(l1, device.node("MNISU"))]
+    starts = [machine.transfer(((route, 1, row),))[0] for route in routes]
+    assert starts == [0, 0, 0, 0, 1]
+
+    machine = Machine(device)
+    tile = 16 * port
+    dma = device.node("MNILU")
+    machine.transfer(((machine.route(ddr, dma), 1, tile), (machine.route(dma, l1), 1, tile)))
+    start, _, _ = machine.transfer(((machine.route(l1, units[0]), 1, row),))
+    assert start == tile // port
