@@ -45,7 +45,8 @@ class ContractionTiling(ModulePass):
     multiplies, the estimated cycles of one tile product of the program); a generic that
     has them is left alone, so running the pass again changes nothing. A contraction the
     device cannot hold (one tile of accumulators, or the smallest tiles in the
-    scratchpad) is an error at the op.
+    scratchpad), and one over a single k element on a device without a matrix unit, are
+    errors at the op.
     """
 
     name = "contraction-tiling"
@@ -60,6 +61,11 @@ class ContractionTiling(ModulePass):
         for c in found:
             if on_matrix_unit(c, device):
                 ktdf.set_contraction_tiles(c.op, choose(c, device))
+            elif all(c.sizes()[d] == 1 for d in c.k):
+                raise KtcError(
+                    f"a contraction over one element (an outer product) on {device.compute_kind}, "
+                    f"device @{device.name}'s SIMD engine, which reduces rows of two or more "
+                    "elements; write it as an elementwise product of broadcasts", where(c.op))
             elif not c.reduces_innermost:
                 ktdf.set_contraction_tiles(c.op, on_simd(c, device))
 

@@ -37,8 +37,8 @@ class NormalizeContractions(ModulePass):
     ordered batch, m, n, k; an input produced by a ``linalg.transpose`` read through the
     transpose's input with the permuted map; when its accumulator is a zero, a fill of
     zero or an empty tensor and its one user is an ``arith.addf``/``arith.addi`` with
-    another tensor, the contraction accumulates into that tensor instead and replaces
-    the sum. Transposes and tensors left unused are erased. A canonical generic is left
+    another tensor made before the contraction, the contraction accumulates into that
+    tensor instead and replaces the sum. Transposes and tensors left unused are erased. A canonical generic is left
     as it is, so running the pass again changes nothing.
     """
 
@@ -102,9 +102,28 @@ def _accumulated(c: Contraction) -> tuple[SSAValue, SSAValue]:
         user = uses[0].operation
         if isinstance(user, arith.AddfOp | arith.AddiOp) and user.parent_block() is c.op.parent_block():
             other = user.operands[1 - uses[0].index]
-            if other.type == c.result.type:
+            if other.type == c.result.type and _before(other, c.op):
                 return other, user.results[0]
     return c.init, c.result
+
+
+def _before(value: SSAValue, op: Operation) -> bool:
+    """Whether ``value`` is made before ``op``: an argument of an enclosing block, or
+    the result of an op earlier in ``op``'s block or in an enclosing one."""
+    owner = value.owner
+    if not isinstance(owner, Operation):
+        return owner.parent_op() is not None and owner.parent_op().is_ancestor(op)
+    for ancestor in _ancestors(op):
+        if ancestor.parent_block() is owner.parent_block():
+            block_ops = list(ancestor.parent_block().ops)
+            return block_ops.index(owner) < block_ops.index(ancestor)
+    return False
+
+
+def _ancestors(op: Operation):
+    while op is not None:
+        yield op
+        op = op.parent_op()
 
 
 def _same(c: Contraction, generic, lhs: SSAValue, rhs: SSAValue, init: SSAValue) -> bool:

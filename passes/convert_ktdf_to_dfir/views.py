@@ -62,7 +62,7 @@ class Views:
         dynamic = iter(side.dynamic_sizes)
         sizes = [self.p.value(next(dynamic)) if size == DYNAMIC else size for size in side.sizes]
         shape, layout = _block_layout(sizes, strides)
-        if contiguous and len(shape) > 1 and layout != _row_major(shape):
+        if contiguous and layout != _row_major(shape):
             raise KtcError("a FIFO transfer moves a block that is not contiguous in memory", where(user))
         if contiguous:
             total: Index = 1

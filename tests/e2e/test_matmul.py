@@ -1,12 +1,18 @@
 """Contractions compile and simulate to numpy's product on every test device: on the
 matrix unit (spyre, toy) and on the SIMD engine of the third chip, which has none.
 
+Products of sizes that are no multiple of the units' rows and lanes, with a transposed
+operand (a ``linalg.transpose`` of B, or A read through one) and an epilogue (none, a
+scale, a bias broadcast over the rows).
+
 Tolerances against the float64 product ``C = A B`` of the f16 inputs, per element, in
-units of f16's roundoff u = 2^-11: the result is rounded to f16 once (u |C|); the sum
-adds rounding errors that scale with the sum of the products' magnitudes S = |A| |B|:
-on the matrix unit each product is exact in f32 and the K terms add up in f32
-(K 2^-24 S), on the SIMD engine they are summed in a tree whose partials round to f16
-((2 + log2 K) u S).
+units of f16's roundoff u = 2^-11: the result is rounded to f16 once (u |C|), an
+epilogue once more (u |C|); the sum adds rounding errors that scale with the sum of
+the products' magnitudes S = |A| |B|: on the matrix unit (row-major operands on spyre
+and toy) each product is exact in f32 and the K terms add up in f32 (K 2^-24 S), on
+the SIMD engine they are summed in a
+tree whose partials round to f16 ((2 + log2 K) u S): a transposed operand on spyre
+and toy, every product on the third chip.
 """
 
 from __future__ import annotations
@@ -18,12 +24,81 @@ import pytest
 from conftest import LINE4, ROOT
 
 from ktc.driver import compile as compile_kernel
+from ktc.errors import KtcError
 from ktc.runtime.executable import prepare
 from ktc.sim.simulator import Simulator
 
 U = 2.0**-11
 DEVICES = {"spyre": "spyre", "toy": "toy", "line4": str(LINE4)}
 MATRIX_UNIT = {"spyre", "toy"}
+
+
+def matmul_text(m: int, n: int, k: int, transposed: str = "", epilogue: str = "") -> str:
+    """C = A B (+ an epilogue) for A m x k, B k x n; ``transposed`` "b" keeps B in
+    memory as n x k (read through a transpose), "a" keeps A as k x m."""
+    a_shape = (k, m) if transposed == "a" else (m, k)
+    b_shape = (n, k) if transposed == "b" else (k, n)
+
+    def view(name: str, shape: tuple[int, int]) -> str:
+        rows, cols = shape
+        return (f"%{name}_view = ktdp.construct_memory_view %{name}, sizes: [{rows}, {cols}], "
+                f"strides: [{cols}, 1] {{coordinate_set = affine_set<(d0, d1) : (d0 >= 0, "
+                f"-d0 + {rows - 1} >= 0, d1 >= 0, -d1 + {cols - 1} >= 0)>, memory_space = "
+                f"#ktdp.memory_space<global>}} : memref<{rows}x{cols}xf16>\n"
+                f"    %{name}_tile = ktdp.construct_access_tile %{name}_view[%c0, %c0] {{"
+                f"access_tile_set = affine_set<(d0, d1) : (d0 >= 0, -d0 + {rows - 1} >= 0, "
+                f"d1 >= 0, -d1 + {cols - 1} >= 0)>, access_tile_order = affine_map<(d0, d1) -> "
+                f"(d0, d1)>}} : memref<{rows}x{cols}xf16> -> !ktdp.access_tile<{rows}x{cols}xindex>\n")
+
+    def load(name: str, shape: tuple[int, int]) -> str:
+        rows, cols = shape
+        return (f"%{name}_loaded = ktdp.load %{name}_tile : !ktdp.access_tile<{rows}x{cols}xindex> "
+                f"-> tensor<{rows}x{cols}xf16>\n")
+
+    def operand(name: str, shape: tuple[int, int], flipped: bool) -> str:
+        if not flipped:
+            return f"%{name}_loaded"
+        return f"%{name}_t"
+
+    lines = [view("a", a_shape), view("b", b_shape), view("c", (m, n))]
+    if epilogue == "bias":
+        lines.append(
+            f"%bias_view = ktdp.construct_memory_view %bias, sizes: [{n}], strides: [1] "
+            f"{{coordinate_set = affine_set<(d0) : (d0 >= 0, -d0 + {n - 1} >= 0)>, memory_space = "
+            f"#ktdp.memory_space<global>}} : memref<{n}xf16>\n"
+            f"    %bias_tile = ktdp.construct_access_tile %bias_view[%c0] {{access_tile_set = "
+            f"affine_set<(d0) : (d0 >= 0, -d0 + {n - 1} >= 0)>, access_tile_order = "
+            f"affine_map<(d0) -> (d0)>}} : memref<{n}xf16> -> !ktdp.access_tile<{n}xindex>\n"
+            f"    %bias_loaded = ktdp.load %bias_tile : !ktdp.access_tile<{n}xindex> -> tensor<{n}xf16>\n")
+    lines += [load("a", a_shape), load("b", b_shape)]
+    for name, flipped, shape in (("a", transposed == "a", (m, k)), ("b", transposed == "b", (k, n))):
+        if flipped:
+            lines.append(f"%{name}_empty = tensor.empty() : tensor<{shape[0]}x{shape[1]}xf16>\n"
+                         f"    %{name}_t = linalg.transpose ins(%{name}_loaded : tensor<{shape[1]}x{shape[0]}xf16>) "
+                         f"outs(%{name}_empty : tensor<{shape[0]}x{shape[1]}xf16>) permutation = [1, 0]\n")
+    lines.append(f"%zero = arith.constant 0.0 : f16\n"
+                 f"    %empty = tensor.empty() : tensor<{m}x{n}xf16>\n"
+                 f"    %init = linalg.fill ins(%zero : f16) outs(%empty : tensor<{m}x{n}xf16>) -> tensor<{m}x{n}xf16>\n"
+                 f"    %product = linalg.matmul ins({operand('a', (m, k), transposed == 'a')}, "
+                 f"{operand('b', (k, n), transposed == 'b')} : tensor<{m}x{k}xf16>, tensor<{k}x{n}xf16>) "
+                 f"outs(%init : tensor<{m}x{n}xf16>) -> tensor<{m}x{n}xf16>\n")
+    result = "%product"
+    if epilogue == "scale":
+        lines.append(f"%half = arith.constant 0.5 : f16\n"
+                     f"    %halves = tensor.splat %half : tensor<{m}x{n}xf16>\n"
+                     f"    %scaled = arith.mulf %product, %halves : tensor<{m}x{n}xf16>\n")
+        result = "%scaled"
+    if epilogue == "bias":
+        lines.append(f"%rows_empty = tensor.empty() : tensor<{m}x{n}xf16>\n"
+                     f"    %rows = linalg.broadcast ins(%bias_loaded : tensor<{n}xf16>) "
+                     f"outs(%rows_empty : tensor<{m}x{n}xf16>) dimensions = [0]\n"
+                     f"    %biased = arith.addf %product, %rows : tensor<{m}x{n}xf16>\n")
+        result = "%biased"
+    lines.append(f"ktdp.store {result}, %c_tile : tensor<{m}x{n}xf16>, !ktdp.access_tile<{m}x{n}xindex>\n")
+    arguments = "%a: index, %b: index, %c: index" + (", %bias: index" if epilogue == "bias" else "")
+    body = "    ".join(lines)
+    return (f"module {{\n  func.func @matmul({arguments}) attributes {{grid = [1]}} {{\n"
+            f"    %c0 = arith.constant 0 : index\n    {body}    return\n  }}\n}}\n")
 
 
 def run(text: str, device: str, arrays: dict[str, np.ndarray], scalars: dict | None = None):
@@ -35,7 +110,7 @@ def run(text: str, device: str, arrays: dict[str, np.ndarray], scalars: dict | N
     return executable.launch(*[values[name] for name in names])
 
 
-def assert_product(got: np.ndarray, a: np.ndarray, b: np.ndarray, device: str,
+def assert_product(got: np.ndarray, a: np.ndarray, b: np.ndarray, on_matrix_unit: bool,
                    after: np.ndarray | None = None, roundings: int = 1) -> None:
     """``got`` within the tolerance of the module docstring of ``after`` (the product
     with its epilogue, float64), or of ``a @ b``."""
@@ -43,7 +118,7 @@ def assert_product(got: np.ndarray, a: np.ndarray, b: np.ndarray, device: str,
     exact = a64 @ b64 if after is None else after
     scale = np.abs(a64) @ np.abs(b64)
     k = a.shape[1]
-    summed = k * 2.0**-24 if device in MATRIX_UNIT else (2 + math.log2(max(k, 1))) * U
+    summed = k * 2.0**-24 if on_matrix_unit else (2 + math.log2(max(k, 1))) * U
     allowed = roundings * U * np.abs(exact) + summed * scale + 2.0**-24
     error = np.abs(got.astype(np.float64) - exact)
     worst = np.unravel_index(np.argmax(error - allowed), error.shape)
@@ -58,4 +133,47 @@ def test_example_matches_numpy(device: str):
     a = rng.standard_normal((64, 128)).astype(np.float16)
     b = rng.standard_normal((128, 64)).astype(np.float16)
     out = run(text, device, {"a": a, "b": b, "c": np.zeros((64, 64), np.float16)})
-    assert_product(out["c"], a, b, device)
+    assert_product(out["c"], a, b, device in MATRIX_UNIT)
+
+
+@pytest.mark.parametrize("epilogue", ["", "scale", "bias"])
+@pytest.mark.parametrize("transposed", ["", "a", "b"])
+@pytest.mark.parametrize("device", DEVICES)
+def test_product_of_odd_sizes_matches_numpy(device, transposed, epilogue):
+    """M, N and K no multiple of any unit's rows or lanes (7 x 9 by 9 x 13)."""
+    check_product(7, 13, 9, transposed, epilogue, device, seed=5)
+
+
+def check_product(m, n, k, transposed, epilogue, device, seed):
+    rng = np.random.default_rng(seed)
+    a = rng.standard_normal((m, k)).astype(np.float16)
+    b = rng.standard_normal((k, n)).astype(np.float16)
+    arrays = {"a": a.T.copy() if transposed == "a" else a,
+              "b": b.T.copy() if transposed == "b" else b,
+              "c": np.zeros((m, n), np.float16)}
+    product = a.astype(np.float64) @ b.astype(np.float64)
+    after, roundings = None, 1
+    if epilogue:
+        # The product is rounded to f16 before the epilogue, which rounds again.
+        rounded = product.astype(np.float16).astype(np.float64)
+        if epilogue == "scale":
+            after = rounded * 0.5
+        else:
+            bias = rng.standard_normal(n).astype(np.float16)
+            arrays["bias"] = bias
+            after = rounded + bias.astype(np.float64)[None, :]
+        roundings = 2
+    out = run(matmul_text(m, n, k, transposed, epilogue), device, arrays)
+    # A transposed operand is multiplied on the SIMD engine (the matrix unit's schedule
+    # reads both operands row-major).
+    assert_product(out["c"], a, b, device in MATRIX_UNIT and not transposed, after, roundings)
+
+
+def test_partial_rows_of_the_result_buffer_are_refused():
+    """A 2 x 3 result on spyre: its epilogue reads the f32 result buffer in tiles of
+    2 x 1 (gcd of 3 and the lanes), columns that are not contiguous in the scratchpad.
+    The load unit moves contiguous blocks only, so the compiler refuses it (it computed
+    a wrong product before) until the tiles of a chain read from a scratchpad buffer
+    keep to whole rows."""
+    with pytest.raises(KtcError, match="not contiguous in memory"):
+        compile_kernel(matmul_text(2, 3, 2), "spyre", "matmul.mlir")

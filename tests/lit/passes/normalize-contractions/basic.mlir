@@ -3,8 +3,10 @@
 // linalg.matmul (into a fill of zero), a matmul reading a linalg.transpose (folded
 // into the map of its input: B read as n x k), and a matmul into an empty tensor
 // added to a loop's accumulator (the sum disappears: the contraction accumulates
-// into the iteration argument, as in the corpus matmul). A batched matmul keeps its
-// batch loop first.
+// into the iteration argument, as in the corpus matmul). A sum whose other operand
+// is made after the product (a bias broadcast written after the matmul) stays a sum:
+// the product cannot accumulate into what does not exist yet. A batched matmul keeps
+// its batch loop first.
 
 // RUN: ktc-opt %s --arch toy -p normalize-contractions | filecheck %s
 
@@ -83,6 +85,21 @@ module {
     %o = ktdp.construct_access_tile %out[%c0, %c0] {access_tile_set = #set, access_tile_order = #id} : memref<16x16xf16> -> !ktdp.access_tile<16x16xindex>
     %splat = tensor.splat %s : tensor<16x16xf16>
     ktdp.store %splat, %o : tensor<16x16xf16>, !ktdp.access_tile<16x16xindex>
+    return
+  }
+  // CHECK-LABEL: func.func @added_later
+  func.func @added_later(%x: tensor<16x16xf16>, %y: tensor<16xf16>, %c: index) attributes {grid = [1]} {
+    %c0 = arith.constant 0 : index
+    %e = tensor.empty() : tensor<16x16xf16>
+    // CHECK:      %[[P:.+]] = linalg.generic {{.*}} outs(%[[E:.+]] : tensor<16x16xf16>)
+    // CHECK:      %[[ROWS:.+]] = linalg.broadcast
+    // CHECK-NEXT: arith.addf %[[P]], %[[ROWS]]
+    %p = linalg.matmul ins(%x, %x : tensor<16x16xf16>, tensor<16x16xf16>) outs(%e : tensor<16x16xf16>) -> tensor<16x16xf16>
+    %rows = linalg.broadcast ins(%y : tensor<16xf16>) outs(%e : tensor<16x16xf16>) dimensions = [0]
+    %sum = arith.addf %p, %rows : tensor<16x16xf16>
+    %out = ktdp.construct_memory_view %c, sizes: [16, 16], strides: [16, 1] {coordinate_set = #set, memory_space = #ktdp.memory_space<global>} : memref<16x16xf16>
+    %o = ktdp.construct_access_tile %out[%c0, %c0] {access_tile_set = #set, access_tile_order = #id} : memref<16x16xf16> -> !ktdp.access_tile<16x16xindex>
+    ktdp.store %sum, %o : tensor<16x16xf16>, !ktdp.access_tile<16x16xindex>
     return
   }
 }
