@@ -52,7 +52,9 @@ class TileToSimdWidth(ModulePass):
     is never tiled, but counts towards the lanes); a parallel dimension whose tile
     would give some operand a tile of neither one element nor its generic's whole
     tile (a row vector broadcast over several rows narrower than the lanes, the sums
-    of several rows) takes 1, and so do the parallel dimensions outside it. One
+    of several rows) takes 1, and so do the parallel dimensions outside it; so does
+    one that would make the tile of a load or store of a scratchpad buffer (which a
+    load or store unit moves without a DMA to gather it) other than contiguous. One
     ``scf.for {loop_type = #ktdf.loop_type<parallel_loop>}`` per parallel dimension,
     stepping by its tile, bounds defined ahead of the outermost; in the innermost (or
     at the end of the phase when no dimension is parallel), per load a tile of its view
@@ -91,7 +93,9 @@ def _tile_block(block: Block, device: Device) -> None:
             *((op, op.data_tile) for op in chain.stores),
         ]
         lanes = min(_lanes(device, value.type.get_element_type(), op) for op, value in crossing)
-        _Tiling(chain, _space(chain, lanes)).build(anchor)
+        in_place = [value for op, value in crossing
+                    if op.access_tile.owner.base.type.memory_space.data != device.device_memory]
+        _Tiling(chain, _space(chain, lanes, in_place)).build(anchor)
         tiled += chain.stores
     for store in tiled:
         block.erase_op(store)
@@ -221,9 +225,9 @@ def _indexed(generic: GenericOp) -> list[tuple[SSAValue, AffineMap]]:
     )
 
 
-def _space(chain: Chain, lanes: int) -> _Space:
+def _space(chain: Chain, lanes: int, in_place: Sequence[SSAValue]) -> _Space:
     """Join the loops of the chain's generics through the tensor dimensions they index,
-    and tile the result."""
+    and tile the result (the tiles of the tensors ``in_place`` contiguous in them)."""
     classes = _Classes()
     constants: list[tuple[SSAValue, int, int, GenericOp]] = []
     for generic in chain.generics:
@@ -246,8 +250,10 @@ def _space(chain: Chain, lanes: int) -> _Space:
     }
     ordered = _ordered_dims(chain, classes, dims)
     operands = _operand_dims(chain, classes, dims, ordered)
+    rows = [[(ordered.index(dim) if (dim := of_value[(value, j)]).looped else None, dim.extent)
+             for j in range(value.type.get_num_dims())] for value in in_place]
     tiles = tile_sizes(
-        [dim.extent for dim in ordered], [dim.reduction for dim in ordered], lanes, operands
+        [dim.extent for dim in ordered], [dim.reduction for dim in ordered], lanes, operands, rows
     )
     for dim, tile in zip(ordered, tiles):
         dim.tile = tile
@@ -318,6 +324,7 @@ def tile_sizes(
     reduction: Sequence[bool],
     lanes: int,
     operands: Sequence[_Operand],
+    rows: Sequence[Sequence[tuple[int | None, int]]] = (),
 ) -> list[int]:
     """Tile sizes for a loop nest (IBM's ``computeTileSizesFromShape``): from the
     innermost dimension outwards, each takes ``gcd(extent, lanes still to cover)``
@@ -329,13 +336,16 @@ def tile_sizes(
     operand's tile only from one element to its generic's whole tile, and folds a
     reduction into one element: a parallel dimension whose tile would give some
     operand a tile of neither size (a row vector broadcast over several rows, the
-    sums of several rows) takes 1, and so do the parallel dimensions outside it."""
+    sums of several rows) takes 1, and so do the parallel dimensions outside it. So
+    does one that would leave the tile of a tensor of ``rows`` (per dimension, outermost
+    first, its position in ``extents`` or None when it is read at one position, and
+    its extent) not contiguous in it."""
     tiles = [1] * len(extents)
     remaining = lanes
     for i in reversed(range(len(extents))):
         covered = math.gcd(extents[i], remaining)
         tiles[i] = extents[i] if reduction[i] else covered
-        if not reduction[i] and not _widenable(tiles, operands):
+        if not reduction[i] and not (_widenable(tiles, operands) and _contiguous(tiles, rows)):
             tiles[i] = covered = remaining = 1
         remaining //= covered
     return tiles
@@ -347,6 +357,17 @@ def _widenable(tiles: Sequence[int], operands: Sequence[_Operand]) -> bool:
         math.prod(tiles[d] for d in indexed) in (1, math.prod(tiles[d] for d in loops))
         for indexed, loops in operands
     )
+
+
+def _contiguous(tiles: Sequence[int], rows: Sequence[Sequence[tuple[int | None, int]]]) -> bool:
+    """Whether the tile of every tensor of ``rows`` is contiguous in it: whole
+    dimensions inside a tiled one, single positions outside it."""
+    for dims in rows:
+        sizes = [(1 if position is None else tiles[position], extent) for position, extent in dims]
+        partial = [j for j, (tile, extent) in enumerate(sizes) if tile != extent]
+        if partial and any(tile != 1 for tile, _ in sizes[:partial[-1]]):
+            return False
+    return True
 
 
 def _fix(space: _Space, value: SSAValue, j: int, position: int, generic: GenericOp) -> None:
