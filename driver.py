@@ -12,7 +12,6 @@ from __future__ import annotations
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.dialects.func import CallOp, FuncOp
 from xdsl.passes import PassPipeline
-from xdsl.transforms import get_all_passes
 
 from ktc.arch import attach_device
 from ktc.codegen.build import build
@@ -23,7 +22,7 @@ from ktc.dialects.dfir import DataflowOp
 from ktc.dialects.ktdf import ReserveSizeOp
 from ktc.dialects.source import parse_module, verify_module
 from ktc.errors import KtcError
-from ktc.passes import pass_factories
+from ktc.passes import all_passes
 from ktc.passes.pipeline import apply_verified, expand
 from ktc.passes.tile_size_selection import TileSizeSelection
 
@@ -72,7 +71,7 @@ def find_kernel(module: ModuleOp, name: str | None, filename: str = "") -> FuncO
 def lower(module: ModuleOp, ctx, optimize: bool = True) -> None:
     """Run ``ktir-to-dfir`` (or, without ``optimize``, ``ktir-to-dfir-unoptimized``
     with the smallest tile sizes) on ``module``, verifying after every pass."""
-    available = get_all_passes() | pass_factories()
+    available = all_passes()
     name = PIPELINE if optimize else UNOPTIMIZED_PIPELINE
     try:
         pipeline = PassPipeline.parse_spec(available, expand(name))

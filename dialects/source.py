@@ -15,7 +15,7 @@ from types import ModuleType
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp, UnknownLoc
-from xdsl.ir import Attribute, Block, Operation, SSAValue
+from xdsl.ir import Attribute, Block, Operation, OpResult, SSAValue
 from xdsl.parser import Parser, ParserState, UnresolvedOperand
 from xdsl.utils.exceptions import DiagnosticException, ParseError, VerifyException
 from xdsl.utils.lexer import Input, Span
@@ -161,7 +161,9 @@ def verify_module(module: ModuleOp) -> None:
     from ktc.dialects import KTC_DIALECTS
 
     dialects = {name: sys.modules.get(f"ktc.dialects.{name}") for name in KTC_DIALECTS}
+    order: dict[Block, dict[Operation, int]] = {}
     for op in module.walk():
+        _check_definitions_first(op, order)
         try:
             op.verify(verify_nested_ops=False)
             if op.attributes:
@@ -172,6 +174,33 @@ def verify_module(module: ModuleOp) -> None:
             detail = str(err).strip().splitlines()[0] if str(err).strip() else type(err).__name__
             raise KtcError(_op_message(op, f"is malformed: its verifier failed ({detail})"),
                            where(op)) from None
+
+
+def _check_definitions_first(op: Operation, order: dict[Block, dict[Operation, int]]) -> None:
+    """Every operand of ``op`` defined by an op in an enclosing block is defined
+    earlier in that block (xDSL's verifier does not check dominance; its parser
+    already refuses a use outside the defining region). ``order`` caches each
+    block's op positions."""
+    for operand in op.operands:
+        if not isinstance(operand, OpResult):
+            continue
+        definer = operand.op
+        block = definer.parent_block()
+        user = op
+        while user is not None and user.parent_block() is not block:
+            user = user.parent_op()
+        if user is None:
+            continue
+        positions = order.get(block)
+        if positions is None:
+            positions = order[block] = {o: i for i, o in enumerate(block.ops)}
+        if positions[definer] >= positions[user]:
+            raise KtcError(_op_message(op, f"uses {_name(operand)} before its definition "
+                                       f"(at {where(definer)})"), where(op))
+
+
+def _name(value: SSAValue) -> str:
+    return f"%{value.name_hint}" if value.name_hint else "a value"
 
 
 def _verify_attributes(op: Operation, dialects: dict[str, ModuleType | None]) -> None:

@@ -1,13 +1,19 @@
 """ktc's passes, one module per pass, registered lazily by name.
 
 ``PASSES`` maps a pass name to ``(module, class)``; ``pass_factories`` gives the
-lazy factories ``ktc-opt`` registers.
+lazy factories of ktc's passes, ``all_passes`` those and xDSL's, as a pass pipeline is
+parsed with them. Nothing of xDSL's pass machinery is imported until one is asked for.
 """
 
-from collections.abc import Callable
-from importlib import import_module
+from __future__ import annotations
 
-from xdsl.passes import ModulePass
+from collections.abc import Callable
+from functools import cache
+from importlib import import_module
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from xdsl.passes import ModulePass
 
 PASSES: dict[str, tuple[str, str]] = {
     "ktir-legality-check": ("ktir_legality_check", "KtirLegalityCheck"),
@@ -49,3 +55,11 @@ def _load(module: str, cls: str) -> Callable[[], type[ModulePass]]:
 
 def pass_factories() -> dict[str, Callable[[], type[ModulePass]]]:
     return {name: _load(module, cls) for name, (module, cls) in PASSES.items()}
+
+
+@cache
+def all_passes() -> dict[str, Callable[[], type[ModulePass]]]:
+    """Every pass by name, xDSL's and ktc's (ktc's taking a shared name)."""
+    from xdsl.transforms import get_all_passes
+
+    return get_all_passes() | pass_factories()

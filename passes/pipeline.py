@@ -6,13 +6,19 @@ and ``ktc-opt`` both do: a failure becomes a ``KtcError`` naming the pass, and t
 module is verified after it.
 """
 
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
 from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
-from xdsl.passes import ModulePass
 from xdsl.utils.exceptions import DiagnosticException, PassFailedException
 
 from ktc.dialects.source import verify_module
 from ktc.errors import KtcError
+
+if TYPE_CHECKING:
+    from xdsl.passes import ModulePass
 
 KTIR_TO_SCHEDULE = ",".join([
     # KTIR as written: func.func kernels with a grid, ktdp views/tiles/loads/stores,

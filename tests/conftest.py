@@ -60,19 +60,18 @@ def run_pipeline(path: Path, device: str, spec: str):
     """``path`` parsed, verified, given ``device`` and run through ``spec`` (pass names
     or named pipelines); the result verified."""
     from xdsl.passes import PassPipeline
-    from xdsl.transforms import get_all_passes
 
     from ktc.arch import attach_device
     from ktc.dialects import context
     from ktc.dialects.source import parse_module, verify_module
-    from ktc.passes import pass_factories
+    from ktc.passes import all_passes
     from ktc.passes.pipeline import expand
 
     ctx = context()
     module = parse_module(path.read_text(), str(path), ctx)
     verify_module(module)
     attach_device(module, device)
-    PassPipeline.parse_spec(get_all_passes() | pass_factories(), expand(spec)).apply(ctx, module)
+    PassPipeline.parse_spec(all_passes(), expand(spec)).apply(ctx, module)
     verify_module(module)
     return module
 

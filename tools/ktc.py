@@ -28,6 +28,7 @@ from pathlib import Path
 
 from ktc import __version__
 from ktc.errors import KtcError, render
+from ktc.tools.usage import Parser
 
 ARCH_ACTIONS = {
     "check": "validate a device description",
@@ -37,7 +38,7 @@ ARCH_ACTIONS = {
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="ktc", description="KTIR compiler for dataflow accelerators")
+    parser = Parser(prog="ktc", description="KTIR compiler for dataflow accelerators")
     parser.add_argument("--version", action="version", version=f"ktc {__version__}")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
     arch = commands.add_parser("arch", help="validate, summarize or draw a device description")
@@ -138,7 +139,6 @@ def _write(dot_text: str, output: str | None) -> None:
         sys.stdout.write(dot_text)
         return
     from ktc.arch.report import svg
-
     from ktc.files import write_atomically
 
     text = svg(dot_text) if output.endswith(".svg") else dot_text

@@ -8,18 +8,18 @@ MLIR's spellings are accepted too: ``--mlir-print-ir-after-all`` and the other
 as a flag (``-cse``) and ``--pass-pipeline='builtin.module(a,b)'``.
 """
 
+from __future__ import annotations
+
 import argparse
 import os
 import re
 import sys
-import textwrap
 import time
-from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
+import xdsl
 from xdsl.dialects.builtin import ModuleOp
-from xdsl.passes import ModulePass, PassPipeline
-from xdsl.transforms import get_all_passes
 
 from ktc import __version__
 from ktc.dialects import context
@@ -27,9 +27,13 @@ from ktc.dialects.printer import print_ir
 from ktc.dialects.source import SPLIT_MARKER, parse_module, split_input, verify_module
 from ktc.errors import KtcError, render
 from ktc.files import write_atomically
-from ktc.passes import PASSES, pass_factories
+from ktc.passes import PASSES, all_passes
 from ktc.passes.pipeline import PIPELINES, apply_verified, expand
+from ktc.tools.usage import Parser
 from ktc.tools.verify_diagnostics import expectations, unmatched
+
+if TYPE_CHECKING:
+    from xdsl.passes import ModulePass
 
 PACKAGE = Path(__file__).resolve().parent.parent
 
@@ -40,13 +44,21 @@ prints the result in MLIR's spelling. Errors read file:line:col: error: ... and 
 """
 
 
-class _Parser(argparse.ArgumentParser):
+class _Parser(Parser):
     """An argument parser whose help ends with ktc's passes and pipelines (read only
     when help is asked for)."""
 
     def format_help(self) -> str:
         self.epilog = _pass_listing()
         return super().format_help()
+
+
+class _Version(argparse.Action):
+    """``--version``: xDSL's version is read (from its package metadata) only when asked."""
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        sys.stdout.write(f"ktc-opt {__version__} (xdsl {xdsl.__version__})\n")
+        parser.exit()
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -78,15 +90,10 @@ def build_parser() -> argparse.ArgumentParser:
     add("--allow-unregistered-dialect", action="store_true",
         help="accept ops of dialects ktc does not know")
     add("--list-passes", action="store_true", help="list every pass, xDSL's included, and exit")
-    add("--version", action="version", version=f"ktc-opt {__version__} (xdsl {_xdsl_version()})")
+    add("--version", action=_Version, nargs=0, default=argparse.SUPPRESS,
+        help="show the versions of ktc-opt and xDSL and exit")
     add("--named-pass", dest="named_passes", action="append", default=[], help=argparse.SUPPRESS)
     return parser
-
-
-def _xdsl_version() -> str:
-    from importlib.metadata import version
-
-    return version("xdsl")
 
 
 def _pass_listing() -> str:
@@ -104,6 +111,8 @@ def _pass_listing() -> str:
 
 def _entry(name: str, text: str, width: int) -> str:
     """``  name    text``, the text wrapped under itself."""
+    import textwrap
+
     lines = textwrap.wrap(text, max(40, 100 - width))
     return "\n".join([f"  {name:<{width - 2}}{lines[0] if lines else ''}",
                       *(" " * width + line for line in lines[1:])])
@@ -120,8 +129,7 @@ def _summary(module: str) -> str:
     return text[:1].upper() + text[1:]
 
 
-def mlir_spellings(argv: list[str], parser: argparse.ArgumentParser,
-                   passes: dict[str, Callable]) -> list[str]:
+def mlir_spellings(argv: list[str], parser: argparse.ArgumentParser) -> list[str]:
     """``argv`` with MLIR's spellings made ktc-opt's: ``-split-input-file`` becomes
     ``--split-input-file``; ``-cse`` (a pass named as a flag) joins the pipeline."""
     known = {option for option in parser._option_string_actions if option.startswith("--")}
@@ -132,7 +140,7 @@ def mlir_spellings(argv: list[str], parser: argparse.ArgumentParser,
             spelled.append(argument)
         elif f"-{name}" in known:
             spelled.append(f"-{argument}")
-        elif name[1:] in passes:
+        elif name[1:] in all_passes():
             spelled += ["--named-pass", name[1:]]
         else:
             spelled.append(argument)
@@ -190,16 +198,11 @@ class Timer:
 class KtcOpt:
     """One run of ``ktc-opt`` on parsed arguments."""
 
-    def __init__(self, args: argparse.Namespace, passes: dict[str, Callable]) -> None:
+    def __init__(self, args: argparse.Namespace) -> None:
         self.args = args
         self.ctx = context(args.allow_unregistered_dialect)
         self.timer = Timer()
-        try:
-            pipeline = PassPipeline.parse_spec(passes, expand(pipeline_spec(args)))
-        except (ValueError, KtcError) as err:
-            message = err.message if isinstance(err, KtcError) else f"invalid pass pipeline: {err}"
-            raise SystemExit(_fail(f"error: {message.removeprefix('error: ')}")) from None
-        self.passes: list[ModulePass] = list(pipeline.passes)
+        self.passes = _pipeline(pipeline_spec(args))
 
     def run(self) -> int:
         text, filename = self._read_input()
@@ -311,21 +314,33 @@ def _fail(message: str) -> int:
     return 1
 
 
-def _list_passes(passes: dict[str, Callable]) -> int:
+def _pipeline(spec: str) -> list[ModulePass]:
+    """The passes of a ``-p`` spec (named pipelines expanded); xDSL's pass parser is
+    loaded only when there is one."""
+    if not spec:
+        return []
+    from xdsl.passes import PassPipeline
+
+    try:
+        return list(PassPipeline.parse_spec(all_passes(), expand(spec)).passes)
+    except (ValueError, KtcError) as err:
+        message = err.message if isinstance(err, KtcError) else f"invalid pass pipeline: {err}"
+        raise SystemExit(_fail(f"error: {message.removeprefix('error: ')}")) from None
+
+
+def _list_passes() -> int:
     sys.stdout.write(_pass_listing().rsplit("\n\n", 1)[0] + "\n\nxDSL's passes (-p NAME):\n")
-    sys.stdout.write("".join(f"  {name}\n" for name in sorted(passes) if name not in PASSES))
+    sys.stdout.write("".join(f"  {name}\n" for name in sorted(all_passes()) if name not in PASSES))
     return 0
 
 
 def main(argv: list[str] | None = None) -> int:
     try:
-        passes = get_all_passes() | pass_factories()
         parser = build_parser()
-        args = parser.parse_args(mlir_spellings(sys.argv[1:] if argv is None else argv,
-                                                parser, passes))
+        args = parser.parse_args(mlir_spellings(sys.argv[1:] if argv is None else argv, parser))
         if args.list_passes:
-            return _list_passes(passes)
-        return KtcOpt(args, passes).run()
+            return _list_passes()
+        return KtcOpt(args).run()
     except SystemExit as exit_:
         return exit_.code if isinstance(exit_.code, int) else 1
     except KtcError as err:

@@ -16,7 +16,6 @@ from xdsl.dialects import scf
 from xdsl.dialects.builtin import IntegerAttr, ModuleOp
 from xdsl.ir import Operation, SSAValue
 from xdsl.passes import PassPipeline
-from xdsl.transforms import get_all_passes
 
 from conftest import ROOT
 from ktc.arch import attach_device
@@ -24,7 +23,7 @@ from ktc.dialects import context
 from ktc.dialects.dfir import DmaOp, ProgramOp, ViewOp
 from ktc.dialects.ktdf import PipelineOp, SelectMemrefOp
 from ktc.dialects.source import parse_module, verify_module
-from ktc.passes import pass_factories
+from ktc.passes import all_passes
 from ktc.passes.pipeline import expand
 
 CASES = {"spyre": "tile-size-selection{sizes=4}", "toy": "tile-size-selection"}
@@ -41,7 +40,7 @@ def _passes(selection: str) -> list[str]:
 
 def _run(module: ModuleOp, ctx, names: list[str]) -> None:
     spec = ",".join(names)
-    PassPipeline.parse_spec(get_all_passes() | pass_factories(), spec).apply(ctx, module)
+    PassPipeline.parse_spec(all_passes(), spec).apply(ctx, module)
     verify_module(module)
 
 

@@ -94,8 +94,6 @@ def run_tool(tool: str, argv: list[str]) -> Outcome:
         return Outcome("timeout")
     except SystemExit as exit_:
         code = exit_.code if isinstance(exit_.code, int) else 1
-        if code == 2:
-            return Outcome("usage")
     except BaseException:  # noqa: BLE001 - anything out of main is the bug looked for
         return Outcome("internal", traceback.format_exc(limit=-3))
     finally:
@@ -106,7 +104,7 @@ def run_tool(tool: str, argv: list[str]) -> Outcome:
         return Outcome("internal", text.strip().splitlines()[0])
     if code == 0:
         return Outcome("ok")
-    if code == 2:
+    if text.startswith("usage:"):
         return Outcome("usage")
     return Outcome("diagnostic") if "error:" in text else Outcome("internal", f"exit {code}: "
                                                                   f"{text.strip()[:200]}")

@@ -9,7 +9,6 @@ from pathlib import Path
 
 import pytest
 from xdsl.passes import PassPipeline
-from xdsl.transforms import get_all_passes
 
 from conftest import CORPUS, ROOT
 from ktc.arch import attach_device
@@ -19,7 +18,7 @@ from ktc.codegen.disasm import disassemble_dataflow
 from ktc.codegen.select import outside_ops
 from ktc.dialects import context, dfir
 from ktc.dialects.source import parse_module, verify_module
-from ktc.passes import pass_factories
+from ktc.passes import all_passes
 from ktc.passes.pipeline import expand
 
 DEVICES = ["spyre", "toy", str(ROOT / "tests" / "lit" / "arch" / "Inputs" / "line4.mlir")]
@@ -37,7 +36,7 @@ LOCATED = (isa.Dma, isa.Vld, isa.Vst, isa.Send, isa.Recv, isa.Vop, isa.Vreduce, 
 
 
 def lower(path: Path, device: str):
-    passes = get_all_passes() | pass_factories()
+    passes = all_passes()
     try:
         spec = PassPipeline.parse_spec(passes, expand("ktir-to-dfir"))
     except ValueError as error:  # a pass of the pipeline is not registered yet
