@@ -263,9 +263,13 @@ def _parse(text: str, kind: str, whole: str):
 
 
 def scalar_problem(kind: str, value) -> str | None:
-    """Why ``value`` is not a value of scalar type ``kind`` (None if it is): an integer
-    out of the type's range (signless: from -2^(w-1) to 2^w - 1; i1 0 or 1), or a
-    finite number the type rounds to an infinity."""
+    """Why ``value`` is not a value of scalar type ``kind`` (None if it is): not an
+    integer for an integer type or not a real number for a float type (an ``--inputs``
+    archive may hold a complex or a string), an integer out of the type's range
+    (signless: from -2^(w-1) to 2^w - 1; i1 0 or 1), or a finite number the type
+    rounds to an infinity."""
+    if not isinstance(value, int if kind in INTEGERS else int | float):
+        return f"is a {type(value).__name__}, not a value of type {kind}"
     if kind in INTEGERS:
         bits = 64 if kind == "index" else int(kind[1:])
         low, high = (0, 1) if bits == 1 else (-(1 << (bits - 1)), (1 << bits) - 1)

@@ -95,3 +95,18 @@ def test_a_package_for_another_device_is_refused():
     package = ktc.compile(ADD16.read_text(), arch="toy")
     with pytest.raises(KtcError, match="the package was compiled for arch 'toy'"):
         ktc.Simulator("spyre").prepare(package)
+
+
+@pytest.mark.parametrize("name, value, kind", [("k", np.complex64(1), "f16"),
+                                               ("n", np.str_("4"), "index"),
+                                               ("n", np.float64(4.0), "index")])
+def test_an_inputs_scalar_of_the_wrong_kind_is_refused(tmp_path, capsys, name, value, kind):
+    """A scalar in ``--inputs`` that is not a value of its argument's type (a complex,
+    a string, a float for an integer) is refused by name before the run."""
+    values = {"n": np.int64(4), "k": np.float16(2.0)} | {name: value}
+    np.savez(tmp_path / "in.npz", **values)
+    kernel = ROOT / "tests" / "lit" / "ktc" / "Inputs" / "scale_n.mlir"
+    assert main(["run", str(kernel), "--arch", "toy", "--inputs", str(tmp_path / "in.npz")]) == 1
+    _, err = capsys.readouterr()
+    assert f"%{name} = " in err and f"not a value of type {kind}" in err
+    assert "internal error" not in err
