@@ -412,6 +412,7 @@ def _engine_kind(walk: _Walk, kind: str, indices: list[int], memories_in: dict[t
     lanes = field_of(simd, "lanes") if simd is not None else None
     issue = intrinsic(op, "issue_cycles")
     instructions = intrinsic(op, "instructions")
+    scalar = intrinsic(op, "scalar_cycles")
     return EngineKind(
         kind=kind,
         count=len(indices),
@@ -427,6 +428,7 @@ def _engine_kind(walk: _Walk, kind: str, indices: list[int], memories_in: dict[t
         where=where(op),
         matrix=_matrix(kind, provided.get("matrix"), where(op)),
         outstanding=integer(intrinsic(op, "outstanding")),
+        scalar_cycles={name: integer(value) for name, value in scalar.data.items()} if isinstance(scalar, DictionaryAttr) else {},
     )
 
 

@@ -297,6 +297,10 @@ class EngineKind:
     """Copies an instance has in flight at most (``ktdf_arch.outstanding``; None: no
     limit given)."""
 
+    scalar_cycles: Mapping[str, int] = field(default_factory=dict)
+    """Cycles per scalar and control instruction, by class
+    (``ktc.dialects.ktdf_arch.SCALAR_CLASSES``; a class not given costs nothing)."""
+
     @property
     def features(self) -> tuple[str, ...]:
         """The feature names it has, for display."""

@@ -49,13 +49,15 @@
   kind = "MNILU",
   ktdf_arch.features = {ktdf_arch.feature.load = #DMA_ACCESS},
   ktdf_arch.outstanding = 4,
-  ktdf_arch.example_values = ["outstanding"]
+  ktdf_arch.scalar_cycles = {scalar = 1, control = 1},
+  ktdf_arch.example_values = ["outstanding", "scalar_cycles"]
 }
 #MNISU = {
   kind = "MNISU",
   ktdf_arch.features = {ktdf_arch.feature.store = #DMA_ACCESS},
   ktdf_arch.outstanding = 4,
-  ktdf_arch.example_values = ["outstanding"]
+  ktdf_arch.scalar_cycles = {scalar = 1, control = 1},
+  ktdf_arch.example_values = ["outstanding", "scalar_cycles"]
 }
 
 // Device memory side of a DMA engine: 128-byte transfers, long latency.
@@ -79,7 +81,9 @@
   ktdf_arch.features = {
     ktdf_arch.feature.load = {word_size = #ktdf_arch.map<"L1" = 128>},
     ktdf_arch.feature.store = {word_size = #ktdf_arch.map<"L1" = 128>}
-  }
+  },
+  ktdf_arch.scalar_cycles = {scalar = 1, control = 1},
+  ktdf_arch.example_values = ["scalar_cycles"]
 }
 #RING_LINK = {
   ktdf_arch.transfer_granularity = array<i64: 128>,
@@ -104,7 +108,8 @@
     "cmp_eq", "cmp_ne", "cmp_gt", "cmp_ge", "cmp_lt", "cmp_le"
   ],
   ktdf_arch.issue_cycles = {plain = 1, transcendental = 4, reduction_step = 1},
-  ktdf_arch.example_values = ["issue_cycles"]
+  ktdf_arch.scalar_cycles = {scalar = 1, control = 1},
+  ktdf_arch.example_values = ["issue_cycles", "scalar_cycles"]
 }
 // Its accumulator registers.
 #SFU_REG = {kind = "SFU_REG", size = 2048, ktdf_arch.example_values = ["size"]}
@@ -120,7 +125,8 @@
       issue_cycles = 1, fill = 8, drain = 8
     }
   },
-  ktdf_arch.example_values = ["matrix.fill", "matrix.drain"]
+  ktdf_arch.scalar_cycles = {scalar = 1, control = 1},
+  ktdf_arch.example_values = ["matrix.fill", "matrix.drain", "scalar_cycles"]
 }
 // Its accumulators: 64 KiB beside it (16,384 fp32), read and written in place.
 #PT_ACC = {kind = "PT_ACC", size = 65536, ktdf_arch.example_values = ["size"]}
@@ -147,9 +153,16 @@
   ktdf_arch.features = {
     ktdf_arch.feature.load = #L1_ACCESS,
     ktdf_arch.feature.simd = {splat, zero_pad}
-  }
+  },
+  ktdf_arch.scalar_cycles = {scalar = 1, control = 1},
+  ktdf_arch.example_values = ["scalar_cycles"]
 }
-#L1SU = {kind = "L1SU", ktdf_arch.features = {ktdf_arch.feature.store = #L1_ACCESS}}
+#L1SU = {
+  kind = "L1SU",
+  ktdf_arch.features = {ktdf_arch.feature.store = #L1_ACCESS},
+  ktdf_arch.scalar_cycles = {scalar = 1, control = 1},
+  ktdf_arch.example_values = ["scalar_cycles"]
+}
 
 // Scratchpad <-> load/store unit.
 #L1_PORT = {

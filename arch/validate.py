@@ -299,6 +299,8 @@ FIGURE_BOUNDS: dict[str, tuple[int, int]] = {
     "lanes": (1, 1 << 16),
     "ktdf_arch.count": (1, 1 << 16),
     "ktdf_arch.outstanding": (1, 1 << 16),
+    "scalar": (1, 1 << 16),
+    "control": (1, 1 << 16),
 }
 """The least and the largest value of each figure of a description, by the name it is
 written under (the entries of a map or an array take the map's or the array's name):

@@ -508,6 +508,11 @@ a step issues in ``issue_cycles``, products reach the accumulators ``fill`` cycl
 after their operands enter, and accumulators leave ``drain`` cycles after the last
 step."""
 
+SCALAR_CLASSES = ("scalar", "control")
+"""The classes of the instructions an execution unit may state a cost for
+(``ktdf_arch.scalar_cycles``): scalar arithmetic, moves, uniforms and views; loops,
+branches and halt."""
+
 ISSUE_CLASSES = ("plain", "transcendental", "reduction_step")
 """The op classes a compute unit gives an issue cost for: ordinary arithmetic,
 transcendentals (exp, sqrt, reciprocal, ...), and one step of an in-vector reduction."""
@@ -547,6 +552,11 @@ INTRINSICS: dict[str, Intrinsic] = {
         "execution units",
         _record({name: _positive_field(name) for name in ISSUE_CLASSES}),
     ),
+    "ktdf_arch.scalar_cycles": Intrinsic(
+        frozenset({EXEC_UNIT}),
+        "execution units",
+        _record({name: _positive_field(name) for name in SCALAR_CLASSES}),
+    ),
     "ktdf_arch.instructions": Intrinsic(
         frozenset({EXEC_UNIT}), "execution units", _instruction_names
     ),
@@ -572,6 +582,8 @@ how large, all in cycles and bytes:
   waits for the earliest to complete (no limit where it is not given).
 * ``issue_cycles``: cycles a compute unit takes to issue one vector instruction of
   each op class in ``ISSUE_CLASSES``.
+* ``scalar_cycles``: cycles an execution unit spends on each instruction of the
+  ``SCALAR_CLASSES`` it runs (a class not given costs nothing).
 * ``instructions``: the vector instructions a compute unit has (``INSTRUCTION_NAMES``),
   the ones the device's patterns may map an intrinsic onto.
 * ``instruction`` and ``parameters``, on an op of a kernel, not of the device: the

@@ -67,7 +67,7 @@ enum { EV_RESUME, EV_DMA };
 #define STOP (-1)
 #define BAIL (-2)
 
-typedef struct { int op; i64 a[8]; i64 *list; int n; i64 *list2; int n2; } Ins;
+typedef struct { int op; i64 a[8]; i64 *list; int n; i64 *list2; int n2; i64 cost; } Ins;
 typedef struct { Ins *ins; int count; i64 *uniforms; int rows; int cols; } Program;
 
 typedef struct { i64 unit, address; int dtype, ndim; i64 shape[MAXD], strides[MAXD]; } View;
@@ -88,6 +88,7 @@ typedef struct { i64 size, kind, core, page; int nalloc; i64 *alloc; } Mem;
 typedef struct {
     int program; i64 unit; i64 position; i64 pc; int done;
     int block; i64 blocked_since, outstanding;
+    i64 pending; /* cycles of scalar and control instructions not spent yet */
     i64 *copies; int copies_head, copies_count; /* completion times of copies in flight (a ring) */
     i64 busy, starved, backpressured, busy_until, vector_cycles;
     i64 s[SREGS];
@@ -920,6 +921,22 @@ static i64 step(Core *c, Engine *e, int index, const Ins *in) {
     return bail(c, "unsupported instruction", in->op);
 }
 
+/* Instructions that never take time or wait (ktc.sim.steps.QUICK): the scalar and
+   control ones add their cycles to the engine's pending ones, which it spends before
+   any other instruction and before it ends. */
+static int quick(int op) {
+    return (op >= OP_LI && op <= OP_HALT) || op == OP_VIEW || op == OP_DIM || op == OP_VCONST
+        || op == OP_VSPLAT || op == OP_VMOV;
+}
+
+/* Busy for the pending cycles, then on at the same pc. */
+static int charge(Core *c, Engine *e, int index) {
+    i64 until = c->now + e->pending;
+    e->pending = 0;
+    busy(e, c->now, until);
+    return push(c, until, EV_RESUME, index) ? BAIL : 0;
+}
+
 static int resume(Core *c, int index) {
     Engine *e = &c->engines[index];
     if (e->block != B_NONE) {
@@ -929,10 +946,17 @@ static int resume(Core *c, int index) {
     }
     Program *p = &c->programs[e->program];
     for (i64 n = 0; n <= STEPS_WITHOUT_TIME; n++) {
-        if (e->pc >= p->count) { e->done = 1; return 0; }
-        i64 next = step(c, e, index, &p->ins[e->pc]);
+        if (e->pc >= p->count) {
+            if (e->pending) return charge(c, e, index);
+            e->done = 1;
+            return 0;
+        }
+        const Ins *in = &p->ins[e->pc];
+        if (e->pending && !quick(in->op)) return charge(c, e, index);
+        i64 next = step(c, e, index, in);
         if (next == STOP) return 0;
         if (next == BAIL) return BAIL;
+        e->pending += in->cost;
         e->pc = next;
     }
     return bail(c, "steps without time", e->pc);
@@ -1353,6 +1377,7 @@ static int core_init(Core *c, PyObject *args, PyObject *kw) {
             free(fields);
             I->list = int_tuple(PyTuple_GET_ITEM(t, 2), &I->n);
             I->list2 = int_tuple(PyTuple_GET_ITEM(t, 3), &I->n2);
+            I->cost = PyTuple_GET_SIZE(t) > 4 ? PyLong_AsLongLong(PyTuple_GET_ITEM(t, 4)) : 0;
         }
         P->rows = (int)PyTuple_GET_SIZE(uni);
         P->cols = P->rows ? (int)PyTuple_GET_SIZE(PyTuple_GET_ITEM(uni, 0)) : 0;

@@ -47,6 +47,7 @@ from ktc.sim import numerics
 from ktc.sim.engines import VALUES, VECTOR_OPS, Run
 from ktc.sim import machine as event_queue
 from ktc.sim.memory import View
+from ktc.sim.steps import cost_class
 
 try:
     from ktc.sim import _core
@@ -66,7 +67,7 @@ def available() -> bool:
 # Encoding programs for the core
 # ---------------------------------------------------------------------------------
 
-Encoded = tuple[int, tuple[int, ...], tuple[int, ...], tuple[int, ...]]
+Encoded = tuple[int, tuple[int, ...], tuple[int, ...], tuple[int, ...], int]
 
 
 class Unsupported(Exception):
@@ -151,17 +152,19 @@ ENCODERS: dict[type, tuple[str, Callable]] = {
 
 
 def encode(instruction: isa.Instruction, kind) -> Encoded:
-    """One instruction as the core reads it: a bail instruction when it cannot run it."""
+    """One instruction as the core reads it, with its scalar or control cycles: a bail
+    instruction when it cannot run it."""
     entry = ENCODERS.get(type(instruction))
     if entry is None:
-        return (_op("bail"), (), (), ())
+        return (_op("bail"), (), (), (), 0)
     name, encoder = entry
     try:
         parts = encoder(instruction, kind)
     except (Unsupported, ValueError):
-        return (_op("bail"), (), (), ())
+        return (_op("bail"), (), (), (), 0)
     fields, first, second = (*parts, (), ())[:3]
-    return (_op(name), tuple(fields), tuple(first), tuple(second))
+    cycles = kind.scalar_cycles.get(cost_class(instruction), 0)
+    return (_op(name), tuple(fields), tuple(first), tuple(second), cycles)
 
 
 # ---------------------------------------------------------------------------------

@@ -28,7 +28,7 @@ once into ``(handler, instruction, next pc)`` steps, which the engine's loop run
 from __future__ import annotations
 
 from collections import Counter, deque
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from functools import lru_cache
 from heapq import heappush
@@ -340,6 +340,9 @@ class Engine:
         self.blocked_since = 0
         self.outstanding = 0
         """Cycle by which its copies and stores have completed."""
+        self.pending = 0
+        """Cycles of the scalar and control instructions run since they were last
+        spent (``charge``)."""
         self.copies: deque[int] = deque()
         """When each of its copies in flight completes, earliest first (kept where its
         kind limits them: ``outstanding``)."""
@@ -406,16 +409,25 @@ class Engine:
         at = f" (at {location})" if location else ""
         return f"{self.name} pc {self.pc} `{text}`{at}: {message}"
 
-    def busy(self, start: int, end: int, instruction: isa.Instruction) -> None:
-        """Count ``[start, end)`` as busy (overlaps with earlier busy time once)."""
+    def busy(self, start: int, end: int, instruction: isa.Instruction | None) -> None:
+        """Count ``[start, end)`` as busy (overlaps with earlier busy time once), for
+        ``instruction`` (None: scalar and control instructions)."""
         stats = self.stats
         if end > stats.busy_until:
             stats.busy += end - max(start, stats.busy_until)
             stats.busy_until = end
         if self.trace is not None and end > start:
             kind = getattr(instruction, "kind", None)
-            name = f"{instruction.MNEMONIC}.{kind}" if kind else instruction.MNEMONIC
-            self.trace.busy(self, name, start, end)
+            name = "scalar" if instruction is None else instruction.MNEMONIC
+            self.trace.busy(self, f"{name}.{kind}" if kind else name, start, end)
+
+    def charge(self) -> None:
+        """Spend the cycles of the scalar and control instructions run since the last
+        charge: busy for them, then on at the same pc."""
+        now = self.machine.now
+        until, self.pending = now + self.pending, 0
+        self.busy(now, until, None)
+        self.hold(until, self.pc)
 
     def starves_for(self, registers) -> bool:
         """Whether the vector registers' data is still on its way (the engine then
@@ -793,9 +805,22 @@ def _unknown(e: Engine, i: isa.Instruction, following: int):
     raise Fault(f"the simulator cannot execute {i.MNEMONIC}")
 
 
-def steps_of(program: list[isa.Instruction], uniforms: tuple[tuple[int, ...], ...]) -> list[tuple]:
-    """The steps an engine runs ``program`` by (shared by the instances of a binary)."""
-    return compile_steps(program, uniforms, _handler, _end, Fault)
+def steps_of(program: list[isa.Instruction], uniforms: tuple[tuple[int, ...], ...],
+             costs: Mapping[str, int] | None = None) -> list[tuple]:
+    """The steps an engine runs ``program`` by (shared by the instances of a binary);
+    ``costs``: its kind's ``scalar_cycles``."""
+    return compile_steps(program, uniforms, _handler, _end, Fault, costs, _charged)
+
+
+def _charged(handler: Callable) -> Callable:
+    """``handler``, run once the engine has spent its pending scalar and control cycles."""
+
+    def step(e: Engine, i: isa.Instruction, following: int):
+        if e.pending:
+            return e.charge()
+        return handler(e, i, following)
+
+    return step
 
 
 def _handler(instruction: isa.Instruction) -> Callable:

@@ -190,7 +190,8 @@ class Simulator:
         memories = [self._memory(n) if n.role == MEMORY else None for n in loaded.nodes]
         run = Run(machine, loaded.nodes, memories, trace)
         for binary, program in zip(loaded.binary.engines, loaded.programs):
-            locate, steps = _locator(binary), steps_of(program, binary.uniforms)
+            costs = self.device.engine(binary.kind).scalar_cycles
+            locate, steps = _locator(binary), steps_of(program, binary.uniforms, costs)
             for position, unit in enumerate(binary.instances):
                 run.engines.append(Engine(run, unit, position, program, steps, binary.uniforms,
                                           locate))

@@ -14,7 +14,7 @@ engine's loop instead of one per instruction, with the same effects.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 
 from ktc.codegen import isa
 from ktc.codegen.integer import BINARY, DIVIDING, wrap
@@ -24,6 +24,8 @@ SIGNED_LIMIT = 1 << 63
 QUICK = (isa.Li, isa.Uni, isa.Mov, isa.Alu, isa.Select, isa.Loop, isa.EndLoop, isa.Brz, isa.Jmp,
          isa.Halt, isa.View, isa.Dim, isa.Vconst, isa.Vsplat, isa.Vmov)
 CONTROL = (isa.Loop, isa.EndLoop, isa.Brz, isa.Jmp, isa.Halt)
+SCALAR = (isa.Li, isa.Uni, isa.Mov, isa.Alu, isa.Select, isa.View, isa.Dim)
+"""The instructions of the ``scalar`` cost class (``CONTROL``: of the ``control`` one)."""
 
 WRAPPING = {"add": "+", "sub": "-", "mul": "*"}
 """ALU operations written out, whose result may leave the signed 64-bit range."""
@@ -32,19 +34,35 @@ COMPARE = {"cmp.eq": "==", "cmp.ne": "!=", "cmp.slt": "<", "cmp.sle": "<=", "cmp
            "cmp.sge": ">="}
 
 
+def cost_class(instruction: isa.Instruction) -> str | None:
+    """``scalar``, ``control`` or None (vector register moves and every instruction
+    that takes time of its own)."""
+    if isinstance(instruction, SCALAR):
+        return "scalar"
+    return "control" if isinstance(instruction, CONTROL) else None
+
+
 def compile_steps(program: list[isa.Instruction], uniforms: tuple[tuple[int, ...], ...],
                   handler: Callable[[isa.Instruction], Callable], end: Callable,
-                  fault: type[Exception]) -> list[tuple]:
+                  fault: type[Exception], costs: Mapping[str, int] | None = None,
+                  charged: Callable[[Callable], Callable] | None = None) -> list[tuple]:
     """The steps of ``program`` (one more at its end, ``end``): ``handler(instruction)``
-    gives an instruction's own handler, ``fault`` is what a division by zero raises."""
-    steps = [(handler(i), i, pc + 1) for pc, i in enumerate(program)]
-    steps.append((end, None, len(program)))
+    gives an instruction's own handler, ``fault`` is what a division by zero raises.
+    ``costs``: cycles per cost class; each run adds its instructions' cycles to the
+    engine's ``pending``, and every other step (and the end) is ``charged(handler)``,
+    which spends them first."""
+    costs = costs or {}
+    cost = {pc: costs.get(cost_class(i), 0) for pc, i in enumerate(program)}
+    timed = charged if any(cost.values()) else (lambda h: h)
+    steps = [(handler(i) if _quick(i, uniforms) else timed(handler(i)), i, pc + 1)
+             for pc, i in enumerate(program)]
+    steps.append((timed(end), None, len(program)))
     names = {"wrap": wrap, "Fault": fault, "L": SIGNED_LIMIT,
              "U": tuple(tuple(wrap(v) for v in row) for row in uniforms),
              **{f"ALU_{op.replace('.', '_')}": fn for op, fn in BINARY.items()}}
     for pc in sorted(_entries(program)):
         if pc < len(program) and _quick(program[pc], uniforms):
-            steps[pc] = (_compiled(program, pc, uniforms, handler, dict(names)), None, pc + 1)
+            steps[pc] = (_compiled(program, pc, uniforms, handler, dict(names), cost), None, pc + 1)
     return steps
 
 
@@ -71,20 +89,23 @@ def _entries(program: list[isa.Instruction]) -> set[int]:
 
 
 def _compiled(program: list[isa.Instruction], start: int, uniforms, handler,
-              names: dict) -> Callable:
+              names: dict, cost: dict[int, int]) -> Callable:
     """The run of quick instructions from ``start`` as one function (``names``: what its
-    source refers to)."""
+    source refers to; ``cost``: the cycles of each pc, which the run adds up)."""
     lines = ["def run(e, _i, _following):", "    s = e.s"]
-    pc = start
+    pc, cycles = start, 0
     while pc < len(program) and _quick(program[pc], uniforms):
         i = program[pc]
         names[f"I{pc}"], names[f"H{pc}"] = i, handler(i)
         lines += ["    " + line for line in _lines(i, pc, len(program))]
+        cycles += cost[pc]
         if isinstance(i, CONTROL):
             break
         pc += 1
     else:
         lines.append(f"    return {pc}")
+    if cycles:
+        lines.insert(2, f"    e.pending += {cycles}")
     exec("\n".join(lines), names)  # noqa: S102 - source built above from decoded instructions
     return names["run"]
 

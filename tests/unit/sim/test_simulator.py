@@ -230,13 +230,14 @@ def test_dma_rounds_runs_up_to_the_transfer_granularity():
 
 def test_cores_contend_for_device_memory_bandwidth():
     """Two cores each copying a block take the time of one core copying both: the
-    device-memory port (shared) is the bottleneck, not the per-core links."""
+    device-memory port (shared) is the bottleneck, not the per-core links. Beyond the
+    bound each run takes only the DMA engines' scalar instructions before the copy."""
     one = single_dma("spyre", 8192, cores=1).report()
     four = single_dma("spyre", 8192, cores=4).report()
     port = Device.load("spyre").memory("DDR").port_bandwidth
     assert four.cycles - one.cycles == 3 * 8192 // port
     assert four.binding_resource == "DDR bandwidth"
-    assert four.efficiency == 1.0
+    assert four.cycles - four.bound_cycles == one.cycles - one.bound_cycles
 
 
 def test_small_fifo_back_pressures_the_producer():
@@ -659,13 +660,15 @@ def run_copies(copies: int) -> int:
 
 def test_a_dma_engine_waits_for_room_among_its_copies_in_flight():
     """spyre's DMA engines have ``outstanding`` copies in flight at most: that many
-    sticks, issued at once, all travel together (each takes a cycle of the device-memory
-    port, the latency overlaps), but twice that many pay the latency twice, the second
-    half waiting for the first to complete."""
-    limit = Device.load("spyre").engine("MNILU").outstanding
+    sticks, issued one loop trip apart, all travel together (each a trip or a cycle of
+    the device-memory port later than the one before, the latency overlaps), but twice
+    that many pay the latency twice, the second half waiting for the first to complete."""
+    kind = Device.load("spyre").engine("MNILU")
+    limit, costs = kind.outstanding, kind.scalar_cycles
     assert limit is not None and limit > 1
+    trip = 4 * costs.get("scalar", 0) + costs.get("control", 0)  # two views, two adds, the loop's end
     one = run_copies(1)
-    assert run_copies(limit) == one + limit - 1
+    assert run_copies(limit) == one + (limit - 1) * max(trip, 1)
     assert run_copies(2 * limit) >= 2 * one
 
 
@@ -700,3 +703,39 @@ def test_the_scratchpad_port_serves_bytes_shared_by_copies_and_load_units():
     machine.transfer(((machine.route(ddr, dma), 1, tile), (machine.route(dma, l1), 1, tile)))
     start, _, _ = machine.transfer(((machine.route(l1, units[0]), 1, row),))
     assert start == tile // port
+
+
+# ---------------------------------------------------------------------------------
+# Scalar and control instructions
+# ---------------------------------------------------------------------------------
+
+
+def run_scalars(iterations: int) -> tuple[int, int]:
+    """Cycles and busy cycles of spyre's DMA load engine of core 0 running a loop of
+    ``iterations`` trips, each an add and a move, then a copy of one stick."""
+    sim = Simulator("spyre")
+    stick = 128
+    source = sim.allocate("DDR", stick, stick)
+    units = (Unit("DDR"), Unit("L1", 0, 0), Unit("MNILU", 0, 0))
+    program = [
+        isa.Li(1, 0), isa.Li(2, source), isa.Li(3, 1), isa.Li(4, 0), isa.Li(11, iterations),
+        *counted(10, 11, [isa.Alu("add", 5, 5, 10), isa.Mov(6, 5)]),
+        isa.View(0, 1, 2, "f16", (stick // 2,), (1,)), isa.View(1, 3, 4, "f16", (stick // 2,), (1,)),
+        isa.Dma(0, 1), isa.Halt(),
+    ]
+    sim.execute(sim.load(DataflowBinary("scalars", units, (binary("MNILU", [2], program, []),))))
+    report = sim.report().to_json()
+    return report["cycles"], report["engines"]["MNILU"]["busy"]
+
+
+def test_scalar_and_control_instructions_cost_their_cycles_before_the_next_timed_one():
+    """spyre states cycles per scalar and per control instruction: a loop of n trips
+    (an add, a move and the loop's end each trip) delays the copy after it by n times
+    its cycles, which count as busy."""
+    costs = Device.load("spyre").engine("MNILU").scalar_cycles
+    scalar, control = costs.get("scalar", 0), costs.get("control", 0)
+    assert scalar or control
+    (cycles0, busy0), (cycles5, busy5) = run_scalars(0), run_scalars(5)
+    trip = 2 * scalar + control
+    assert cycles5 - cycles0 == 5 * trip
+    assert busy5 - busy0 == 5 * trip

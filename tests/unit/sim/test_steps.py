@@ -19,8 +19,9 @@ RESULT = 40
 """Results go to s40.., stored at L1 address 8 * k for the k-th."""
 
 
-def plain_steps(program, uniforms):
-    """One step per instruction, as if nothing were compiled."""
+def plain_steps(program, uniforms, costs=None):
+    """One step per instruction, as if nothing were compiled (and scalar instructions
+    cost nothing: only the values they leave are compared)."""
     steps = [(_handler(i), i, pc + 1) for pc, i in enumerate(program)]
     return steps + [(_end, None, len(program))]
 
