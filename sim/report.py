@@ -1,6 +1,14 @@
-"""The report of a run: cycles, per-engine breakdown, traffic and the roofline bound.
+"""The report of a run: cycles, per-engine breakdown, traffic and two bounds.
 
-The bound is the roofline of ``anchors-broader.md`` §4.2 with the arch file's figures,
+**The ideal** (``ideal``; ``docs/simulator.md`` derives it) is what no schedule of
+the kernel can beat: every array of the launch read or written once through device
+memory at its bandwidth, plus the least latency of a link at the device-memory port
+(the last byte served still has to cross one), or the compute the run issued spread
+over every compute engine (and every matrix unit) of the device, whichever is larger.
+``efficiency = ideal / cycles``; ``traffic overhead`` = bytes issued through the
+device-memory port / the ideal's bytes.
+
+**The issued-traffic bound** (``bound``) is the roofline of ``anchors-broader.md`` §4.2 with the arch file's figures,
 applied to the traffic and compute the kernel actually issued (bytes through device
 memory, vector issue cycles, scratchpad load/store bytes, interconnect byte-hops):
 
@@ -15,8 +23,9 @@ memory, vector issue cycles, scratchpad load/store bytes, interconnect byte-hops
   the drain bandwidth;
 - interconnect: byte-hops over the links of the interconnect times their bandwidth.
 
-``bound = max`` of these; ``efficiency = bound / cycles``. A run faster than its bound
-is a simulator bug.
+``bound = max`` of these; ``bound_efficiency = bound / cycles``. The ideal is never
+above it (its bytes are at most the issued bytes, its compute spread over at least the
+engines that issued it), and a run faster than the issued bound is a simulator bug.
 """
 
 from __future__ import annotations
@@ -54,10 +63,28 @@ class Report:
     instances: dict[str, EngineFigures] = field(default_factory=dict)
     """Per engine instance (``SFU[0.1]``)."""
     wall_s: float = 0.0
+    ideal_cycles: int = 0
+    ideal_terms: dict[str, int] = field(default_factory=dict)
+    """Each term of the ideal, in cycles."""
+    ideal_bytes: int = 0
+    """Bytes of the launch's arrays through device memory, each once."""
+    issued_bytes: int = 0
+    """Bytes the run moved through the device-memory port (rounded to granularity)."""
 
     @property
     def efficiency(self) -> float:
+        """The ideal over the simulated cycles."""
+        return self.ideal_cycles / self.cycles if self.cycles else 1.0
+
+    @property
+    def bound_efficiency(self) -> float:
+        """The issued-traffic bound over the simulated cycles."""
         return self.bound_cycles / self.cycles if self.cycles else 1.0
+
+    @property
+    def traffic_overhead(self) -> float:
+        """Bytes issued through device memory over the ideal's bytes."""
+        return self.issued_bytes / self.ideal_bytes if self.ideal_bytes else 1.0
 
     @property
     def cycles_per_wall_second(self) -> float:
@@ -75,8 +102,14 @@ class Report:
             "cycles": self.cycles,
             "bound_cycles": self.bound_cycles,
             "binding_resource": self.binding_resource,
-            "efficiency": self.efficiency,
+            "bound_efficiency": self.bound_efficiency,
             "bound_terms": dict(self.bound_terms),
+            "ideal_cycles": self.ideal_cycles,
+            "ideal_terms": dict(self.ideal_terms),
+            "efficiency": self.efficiency,
+            "ideal_bytes": self.ideal_bytes,
+            "issued_bytes": self.issued_bytes,
+            "traffic_overhead": self.traffic_overhead,
             "bytes": dict(self.bytes),
             "bandwidth_bytes_per_cycle": {m: self.bandwidth(m) for m in self.bytes},
             "engines": {kind: asdict(f) for kind, f in self.engines.items()},
@@ -93,8 +126,12 @@ class Report:
         seconds = self.cycles / (self.clock_mhz * 1e6)
         lines = [
             f"cycles: {self.cycles} ({seconds * 1e6:.3f} us at {self.clock_mhz} MHz, @{self.arch})",
-            (f"roofline bound: {self.bound_cycles} cycles, bound by {self.binding_resource}; "
-             f"efficiency {self.efficiency:.1%}"),
+            (f"ideal: {self.ideal_cycles} cycles; efficiency {self.efficiency:.1%}; traffic "
+             f"{self.issued_bytes} B issued for {self.ideal_bytes} B of arrays "
+             f"(overhead {self.traffic_overhead:.2f}x)"),
+            "  terms: " + ", ".join(f"{name} {cycles}" for name, cycles in self.ideal_terms.items()),
+            (f"issued-traffic bound: {self.bound_cycles} cycles, bound by {self.binding_resource}; "
+             f"{self.bound_efficiency:.1%} of the cycles"),
             "  terms: " + ", ".join(f"{name} {cycles}" for name, cycles in self.bound_terms.items()),
             "engines (cycles summed over instances):",
         ]
@@ -136,6 +173,34 @@ def bound(device: Device, run) -> tuple[int, str, dict[str, int]]:
         terms["interconnect"] = -(-machine.interconnect_bytes // capacity)
     binding = max(terms, key=terms.get, default="nothing")
     return terms.get(binding, 0), binding, terms
+
+
+def ideal(device: Device, run, array_bytes: int) -> tuple[int, dict[str, int], int]:
+    """The ideal of a run whose launch placed ``array_bytes`` of arrays in device memory:
+    cycles, every term, and its bytes (the arrays' bytes, at most those the run issued
+    through the port: a kernel that needs only part of an array reads only that part)."""
+    roof, memory = device.roofline, device.device_memory
+    moved = min(array_bytes, run.machine.port_bytes.get(memory, 0))
+    terms: dict[str, int] = {}
+    if moved and roof.device_memory_bytes_per_cycle:
+        terms[f"{memory} bandwidth"] = (_ceil(moved, roof.device_memory_bytes_per_cycle)
+                                        + port_link_latency(device))
+    vector = [e.stats.vector_cycles for e in run.engines if e.stats.vector_cycles]
+    if vector:
+        engines = max(len(device.instances(device.compute_kind)), len(vector))
+        terms["SIMD issue"] = _ceil(sum(vector), engines)
+    steps = sum(issued_cycles(e) for e in run.engines)
+    if steps and roof.matrix_units:
+        terms["matrix issue"] = _ceil(steps, roof.matrix_units)
+    return max(terms.values(), default=0), terms, moved
+
+
+def port_link_latency(device: Device) -> int:
+    """The least latency of a link into or out of device memory: every transfer through
+    its port crosses one, so the last byte it serves arrives at least this late."""
+    memory = device.device_memory
+    return min((link.latency or 0 for link in device.links
+                if memory in (link.source.kind, link.target.kind)), default=0)
 
 
 def _ceil(nbytes: int, per_cycle: int) -> int:

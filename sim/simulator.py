@@ -41,7 +41,7 @@ from ktc.sim import compiled
 from ktc.sim.engines import Engine, Run, steps_of
 from ktc.sim.machine import Machine, OverBudget, SimError
 from ktc.sim.memory import Memory, OutOfBounds
-from ktc.sim.report import Report, bound, engine_figures
+from ktc.sim.report import Report, bound, engine_figures, ideal
 from ktc.sim.trace import Trace
 
 BUDGET_FACTOR = 1000
@@ -93,6 +93,11 @@ class Simulator:
         self._memories: dict[int, Memory] = {}
         self._loaded: list[Loaded] = []
         self._report: Report | None = None
+        self._arrays: dict[int, int] = {}
+        """Bytes of each array the host wrote into device memory for the current launch
+        (by address): what the ideal reads or writes once."""
+        self._launched = False
+        """An execution ran since the host's last write: its next write starts a launch."""
         self.ran_on: str | None = None
         """Who ran the engines of the last execution (``TIMINGS``)."""
 
@@ -106,6 +111,10 @@ class Simulator:
 
     def write(self, memory: str, address: int, data: bytes) -> None:
         self._host(memory, lambda m: m.write(address, np.frombuffer(bytes(data), np.uint8)))
+        if self._kind(memory) == self.device.device_memory:
+            if self._launched:
+                self._arrays, self._launched = {}, False
+            self._arrays[address] = len(data)
 
     def read(self, memory: str, address: int, nbytes: int) -> bytes:
         return self._host(memory, lambda m: m.read(address, address + nbytes).tobytes())
@@ -217,11 +226,15 @@ class Simulator:
         if blocked:
             raise SimError(deadlock(machine.now, blocked))
         cycles = max([machine.last_event] + [e.stats.busy_until for e in run.engines])
+        self._launched = True
         bound_cycles, binding, terms = bound(self.device, run)
+        ideal_cycles, ideal_terms, ideal_bytes = ideal(self.device, run, sum(self._arrays.values()))
         kinds, instances = engine_figures(run.engines)
         self._report = Report(
             self.device.name, self.device.clock_mhz, cycles, bound_cycles, binding, terms,
             dict(run.memory_bytes), kinds, instances, time.perf_counter() - started,
+            ideal_cycles, ideal_terms, ideal_bytes,
+            run.machine.port_bytes.get(self.device.device_memory, 0),
         )
         if cycles < bound_cycles:
             raise SimError(f"simulator bug: {loaded.binary.name} ran in {cycles} cycles, below its "

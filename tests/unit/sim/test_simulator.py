@@ -218,7 +218,7 @@ def test_dma_time_is_latency_plus_bytes_over_the_slowest_link():
     assert report.cycles == latency + nbytes // slowest
     assert report.bytes == {"DDR": nbytes, "L1": nbytes}
     assert report.binding_resource == "DDR bandwidth"
-    assert report.efficiency == 1.0
+    assert report.bound_efficiency == 1.0
 
 
 def test_dma_rounds_runs_up_to_the_transfer_granularity():
@@ -413,8 +413,12 @@ def test_ranges_group_cores():
 def test_report_json_has_the_required_keys(tmp_path):
     sim, _, _ = run_exp(cores=2, rows=4)
     data = json.loads(json.dumps(sim.report().to_json()))
-    for key in ("cycles", "bound_cycles", "binding_resource", "efficiency", "bytes", "engines", "wall_s"):
+    for key in ("cycles", "bound_cycles", "binding_resource", "efficiency", "bytes", "engines", "wall_s",
+                "ideal_cycles", "ideal_terms", "bound_efficiency", "ideal_bytes", "issued_bytes",
+                "traffic_overhead"):
         assert key in data
+    assert data["efficiency"] == data["ideal_cycles"] / data["cycles"]
+    assert data["bound_efficiency"] == data["bound_cycles"] / data["cycles"]
     assert set(data["engines"]) == {"MNILU", "L1LU", "SFU", "L1SU", "MNISU"}
     assert set(data["engines"]["SFU"]) >= {"busy", "starved", "backpressured"}
     assert data["bytes"]["DDR"] == 2 * 2 * 4 * 8 * 2
