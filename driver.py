@@ -9,6 +9,8 @@ package.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.dialects.func import CallOp, FuncOp
 from xdsl.passes import PassPipeline
@@ -28,15 +30,30 @@ from ktc.passes.tile_size_selection import TileSizeSelection
 
 PIPELINE = "ktir-to-dfir"
 UNOPTIMIZED_PIPELINE = "ktir-to-dfir-unoptimized"
+OPTIONAL_PASSES = ("double-buffering", "parallelize-loops-across-instances")
+"""Passes of ``ktir-to-dfir`` a schedule may leave out (one buffer per stage instead of
+two; the sub-cores of a core not splitting the loops)."""
+
+
+@dataclass(frozen=True)
+class Schedule:
+    """A point of the schedule space the passes expose: the tile sizes (every
+    ``reserve_size`` of the module in program order; empty for the cost model's) and the
+    optional passes left out."""
+
+    sizes: tuple[int, ...] = ()
+    skip: tuple[str, ...] = ()
 
 
 def compile(text: str, arch: str, filename: str = "<input>",
-            function: str | None = None, optimize: bool = True) -> Package:
+            function: str | None = None, optimize: bool = True,
+            schedule: Schedule | None = None) -> Package:
     """The package of the kernel in ``text`` for device ``arch`` (a name or a file).
 
     ``function`` names the kernel when the input has several functions with a body.
     ``optimize=False`` builds the baseline the benchmarks compare against: the
-    ``ktir-to-dfir-unoptimized`` pipeline with the smallest tile sizes.
+    ``ktir-to-dfir-unoptimized`` pipeline with the smallest tile sizes; ``schedule``
+    gives the full pipeline's tile sizes and leaves out passes (``ktc tune``).
     """
     ctx = context()
     module = parse_module(text, filename, ctx)
@@ -45,7 +62,7 @@ def compile(text: str, arch: str, filename: str = "<input>",
     kernel = find_kernel(module, function, filename)
     kernel_signature = signature(kernel)
     if not any(isinstance(op, DataflowOp) for op in module.walk()):
-        lower(module, ctx, optimize)
+        lower(module, ctx, optimize, schedule)
         kernel = find_kernel(module, kernel_signature.kernel, filename)
     return build(module, kernel, kernel_signature)
 
@@ -68,18 +85,25 @@ def find_kernel(module: ModuleOp, name: str | None, filename: str = "") -> FuncO
     return functions[0]
 
 
-def lower(module: ModuleOp, ctx, optimize: bool = True) -> None:
+def lower(module: ModuleOp, ctx, optimize: bool = True, schedule: Schedule | None = None) -> None:
     """Run ``ktir-to-dfir`` (or, without ``optimize``, ``ktir-to-dfir-unoptimized``
-    with the smallest tile sizes) on ``module``, verifying after every pass."""
+    with the smallest tile sizes) on ``module``, verifying after every pass; with a
+    ``schedule``, its tile sizes and without the passes it leaves out."""
     available = all_passes()
     name = PIPELINE if optimize else UNOPTIMIZED_PIPELINE
+    schedule = schedule or Schedule()
     try:
         pipeline = PassPipeline.parse_spec(available, expand(name))
     except (ValueError, KeyError) as err:
         raise KtcError(f"the {name} pipeline cannot be built: {err}") from None
     for module_pass in pipeline.passes:
-        if not optimize and isinstance(module_pass, TileSizeSelection):
-            module_pass = TileSizeSelection(sizes=_smallest_tile_sizes(module))
+        if module_pass.name in schedule.skip:
+            continue
+        if isinstance(module_pass, TileSizeSelection):
+            if not optimize:
+                module_pass = TileSizeSelection(sizes=_smallest_tile_sizes(module))
+            elif schedule.sizes:
+                module_pass = TileSizeSelection(sizes=schedule.sizes)
         apply_verified(module_pass, ctx, module)
 
 

@@ -13,6 +13,8 @@ for ``ktc run``); ``ktc inspect KERNEL.ktpkg`` prints one.
 ``ktc bench [--kernels ...] [--sizes ...]`` runs the benchmark suite
 (``ktc.benchmarks.suite``) and writes ``results.md`` and ``results.json`` into the
 current directory or ``-o DIR``.
+``ktc tune KERNEL.mlir -o RECORD.json`` searches the schedule space with the simulator
+(``ktc.tools.tune``); ``ktc compile --tuned RECORD.json`` uses the record.
 ``ktc arch check|show|dot FILE|NAME`` validates a device description, summarizes
 it in tables, or draws its routing graph (DOT; SVG with ``-o FILE.svg`` when
 Graphviz is installed).
@@ -59,10 +61,15 @@ def build_parser() -> argparse.ArgumentParser:
     compile_.add_argument("--function", metavar="NAME", help="the kernel, when there are several")
     compile_.add_argument("-o", "--output", required=True, metavar="KERNEL.ktpkg",
                           help="the package to write")
+    compile_.add_argument("--tuned", metavar="RECORD.json",
+                          help="compile with the best schedule of a `ktc tune` record")
     inspect_ = commands.add_parser("inspect", help="show a package",
                                    description="show a package: manifest, signature, symbol "
                                    "tables, plans, disassembly per engine")
     inspect_.add_argument("package", metavar="KERNEL.ktpkg", help="the package")
+    from ktc.tools.tune import add_parser
+
+    add_parser(commands)
     from ktc.benchmarks.suite import add_arguments
 
     add_arguments(commands.add_parser("bench", help="run the benchmark suite",
@@ -153,7 +160,13 @@ def compile_kernel(args: argparse.Namespace) -> int:
         text = Path(args.kernel).read_text()
     except OSError as err:
         raise KtcError(f"cannot read '{args.kernel}': {err.strerror}") from None
-    write(compile(text, args.arch, args.kernel, args.function), args.output)
+    schedule = None
+    if args.tuned:
+        from ktc.arch.model import Device
+        from ktc.tools.tune import tuned_schedule
+
+        schedule = tuned_schedule(args.tuned, text, Device.load(args.arch))
+    write(compile(text, args.arch, args.kernel, args.function, schedule=schedule), args.output)
     return 0
 
 
@@ -177,8 +190,14 @@ def run(args: argparse.Namespace) -> int:
     return run_command(args)
 
 
+def tune(args: argparse.Namespace) -> int:
+    from ktc.tools.tune import tune as run_tune
+
+    return run_tune(args)
+
+
 COMMANDS = {"arch": arch, "run": run, "compile": compile_kernel, "inspect": inspect,
-            "bench": bench}
+            "bench": bench, "tune": tune}
 
 
 def main(argv: list[str] | None = None) -> int:
