@@ -61,6 +61,10 @@ DMA (engines that move memory to memory; across cores this is the ring transfer)
 
 - ``dma dSRC, dDST``: starts copying every element of view dSRC to the same position in
   view dDST (same shape and element type). Copies of one engine complete in order.
+- ``dmaz dSRC, dDST``: as ``dma``, but dSRC may be smaller than dDST in any dimension
+  (same rank and element type): its elements land at the same positions, every other
+  element of dDST becomes the element type's zero (a masked tail tile). It reads
+  dSRC's bytes and writes all of dDST's.
 
 Scratchpad load and store (engines between a memory and FIFOs):
 
@@ -387,6 +391,17 @@ class Dma(Instruction):
 
 
 @dataclass(frozen=True)
+class Dmaz(Instruction):
+    """``dmaz dSRC, dDST``: copies a view into the leading corner of another and
+    zeros the rest of it."""
+
+    OPCODE: ClassVar = 0x25
+    MNEMONIC: ClassVar = "dmaz"
+    src: int = dreg()
+    dst: int = dreg()
+
+
+@dataclass(frozen=True)
 class Vld(Instruction):
     """``vld vD, dV, len, [sIDX...]``: ``len`` elements along the innermost dimension."""
 
@@ -567,7 +582,7 @@ class Vmma(Instruction):
 
 
 INSTRUCTIONS: tuple[type[Instruction], ...] = (
-    Li, Uni, Mov, Alu, Select, Loop, EndLoop, Brz, Jmp, Halt, View, Dim, Dma, Vld, Vst,
+    Li, Uni, Mov, Alu, Select, Loop, EndLoop, Brz, Jmp, Halt, View, Dim, Dma, Dmaz, Vld, Vst,
     Send, Recv, Ssend, Srecv, Vop, Vconst, Vsplat, Vmov, Vreduce, Vbcast, Vcvt, Vmma,
 )
 """Every instruction class."""
@@ -587,6 +602,7 @@ _VECTOR_ENGINES = frozenset({"load", "store", "compute", "matrix"})
 
 RUNS_ON: dict[type[Instruction], frozenset[str]] = {
     Dma: frozenset({"dma"}),
+    Dmaz: frozenset({"dma"}),
     Vld: frozenset({"load"}),
     Vst: frozenset({"store"}),
     Send: frozenset({"load", "compute", "matrix"}),

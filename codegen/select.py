@@ -507,7 +507,8 @@ def _store(s: Selector, op: dfir.StoreOp) -> None:
 
 
 def _dma(s: Selector, op: dfir.DmaOp) -> None:
-    s.emit(isa.Dma(s.reg(op.source), s.reg(op.destination)), op)
+    instruction = isa.Dma if op.zero_fill is None else isa.Dmaz
+    s.emit(instruction(s.reg(op.source), s.reg(op.destination)), op)
 
 
 def _sync_send(s: Selector, op: dfir.SyncSendOp) -> None:

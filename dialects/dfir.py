@@ -56,6 +56,7 @@ from xdsl.dialects.builtin import (
     NoneAttr,
     StridedLayoutAttr,
     StringAttr,
+    UnitAttr,
     VectorType,
     f32,
     i64,
@@ -703,6 +704,10 @@ class DmaOp(IRDLOperation):
     """Copies one view into another of the same shape and element type.
 
     ``dfir.dma %src to %dst : memref<4x64xf16>, memref<4x64xf16, strided<[128, 1]>>``.
+    With ``zero_fill`` the source may be smaller in any dimension (a masked tail):
+    it lands at the destination's leading corner and every other element of the
+    destination becomes the element type's zero
+    (``dfir.dma %src to %dst zero_fill : memref<?xf32>, memref<1024xf32>``).
     Copies issued by one engine complete in order, and all of them before its
     next ``dfir.sync_send``.
     """
@@ -711,18 +716,27 @@ class DmaOp(IRDLOperation):
 
     source = operand_def(MemRefType)
     destination = operand_def(MemRefType)
+    zero_fill = opt_prop_def(UnitAttr)
 
     traits = traits_def(HasAncestor(ProgramOp))
     assembly_format = (
-        "$source `to` $destination attr-dict `:` type($source) `,` type($destination)"
+        "$source `to` $destination (`zero_fill` $zero_fill^)? attr-dict `:` type($source) `,` "
+        "type($destination)"
     )
 
     def verify_(self) -> None:
         source, destination = self.source.type, self.destination.type
-        if source.get_shape() != destination.get_shape():
-            raise VerifyException(f"copies {source} into {destination} of another shape")
         if source.element_type != destination.element_type:
             raise VerifyException(f"copies {source} into {destination} of another element type")
+        if self.zero_fill is None:
+            if source.get_shape() != destination.get_shape():
+                raise VerifyException(f"copies {source} into {destination} of another shape")
+            return
+        shapes = (source.get_shape(), destination.get_shape())
+        if len(shapes[0]) != len(shapes[1]) or any(
+            DYNAMIC_INDEX not in (a, b) and a > b for a, b in zip(*shapes)
+        ):
+            raise VerifyException(f"fills {destination} from {source}, which does not fit in it")
 
 
 # Engine to engine

@@ -34,6 +34,7 @@ from xdsl.dialects.builtin import (
     MemRefType,
     StringAttr,
     TensorType,
+    UnitAttr,
     i64,
 )
 from xdsl.dialects.utils import (
@@ -1485,6 +1486,12 @@ TO_TILES = "ktdf.to_tiles"
 """On a ``ktdf.data_transfer`` between two scratchpads: per linear tile id, the tile
 whose scratchpad the destination is in (-1: that tile does not transfer)."""
 
+MASKED = "ktdf.masked"
+"""On a ``ktdp.construct_memory_view`` (a unit attribute): some access tile of the view
+may reach outside its coordinate set (a box ``0 <= d_j < n_j``), so every transfer of
+it moves only the part inside the set, and a transfer out of it fills the rest of its
+destination with zeros (``lower-ktdp-views``)."""
+
 LOOP_TYPE = "loop_type"
 """On an ``scf.for``: a ``LoopTypeAttr`` (IBM's spelling, without the prefix)."""
 
@@ -1625,6 +1632,14 @@ def set_contraction_tiles(generic: Operation, tiles: ContractionTiles) -> None:
     generic.attributes[CONTRACTION_TILES] = tiles.attribute()
 
 
+def masked(view: Operation) -> bool:
+    return MASKED in view.attributes
+
+
+def set_masked(view: Operation) -> None:
+    view.attributes[MASKED] = UnitAttr()
+
+
 def loop_type(loop: Operation) -> LoopType | None:
     attr = loop.attributes.get(LOOP_TYPE)
     return attr.data if isinstance(attr, LoopTypeAttr) else None
@@ -1705,6 +1720,10 @@ def _check_contraction_tiles(op: Operation, attr: Attribute) -> str | None:
             "(a unit kind) and estimated_cycles (an i64 >= 0)")
 
 
+def _check_masked(op: Operation, attr: Attribute) -> str | None:
+    return None if isinstance(attr, UnitAttr) else "must be a unit attribute"
+
+
 def _check_loop_type(op: Operation, attr: Attribute) -> str | None:
     return None if isinstance(attr, LoopTypeAttr) else "must be a #ktdf.loop_type"
 
@@ -1715,6 +1734,7 @@ DECLARED: dict[str, tuple[tuple[str, ...], Callable[[Operation, Attribute], str 
     TILE_SIZE: (("arith.constant",), _check_tile_size),
     TILE_SIZES: (("func.func",), _check_tile_sizes),
     TO_TILES: (("ktdf.data_transfer",), _check_to_tiles),
+    MASKED: (("ktdp.construct_memory_view",), _check_masked),
     LOOP_TYPE: (("scf.for",), _check_loop_type),
     CONTRACTION_TILES: (("linalg.generic",), _check_contraction_tiles),
 }

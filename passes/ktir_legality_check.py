@@ -35,10 +35,11 @@ from ktc.dialects.ktdp import (
     SpyreMemorySpaceAttr,
     grid_of,
 )
-from ktc.dialects.printer import affine_map_text
+from ktc.dialects.printer import affine_map_text, affine_set_text
 from ktc.dialects.spyreop import DF16Type
 from ktc.passes.analysis.contractions import contraction
 from ktc.passes.analysis.inter_tile import function_of, resolve
+from ktc.passes.utils.affine import box_bounds
 
 ELEMENTWISE = frozenset({
     "arith.addf", "arith.subf", "arith.mulf", "arith.divf", "arith.negf",
@@ -292,6 +293,13 @@ def _memory_view(op: ConstructMemoryViewOp) -> None:
 def _access_tile(op: ConstructAccessTileOp) -> None:
     if not isinstance(op.base.owner, ConstructMemoryViewOp):
         raise _error(op, "must address a ktdp.construct_memory_view")
+    coordinates = op.base.owner.coordinate_set.data
+    if box_bounds(coordinates) is None:
+        raise _error(
+            op,
+            f"indexes a view whose coordinate set affine_set<{affine_set_text(coordinates)}> is not a "
+            "box 0 <= d_j < n_j per dimension; the compiler masks accesses outside a box only",
+        )
     order = op.access_tile_order.data
     if order != AffineMap.identity(order.num_dims):
         raise _error(

@@ -18,8 +18,11 @@ from xdsl.rewriter import InsertPoint, Rewriter
 
 from ktc.arch.model import Device, device_of
 from ktc.dialects import ktdp
+from ktc.dialects.ktdf import masked, set_masked
 from ktc.dialects.diagnostics import KtcError, where
 from ktc.dialects.upstream import ApplyOp
+from ktc.passes.analysis.ranges import Ranges
+from ktc.passes.utils.affine import box_bounds
 from ktc.passes.utils.phases import programs
 from ktc.passes.utils.tiles import at_origin, origin
 from ktc.passes.utils.views import type_with_memory
@@ -55,9 +58,9 @@ class LowerKtdpViews(ModulePass):
             if isinstance(inner, ktdp.LoadOp | ktdp.StoreOp)
         ]
         if accesses:
-            device = device_of(op)
+            device, ranges = device_of(op), Ranges(op)
             for access in accesses:
-                _lower(_tile_of(access), device)
+                _lower(_tile_of(access), device, ranges)
 
 
 def _tile_of(op: ktdp.LoadOp | ktdp.StoreOp) -> ktdp.ConstructAccessTileOp:
@@ -76,7 +79,7 @@ def _producer(value: SSAValue) -> str:
     return f"'{owner.name}'" if isinstance(owner, Operation) else "a block argument"
 
 
-def _lower(tile: ktdp.ConstructAccessTileOp, device: Device) -> None:
+def _lower(tile: ktdp.ConstructAccessTileOp, device: Device, ranges: Ranges) -> None:
     """Rebase ``tile`` onto a strided view of what it indexes, unless it is one."""
     base = tile.base
     view = base.owner
@@ -108,7 +111,28 @@ def _lower(tile: ktdp.ConstructAccessTileOp, device: Device) -> None:
             "the memory view has dynamic strides; the pipeline needs them constant",
             where(view),
         )
+    if not masked(view) and not _inside(tile, view, ranges):
+        set_masked(view)
     _rebase(tile, _reinterpret(tile, view.result, view.static_strides.get_values()))
+
+
+def _inside(tile: ktdp.ConstructAccessTileOp, view: ktdp.ConstructMemoryViewOp,
+            ranges: Ranges) -> bool:
+    """Whether every coordinate ``tile`` can name lies in the view's coordinate set
+    (a box ``0 <= d_j < n_j``): its start is at least 0 and its end at most the
+    least ``n_j`` in every dimension, for every value its indices can take."""
+    bounds = box_bounds(view.coordinate_set.data)
+    if bounds is None:
+        raise KtcError("the memory view's coordinate set is not a box from 0", where(view))
+    base_map = tile.base_map.data
+    indices = [ranges.of(index) for index in tile.indices]
+    sizes = [ranges.of(size) for size in view.sizes]
+    for start, bound, extent in zip(base_map.results, bounds, tile.result.type.get_shape()):
+        first = ranges.expr(start, indices[:base_map.num_dims], indices[base_map.num_dims:])
+        least = ranges.expr(bound, [], sizes)
+        if first is None or least is None or first[0] < 0 or first[1] + extent > least[0]:
+            return False
+    return True
 
 
 def _row_major_strides(shape: Sequence[int]) -> list[int]:

@@ -566,7 +566,7 @@ def _dim(e: Engine, i: isa.Dim, following: int):
     return following
 
 
-def _dma(e: Engine, i: isa.Dma, following: int):
+def _dma(e: Engine, i: isa.Dma | isa.Dmaz, following: int):
     run, machine = e.run, e.machine
     limit, copies = e.device_kind.outstanding, e.copies
     while copies and copies[0] <= machine.now:
@@ -574,7 +574,7 @@ def _dma(e: Engine, i: isa.Dma, following: int):
     if limit is not None and len(copies) >= limit:
         return e.wait(None, copies[0], f"one of its {limit} copies in flight to complete")
     source, target = e.view(i.src), e.view(i.dst)
-    if source.shape != target.shape or source.dtype != target.dtype:
+    if not _copyable(source, target, isinstance(i, isa.Dmaz)):
         raise Fault(f"copies {list(source.shape)}x{source.dtype} into "
                     f"{list(target.shape)}x{target.dtype}")
     read, written = run.memory(source.unit), run.memory(target.unit)
@@ -588,11 +588,27 @@ def _dma(e: Engine, i: isa.Dma, following: int):
     e.outstanding = done
     if limit is not None:
         copies.append(done)
-    machine.at(done, lambda: written.store(target, read.load(source)))
+    machine.at(done, lambda: written.store(target, _in_corner(read.load(source), target.shape)))
     run.memory_bytes[run.nodes[source.unit].kind] += source.nbytes
     run.memory_bytes[run.nodes[target.unit].kind] += target.nbytes
     e.busy(start, done, i)
     return following
+
+
+def _copyable(source: View, target: View, fill: bool) -> bool:
+    """Whether a copy (``fill``: a ``dmaz``) may move ``source`` into ``target``."""
+    if source.dtype != target.dtype or len(source.shape) != len(target.shape):
+        return False
+    return all(a <= b if fill else a == b for a, b in zip(source.shape, target.shape))
+
+
+def _in_corner(values: np.ndarray, shape: tuple[int, ...]) -> np.ndarray:
+    """``values`` at the leading corner of zeros of ``shape``."""
+    if values.shape == shape:
+        return values
+    out = np.zeros(shape, values.dtype)
+    out[tuple(slice(0, n) for n in values.shape)] = values
+    return out
 
 
 def _vld(e: Engine, i: isa.Vld, following: int):
@@ -843,6 +859,7 @@ HANDLERS: dict[type, Callable] = {
     isa.View: _view,
     isa.Dim: _dim,
     isa.Dma: _dma,
+    isa.Dmaz: _dma,
     isa.Vld: _vld,
     isa.Vst: _vst,
     isa.Send: _send,

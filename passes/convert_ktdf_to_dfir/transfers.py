@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 
-from xdsl.dialects.builtin import IntegerAttr, VectorType, i64
+from xdsl.dialects.builtin import IntegerAttr, UnitAttr, VectorType, i64
 from xdsl.ir import Operation, SSAValue
 
 from ktc.dialects.dfir import DmaOp, LoadOp, ReceiveOp, SendOp, SplatOp, StoreOp
@@ -38,9 +38,21 @@ class Transfers:
         elif to_tiles(op) is not None:
             self.copy_between_cores(op)
         else:
-            contiguous = _kept(source.sizes) != _kept(dest.sizes)
-            views = [self.views.view(side, contiguous, user=op) for side in (source, dest)]
-            self.p.emit(DmaOp.build(operands=views))
+            self.dma(op)
+
+    def dma(self, op: DataTransferOp) -> None:
+        """A copy between memories; a side in a masked view moves only the part inside
+        its view's set (``Views.valid``), a copy out of one fills the rest of its
+        destination with zeros."""
+        sides = (op.source_side, op.dest_side)
+        contiguous = _kept(sides[0].sizes) != _kept(sides[1].sizes)
+        read, written = (self.views.valid(side, op, contiguous) for side in sides)
+        if read is not None and written is not None:
+            read = [self.p.arith.min(a, b) for a, b in zip(read, written)]
+        views = [self.views.view(sides[0], contiguous, user=op, valid=read or written),
+                 self.views.view(sides[1], contiguous, user=op, valid=written)]
+        fill = {"zero_fill": UnitAttr()} if read is not None else {}
+        self.p.emit(DmaOp.build(operands=views, properties=fill))
 
     def copy_between_cores(self, op: DataTransferOp) -> None:
         """A DMA from this core's scratchpad into the one of the core its table names;
@@ -91,6 +103,7 @@ class Transfers:
     def load_into_fifo(self, op: DataTransferOp) -> SSAValue:
         """The vector a transfer from memory puts into its FIFO slot."""
         slot = op.destination
+        self._unmasked(op.source_side, op)
         view = self.views.view(op.source_side, contiguous=True, user=op)
         vector_type = VectorType(slot.type.element_type, [view.type.get_shape()[0]])
         loaded = self.p.emit(LoadOp.build(operands=[view, [self.p.df.constant(0)]],
@@ -102,8 +115,14 @@ class Transfers:
 
     def store_from_fifo(self, op: DataTransferOp, vector: SSAValue) -> None:
         """A transfer from a FIFO slot into memory stores ``vector``."""
+        self._unmasked(op.dest_side, op)
         view = self.views.view(op.dest_side, contiguous=True, user=op)
         self.p.emit(StoreOp.build(operands=[vector, view, [self.p.df.constant(0)]]))
+
+    def _unmasked(self, side, op: DataTransferOp) -> None:
+        if self.views.valid(side, op) is not None:
+            raise KtcError("a masked view read or written through a FIFO is not lowered: its "
+                           "transfers go through a scratchpad", where(op))
 
     # FIFOs ------------------------------------------------------------------------
 

@@ -24,6 +24,7 @@ from ktc.dialects.ktdp import ConstructMemoryViewOp
 from ktc.passes.convert_ktdf_to_dfir.plan import WAVE, per_core, phase_loops, through_private
 from ktc.passes.convert_ktdf_to_dfir.program import Program
 from ktc.passes.convert_ktdf_to_dfir.values import ARG, Index, is_scalar, roots
+from ktc.passes.utils.affine import box_bounds
 from ktc.passes.utils.values import evaluate
 
 DYNAMIC = -(2 ** 63)
@@ -46,22 +47,18 @@ class Views:
         return self.p.emit(ViewOp.build(operands=[self.memory_unit(memory), self.p.arith.ssa(base), []],
                                         result_types=[view_type])).results[0]
 
-    def view(self, side, contiguous: bool, user: Operation, unit: SSAValue | None = None) -> SSAValue:
+    def view(self, side, contiguous: bool, user: Operation, unit: SSAValue | None = None,
+             valid: list[Index] | None = None) -> SSAValue:
         """A view of the block a transfer side moves: the block's shape (unit
         dimensions dropped) with the memory's strides, or one row of its elements when
-        ``contiguous`` (an error if they are not). A size the program computes (the
-        rows of a partial last tile) is a dynamic dimension of the view."""
+        ``contiguous`` (an error if they are not); ``valid`` replaces that shape (the
+        part of a masked block inside its view's set, from ``valid``). A size the
+        program computes (the rows of a partial last tile) is a dynamic dimension of
+        the view."""
         memory, base, strides, element = self.root(side.value, user)
         a = self.p.arith
-        starts = [a.affine(expr, [self.p.value(i) for i in side.indices], [])
-                  for expr in side.access.data.results]
-        offset: Index = 0
-        for start, stride in zip(starts, strides):
-            offset = a.add(offset, a.mul(start, stride))
-        address = a.add(base, a.mul(offset, _element_bytes(element)))
-        dynamic = iter(side.dynamic_sizes)
-        sizes = [self.p.value(next(dynamic)) if size == DYNAMIC else size for size in side.sizes]
-        shape, layout = _block_layout(sizes, strides)
+        address = a.add(base, a.mul(self._offset(side, strides), _element_bytes(element)))
+        shape, layout = _block_layout(self._sizes(side), strides)
         if contiguous and layout != _row_major(shape):
             raise KtcError("a FIFO transfer moves a block that is not contiguous in memory", where(user))
         if contiguous:
@@ -69,6 +66,7 @@ class Views:
             for size in shape:
                 total = a.mul(total, size)
             shape, layout = [total], [1]
+        shape = valid if valid is not None else shape
         layout_attr = NoneAttr() if layout == _row_major(shape) else StridedLayoutAttr(layout, 0)
         view_type = MemRefType(element, [size if isinstance(size, int) else DYNAMIC for size in shape],
                                layout_attr)
@@ -76,6 +74,69 @@ class Views:
         unit = unit if unit is not None else self.memory_unit(memory)
         return self.p.emit(ViewOp.build(operands=[unit, a.ssa(address), dynamic_sizes],
                                         result_types=[view_type])).results[0]
+
+    def valid(self, side, user: Operation, contiguous: bool = False) -> list[Index] | None:
+        """The part of the block ``side`` moves that lies in its memory view's
+        coordinate set, as the sizes of the block's shape in ``view`` (unit dimensions
+        dropped; one outside the set makes the first size 0; with ``contiguous``,
+        one row), when the view is
+        ``ktdf.masked``; None otherwise. The block's start is split into the view's
+        coordinates by the view's strides, largest first; each dimension of the block
+        is the view's dimension of the same stride, clamped to ``n_j - start_j``."""
+        value, cast_offset = self._in_view(side.value)
+        view = value.owner
+        if not isinstance(view, ConstructMemoryViewOp) or not ktdf.masked(view):
+            return None
+        a = self.p.arith
+        strides = list(side.value.type.get_strides())
+        rest = a.add(cast_offset, self._offset(side, strides))
+        view_strides = list(view.static_strides.get_values())
+        sizes = [self.p.value(size) for size in view.sizes]
+        left: dict[int, Index] = {}
+        for dim in sorted(range(len(view_strides)), key=lambda d: -view_strides[d]):
+            start = a.div(rest, view_strides[dim])
+            rest = a.rem(rest, view_strides[dim])
+            bound = a.affine(box_bounds(view.coordinate_set.data)[dim], [], sizes)
+            left[dim] = a.max(a.sub(bound, start), 0)
+        shape, layout = _block_layout(self._sizes(side), strides)
+        spanned = [view_strides.index(stride) if stride in view_strides else None for stride in layout]
+        if None in spanned or len(set(spanned)) < len(spanned):
+            if shape != [1]:
+                raise KtcError("a masked transfer whose block does not follow the dimensions of "
+                               "its memory view", where(user))
+            spanned = []
+        valid = [a.min(left[dim], size) for dim, size in zip(spanned, shape)] or [1]
+        for dim in left.keys() - set(spanned):
+            valid[0] = a.mul(valid[0], a.min(left[dim], 1))
+        if contiguous and len(valid) > 1:
+            raise KtcError("a masked transfer of several rows into a block of another shape "
+                           "is not lowered", where(user))
+        return valid
+
+    def _in_view(self, value: SSAValue) -> tuple[SSAValue, Index]:
+        """The value behind ``value``'s casts and the element offset they add."""
+        offset: Index = 0
+        value = through_private(value)
+        while isinstance(value.owner, memref.ReinterpretCastOp):
+            cast = value.owner
+            static = cast.static_offsets.get_values()[0]
+            offset = self.p.arith.add(offset, self.p.value(cast.offsets[0]) if static == DYNAMIC else static)
+            value = through_private(cast.source)
+        return value, offset
+
+    def _offset(self, side, strides: Sequence[int]) -> Index:
+        """The block's first element, in elements from the start of ``side.value``."""
+        a = self.p.arith
+        starts = [a.affine(expr, [self.p.value(i) for i in side.indices], [])
+                  for expr in side.access.data.results]
+        offset: Index = 0
+        for start, stride in zip(starts, strides):
+            offset = a.add(offset, a.mul(start, stride))
+        return offset
+
+    def _sizes(self, side) -> list[Index]:
+        dynamic = iter(side.dynamic_sizes)
+        return [self.p.value(next(dynamic)) if size == DYNAMIC else size for size in side.sizes]
 
     def memory_unit(self, kind: str) -> SSAValue:
         device = self.p.df.device

@@ -1,10 +1,16 @@
-"""Affine sets the passes build."""
+"""Affine sets the passes build (``box``) and read (``box_bounds``)."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
-from xdsl.ir.affine import AffineExpr
+from xdsl.ir.affine import (
+    AffineBinaryOpExpr,
+    AffineBinaryOpKind,
+    AffineConstantExpr,
+    AffineDimExpr,
+    AffineExpr,
+)
 from xdsl.ir.affine.affine_set import AffineConstraintExpr, AffineConstraintKind, AffineSet
 
 
@@ -18,3 +24,51 @@ def box(shape: Sequence[int]) -> AffineSet:
             AffineConstraintExpr(AffineConstraintKind.ge, AffineExpr.constant(extent - 1), dim),
         ]
     return AffineSet(len(shape), 0, tuple(constraints))
+
+
+def box_bounds(coordinates: AffineSet) -> list[AffineExpr] | None:
+    """Per dimension ``j`` the bound ``n_j`` (an expression of the set's symbols) when
+    the set is the box ``0 <= d_j < n_j``: one constraint ``d_j >= 0`` and one
+    ``-d_j + e >= 0`` (``n_j = e + 1``) per dimension and nothing else; None otherwise."""
+    lower: set[int] = set()
+    upper: dict[int, AffineExpr] = {}
+    for constraint in coordinates.constraints:
+        terms = _linear(constraint.lhs - constraint.rhs)
+        if constraint.kind != AffineConstraintKind.ge or terms is None or len(terms[0]) != 1:
+            return None
+        ((dim, coefficient),) = terms[0].items()
+        rest = terms[1]
+        if coefficient == 1 and rest == AffineExpr.constant(0) and dim not in lower:
+            lower.add(dim)
+        elif coefficient == -1 and dim not in upper:
+            upper[dim] = rest + 1
+        else:
+            return None
+    dims = set(range(coordinates.num_dims))
+    if lower != dims or set(upper) != dims:
+        return None
+    return [upper[dim] for dim in range(coordinates.num_dims)]
+
+
+def _linear(expr: AffineExpr) -> tuple[dict[int, int], AffineExpr] | None:
+    """``expr`` as ``sum(c_j * d_j) + rest``, ``rest`` free of dimensions: the
+    coefficients (zero ones left out) and ``rest``; None when a dimension appears
+    otherwise than in such a sum."""
+    if isinstance(expr, AffineDimExpr):
+        return {expr.position: 1}, AffineExpr.constant(0)
+    if not isinstance(expr, AffineBinaryOpExpr):
+        return {}, expr
+    lhs, rhs = _linear(expr.lhs), _linear(expr.rhs)
+    if lhs is None or rhs is None:
+        return None
+    if expr.kind == AffineBinaryOpKind.Add:
+        coefficients = dict(lhs[0])
+        for dim, c in rhs[0].items():
+            coefficients[dim] = coefficients.get(dim, 0) + c
+        return {d: c for d, c in coefficients.items() if c}, lhs[1] + rhs[1]
+    if not lhs[0] and not rhs[0]:
+        return {}, expr
+    if expr.kind == AffineBinaryOpKind.Mul and isinstance(expr.rhs, AffineConstantExpr):
+        factor = expr.rhs.value
+        return {d: c * factor for d, c in lhs[0].items() if c * factor}, lhs[1] * factor
+    return None

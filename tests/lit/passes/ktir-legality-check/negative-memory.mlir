@@ -1,7 +1,8 @@
 // Memory must be reachable the way the pipeline moves data: a view lives in
 // global memory or in the tile's own ct_local scratchpad (not in an unspecified
 // space, not in another tile's scratchpad), and an access tile addresses a memory
-// view in the identity order (another order transposes the tile).
+// view in the identity order (another order transposes the tile), a view whose
+// coordinate set is a box from 0 (the compiler masks accesses outside such a box only).
 
 // RUN: ktc-opt %s --split-input-file --verify-diagnostics --arch toy -p ktir-legality-check
 
@@ -42,5 +43,31 @@ func.func @tensor_base(%s: f16) {
   %t = tensor.splat %s : tensor<64xf16>
   // expected-error@+1 {{'ktdp.construct_access_tile' must address a ktdp.construct_memory_view}}
   %tile = ktdp.construct_access_tile %t[%c0] {access_tile_set = #vector, access_tile_order = #identity} : tensor<64xf16> -> !ktdp.access_tile<64xindex>
+  return
+}
+
+// -----
+
+#from_two = affine_set<(d0) : (d0 - 2 >= 0, -d0 + 63 >= 0)>
+#vector = affine_set<(d0) : (d0 >= 0, -d0 + 63 >= 0)>
+#identity = affine_map<(d0) -> (d0)>
+func.func @not_from_zero(%x: index) {
+  %c0 = arith.constant 0 : index
+  %view = ktdp.construct_memory_view %x, sizes: [64], strides: [1] {coordinate_set = #from_two, memory_space = #ktdp.memory_space<global>} : memref<64xf16>
+  // expected-error@+1 {{'ktdp.construct_access_tile' indexes a view whose coordinate set affine_set<(d0) : (d0 - 2 >= 0, -d0 + 63 >= 0)> is not a box 0 <= d_j < n_j per dimension; the compiler masks accesses outside a box only}}
+  %tile = ktdp.construct_access_tile %view[%c0] {access_tile_set = #vector, access_tile_order = #identity} : memref<64xf16> -> !ktdp.access_tile<64xindex>
+  return
+}
+
+// -----
+
+#triangle = affine_set<(d0, d1) : (d0 >= 0, -d0 + 15 >= 0, d1 >= 0, d0 - d1 >= 0)>
+#matrix = affine_set<(d0, d1) : (d0 >= 0, -d0 + 15 >= 0, d1 >= 0, -d1 + 15 >= 0)>
+#identity = affine_map<(d0, d1) -> (d0, d1)>
+func.func @triangle(%x: index) {
+  %c0 = arith.constant 0 : index
+  %view = ktdp.construct_memory_view %x, sizes: [16, 16], strides: [16, 1] {coordinate_set = #triangle, memory_space = #ktdp.memory_space<global>} : memref<16x16xf16>
+  // expected-error@+1 {{coordinate set affine_set<(d0, d1) : (d0 >= 0, -d0 + 15 >= 0, d1 >= 0, d0 - d1 >= 0)> is not a box}}
+  %tile = ktdp.construct_access_tile %view[%c0, %c0] {access_tile_set = #matrix, access_tile_order = #identity} : memref<16x16xf16> -> !ktdp.access_tile<16x16xindex>
   return
 }
