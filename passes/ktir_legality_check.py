@@ -297,8 +297,9 @@ def _access_tile(op: ConstructAccessTileOp) -> None:
     if box_bounds(coordinates) is None:
         raise _error(
             op,
-            f"indexes a view whose coordinate set affine_set<{affine_set_text(coordinates)}> is not a "
-            "box 0 <= d_j < n_j per dimension; the compiler masks accesses outside a box only",
+            f"indexes a view whose coordinate set affine_set<{affine_set_text(coordinates)}> "
+            "is not a box 0 <= d_j < n_j per dimension; the compiler masks accesses outside "
+            "a box only",
         )
     order = op.access_tile_order.data
     if order != AffineMap.identity(order.num_dims):

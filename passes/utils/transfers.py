@@ -34,7 +34,9 @@ from ktc.dialects.ktdf import (
     DataTransferOp,
     DeriveSizeOp,
     LinearizeIndexOp,
+    masked,
 )
+from ktc.dialects.ktdp import ConstructMemoryViewOp
 from ktc.passes.utils.ir import defined_inside
 from ktc.passes.utils.loops import empty_nest, is_normalized
 
@@ -361,6 +363,8 @@ def _stepping(side, ivs: Sequence[SSAValue], nest: scf.ForOp) -> _Stepping | Non
         elif not moved and iv in offset:
             dim = _row_dim(stepping, side)
             stepping.rows[k] = offset[iv]
+            if dim is not None and not _keeps_box(stepping.cast, dim, offset[iv]):
+                return None
         else:
             return None
         if dim is None or dim in stepping.dims:
@@ -377,6 +381,17 @@ def _cast_offset(cast: Operation, ivs: Sequence[SSAValue], nest: scf.ForOp) -> L
     if defined_inside(cast.source, nest):
         return None
     return coefficients(cast.offsets[0], ivs, nest) if cast.offsets else {}
+
+
+def _keeps_box(cast: memref.ReinterpretCastOp, dim: int, stride: int) -> bool:
+    """Whether rows ``stride`` apart in ``dim`` keep the block of ``cast`` a box of
+    its view's coordinates: always, unless the view is ``ktdf.masked`` (its transfers
+    are clamped to the set dimension by dimension) and ``stride`` is not the view's
+    stride of ``dim``."""
+    view = cast.source.owner
+    if not isinstance(view, ConstructMemoryViewOp) or not masked(view):
+        return True
+    return view.static_strides.get_values()[dim] == stride
 
 
 def _row_dim(stepping: _Stepping, side) -> int | None:

@@ -421,6 +421,20 @@ dfir.dataflow {
 // -----
 
 dfir.dataflow {
+  %ddr = dfir.unit : !dfir.unit<"ddr">
+  %d = dfir.unit core 0 : !dfir.unit<"dma">
+  %c0 = arith.constant 0 : index
+  %a = dfir.view %ddr[%c0] : !dfir.unit<"ddr"> -> memref<4x64xf16>
+  %b = dfir.view %ddr[%c0] : !dfir.unit<"ddr"> -> memref<4x32xf16>
+  dfir.program "dma" on (%d) {
+    // expected-error@+1 {{fills memref<4x32xf16> from memref<4x64xf16>, which does not fit in it}}
+    dfir.dma %a to %b zero_fill : memref<4x64xf16>, memref<4x32xf16>
+  }
+}
+
+// -----
+
+dfir.dataflow {
   %d = dfir.unit core 0 : !dfir.unit<"dma">
   %l = dfir.unit core 0 : !dfir.unit<"lsu">
   dfir.program "dma" on (%d) {

@@ -84,6 +84,11 @@ func.func @scale(%x: index, %y: index) attributes {grid = [2]} {
       %part = dfir.view %l1[%c0] sizes(%off) : !dfir.unit<"l1"> -> memref<?x64xf16>
       %part_out = dfir.view %ddr[%out_at] sizes(%off) : !dfir.unit<"ddr"> -> memref<?x64xf16, strided<[128, 1]>>
       dfir.dma %part to %part_out : memref<?x64xf16>, memref<?x64xf16, strided<[128, 1]>>
+      // A masked tail: the valid rows land at the block's start, zeros fill the rest.
+      // CHECK:      %[[TAIL:[^ ]+]] = dfir.view %[[DDR]][%{{.*}}] sizes(%[[OFF]]) : !dfir.unit<"ddr"> -> memref<?x64xf16, strided<[128, 1]>>
+      // CHECK-NEXT: dfir.dma %[[TAIL]] to %[[BUF]] zero_fill : memref<?x64xf16, strided<[128, 1]>>, memref<4x64xf16>
+      %tail = dfir.view %ddr[%in_at] sizes(%off) : !dfir.unit<"ddr"> -> memref<?x64xf16, strided<[128, 1]>>
+      dfir.dma %tail to %buf zero_fill : memref<?x64xf16, strided<[128, 1]>>, memref<4x64xf16>
     }
 
     // CHECK:      dfir.program "lsu" on (%[[LSU0]], %[[LSU1]]) {

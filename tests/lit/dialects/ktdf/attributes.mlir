@@ -1,5 +1,5 @@
 // The attributes one pass leaves for another (ktdf.address, ktdf.copy_stride,
-// ktdf.tile_size, ktdf.tile_sizes, ktdf.to_tiles, loop_type) are declared by the ktdf
+// ktdf.tile_size, ktdf.tile_sizes, ktdf.to_tiles, ktdf.masked, loop_type) are declared by the ktdf
 // dialect: the module verifier accepts them well formed on the ops they belong to,
 // and rejects a malformed value, a misplaced one or an undeclared ktdf.* name at
 // the op that carries it. A ktdf.address on an alloc loads the dialect's check by
@@ -12,6 +12,7 @@
 // CHECK: arith.constant {ktdf.tile_size = "cost model"} 8 : index
 // CHECK: ktdf.to_tiles = array<i64: -1, 0>
 // CHECK: loop_type = #ktdf.loop_type<parallel_loop>
+// CHECK: ktdf.masked
 func.func @well_formed(%n: index) attributes {grid = [2], ktdf.tile_sizes = {L1_capacity = 65536 : i64, L1_peak_bytes = 1024 : i64, chosen_by = "cost model", estimated_cycles = 840 : i64, sizes = array<i64: 8>}} {
   %buffer = memref.alloc() {ktdf.address = 256 : i64, ktdf.copy_stride = 128 : i64} : memref<2x8xf16, "L1">
   %size = arith.constant {ktdf.tile_size = "cost model"} 8 : index
@@ -20,6 +21,23 @@ func.func @well_formed(%n: index) attributes {grid = [2], ktdf.tile_sizes = {L1_
   %c1 = arith.constant 1 : index
   scf.for %i = %c0 to %n step %c1 {
   } {loop_type = #ktdf.loop_type<parallel_loop>}
+  %view = ktdp.construct_memory_view %n, sizes: [%n], strides: [1] {coordinate_set = affine_set<(d0)[s0] : (d0 >= 0, -d0 + s0 - 1 >= 0)>, ktdf.masked, memory_space = #ktdp.memory_space<global>} : memref<?xf16>
+  func.return
+}
+
+// -----
+
+func.func @masked_with_a_value(%x: index) {
+  // expected-error@+1 {{'ktdf.masked' must be a unit attribute}}
+  %view = ktdp.construct_memory_view %x, sizes: [8], strides: [1] {coordinate_set = affine_set<(d0) : (d0 >= 0, -d0 + 7 >= 0)>, ktdf.masked = 1 : i64, memory_space = #ktdp.memory_space<global>} : memref<8xf16>
+  func.return
+}
+
+// -----
+
+func.func @masked_alloc() {
+  // expected-error@+1 {{'ktdf.masked' may only sit on 'ktdp.construct_memory_view'}}
+  %buffer = memref.alloc() {ktdf.masked} : memref<8xf16, "L1">
   func.return
 }
 
