@@ -17,7 +17,7 @@ import numpy as np
 import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-from conftest import DEVICES  # noqa: E402
+from conftest import DEVICES, require_corpus  # noqa: E402
 
 from ktc.driver import compile as compile_kernel  # noqa: E402
 from ktc.runtime.executable import prepare  # noqa: E402
@@ -247,3 +247,17 @@ def test_a_masked_load_into_space_a_whole_tile_used_before(device: str, n: int):
     expected = {"y": y, "yo": y * np.float32(2), "x": x,
                 "out": np.array([x.astype(np.float64).sum()], np.float32)}
     check(simulated, reference, expected, TILE)
+
+
+@pytest.mark.parametrize("device", DEVICES)
+@pytest.mark.parametrize("n", [1, 63, 1000])
+def test_the_corpus_dynamic_vector_add(device: str, n: int):
+    """The corpus's vector_add_dynamic as written: one 1024-element tile over
+    n_elements (an i32 launch argument), fewer than the tile."""
+    path = require_corpus() / "ktir-cpu" / "triton-ktir" / "vector_add_dynamic_ktir.mlir"
+    rng = np.random.default_rng(n)
+    x, y = (rng.standard_normal(n).astype(np.float32) for _ in range(2))
+    simulated, reference = run(path.read_text(), "add_kernel_dynamic", device,
+                               {"x_ptr": x, "y_ptr": y, "output_ptr": np.zeros(n, np.float32),
+                                "n_elements": n})
+    check(simulated, reference, {"x_ptr": x, "y_ptr": y, "output_ptr": x + y})
