@@ -7,22 +7,17 @@ stays inside its view's coordinate set."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from functools import partial
 
 from xdsl.dialects import affine, arith, func, scf
 from xdsl.dialects.builtin import IntegerAttr, ModuleOp
 from xdsl.ir import BlockArgument, Operation, SSAValue
-from xdsl.ir.affine import (
-    AffineBinaryOpExpr,
-    AffineBinaryOpKind,
-    AffineConstantExpr,
-    AffineDimExpr,
-    AffineExpr,
-    AffineSymExpr,
-)
+from xdsl.ir.affine import AffineBinaryOpKind, AffineExpr
 
 from ktc.dialects.ktdp import GetComputeTileIdOp, grid_of
 from ktc.passes.utils.ir import enclosing_function
+from ktc.passes.utils.values import fold_affine
 
 Interval = tuple[int, int]
 
@@ -46,22 +41,7 @@ class Ranges:
     def expr(self, expr: AffineExpr, dims: Sequence[Interval | None],
              symbols: Sequence[Interval | None]) -> Interval | None:
         """The interval of an affine expression over intervals."""
-        if isinstance(expr, AffineConstantExpr):
-            return expr.value, expr.value
-        if isinstance(expr, AffineDimExpr):
-            return dims[expr.position]
-        if isinstance(expr, AffineSymExpr):
-            return symbols[expr.position]
-        assert isinstance(expr, AffineBinaryOpExpr)
-        lhs, rhs = self.expr(expr.lhs, dims, symbols), self.expr(expr.rhs, dims, symbols)
-        if lhs is None or rhs is None:
-            return None
-        kind = expr.kind
-        if kind == AffineBinaryOpKind.Add:
-            return lhs[0] + rhs[0], lhs[1] + rhs[1]
-        if kind == AffineBinaryOpKind.Mul:
-            return _product(lhs, rhs)
-        return _divided(kind, lhs, rhs)
+        return _interval(fold_affine(expr, dims, symbols, INTERVAL_AFFINE))
 
     def _of(self, value: SSAValue) -> Interval | None:
         if isinstance(value, BlockArgument):
@@ -84,29 +64,10 @@ class Ranges:
         return self._binary(op)
 
     def _binary(self, op: Operation) -> Interval | None:
-        kinds = {
-            arith.AddiOp: AffineBinaryOpKind.Add, arith.MuliOp: AffineBinaryOpKind.Mul,
-            arith.FloorDivSIOp: AffineBinaryOpKind.FloorDiv, arith.DivUIOp: AffineBinaryOpKind.FloorDiv,
-            arith.CeilDivSIOp: AffineBinaryOpKind.CeilDiv, arith.CeilDivUIOp: AffineBinaryOpKind.CeilDiv,
-            arith.RemUIOp: AffineBinaryOpKind.Mod, arith.RemSIOp: AffineBinaryOpKind.Mod,
-        }
-        if not isinstance(op, (*kinds, arith.SubiOp, arith.MinSIOp, arith.MaxSIOp)):
+        combine = INTERVAL_ARITH.get(type(op))
+        if combine is None:
             return None
-        lhs, rhs = (self.of(operand) for operand in op.operands)
-        if lhs is None or rhs is None:
-            return None
-        if isinstance(op, arith.SubiOp):
-            return lhs[0] - rhs[1], lhs[1] - rhs[0]
-        if isinstance(op, arith.MinSIOp):
-            return min(lhs[0], rhs[0]), min(lhs[1], rhs[1])
-        if isinstance(op, arith.MaxSIOp):
-            return max(lhs[0], rhs[0]), max(lhs[1], rhs[1])
-        if type(op) in (arith.AddiOp, arith.MuliOp):
-            return self.expr(AffineBinaryOpExpr(kinds[type(op)], AffineExpr.dimension(0),
-                                                AffineExpr.dimension(1)), [lhs, rhs], [])
-        if lhs[0] < 0:
-            return None
-        return _divided(kinds[type(op)], lhs, rhs)
+        return combine(*(self.of(operand) for operand in op.operands))
 
     def _argument(self, value: BlockArgument) -> Interval | None:
         parent = value.block.parent_op()
@@ -122,6 +83,29 @@ class Ranges:
                 return None
             return min(r[0] for r in ranges), max(r[1] for r in ranges)
         return None
+
+
+def _interval(value: Interval | int | None) -> Interval | None:
+    """A constant of an affine expression as the interval it is."""
+    return (value, value) if isinstance(value, int) else value
+
+
+def _known(combine: Callable[[Interval, Interval], Interval | None]):
+    """``combine`` on intervals (constants taken as theirs), None when either is unknown."""
+    def on(lhs: Interval | int | None, rhs: Interval | int | None) -> Interval | None:
+        lhs, rhs = _interval(lhs), _interval(rhs)
+        return None if lhs is None or rhs is None else combine(lhs, rhs)
+    return on
+
+
+def _non_negative(combine: Callable[[Interval, Interval], Interval | None]):
+    """``combine`` for arith's divisions and remainders, whose meaning equals the affine
+    one's for a dividend that is not negative."""
+    return lambda lhs, rhs: combine(lhs, rhs) if lhs[0] >= 0 else None
+
+
+def _sum(lhs: Interval, rhs: Interval) -> Interval:
+    return lhs[0] + rhs[0], lhs[1] + rhs[1]
 
 
 def _product(lhs: Interval, rhs: Interval) -> Interval:
@@ -141,3 +125,28 @@ def _divided(kind: AffineBinaryOpKind, lhs: Interval, rhs: Interval) -> Interval
     if lhs[0] >= 0 and lhs[1] < divisor:
         return lhs
     return 0, divisor - 1
+
+
+INTERVAL_AFFINE = {
+    AffineBinaryOpKind.Add: _known(_sum),
+    AffineBinaryOpKind.Mul: _known(_product),
+    **{kind: _known(partial(_divided, kind)) for kind in (
+        AffineBinaryOpKind.FloorDiv, AffineBinaryOpKind.CeilDiv, AffineBinaryOpKind.Mod)},
+}
+"""The affine operations on intervals (``fold_affine``'s ``combine``)."""
+
+_FLOOR_DIV = _known(_non_negative(partial(_divided, AffineBinaryOpKind.FloorDiv)))
+_CEIL_DIV = _known(_non_negative(partial(_divided, AffineBinaryOpKind.CeilDiv)))
+_MOD = _known(_non_negative(partial(_divided, AffineBinaryOpKind.Mod)))
+
+INTERVAL_ARITH = {
+    arith.AddiOp: _known(_sum),
+    arith.MuliOp: _known(_product),
+    arith.SubiOp: _known(lambda lhs, rhs: (lhs[0] - rhs[1], lhs[1] - rhs[0])),
+    arith.MinSIOp: _known(lambda lhs, rhs: (min(lhs[0], rhs[0]), min(lhs[1], rhs[1]))),
+    arith.MaxSIOp: _known(lambda lhs, rhs: (max(lhs[0], rhs[0]), max(lhs[1], rhs[1]))),
+    arith.FloorDivSIOp: _FLOOR_DIV, arith.DivUIOp: _FLOOR_DIV,
+    arith.CeilDivSIOp: _CEIL_DIV, arith.CeilDivUIOp: _CEIL_DIV,
+    arith.RemUIOp: _MOD, arith.RemSIOp: _MOD,
+}
+"""The integer arith ops ``Ranges`` follows, on the intervals of their operands."""
