@@ -416,7 +416,7 @@ class _Schedule:
             op.location = c.op.location
         Rewriter.insert_op(ops, InsertPoint.before(anchor))
         result.replace_all_uses_with(value)
-        _erase(anchor)
+        Rewriter.erase_op(anchor)
         erase_unused([self.lhs.load, self.lhs.tile, self.rhs.load, self.rhs.tile, init.owner])
 
 
@@ -443,7 +443,7 @@ def _simd_form(c: Contraction) -> None:
     Rewriter.insert_op(generic, InsertPoint.before(c.op))
     c.result.replace_all_uses_with(generic.results[0])
     loads = [value.owner for value in (c.lhs, c.rhs)]
-    _erase(c.op)
+    Rewriter.erase_op(c.op)
     erase_unused([op for load in loads if isinstance(load, ktdp.LoadOp)
                    for op in (load, load.access_tile.owner)])
 
@@ -548,8 +548,3 @@ def _locate(op: Operation, location) -> None:
     for inner in op.walk():
         if isinstance(inner.location, UnknownLoc):
             inner.location = location
-
-
-def _erase(op: Operation) -> None:
-    op.detach()
-    op.erase()

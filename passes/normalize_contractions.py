@@ -70,8 +70,8 @@ def _normalize(c: Contraction) -> None:
     Rewriter.insert_op(generic, InsertPoint.before(c.op))
     replaced.replace_all_uses_with(generic.results[0])
     if replaced.owner is not c.op:
-        _erase(replaced.owner)
-    _erase(c.op)
+        Rewriter.erase_op(replaced.owner)
+    Rewriter.erase_op(c.op)
     erase_unused(value.owner for value in (c.lhs, c.rhs, c.init))
 
 
@@ -132,8 +132,3 @@ def _same(c: Contraction, generic, lhs: SSAValue, rhs: SSAValue, init: SSAValue)
             and c.op.indexing_maps == generic.indexing_maps
             and c.op.iterator_types == generic.iterator_types
             and c.op.body.block.is_structurally_equivalent(generic.body.block))
-
-
-def _erase(op: Operation) -> None:
-    op.detach()
-    op.erase()

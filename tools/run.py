@@ -85,7 +85,7 @@ def _run_reference(args: argparse.Namespace) -> int:
         raise KtcError("--reference runs a KTIR kernel, not a package: give the kernel's "
                        ".mlir file, or drop --reference to run the package", args.kernel)
     kernel = Kernel.from_text(data.decode(errors="replace"), args.kernel, args.function)
-    scalars, arrays, drawn = _inputs(args, kernel.name, _kernel_arguments(kernel),
+    scalars, arrays, drawn = _inputs(args, kernel.name, kernel_arguments(kernel),
                                      _kernel_draw(kernel, args.seed))
     started = time.perf_counter()
     outputs = kernel.execute({**scalars, **arrays, **drawn}, arch=args.arch or "spyre").outputs
@@ -187,7 +187,7 @@ def _check(actual, expected, elements, length: int) -> int:
 # Arguments
 
 
-def _kernel_arguments(kernel: Kernel) -> dict[str, str | None]:
+def kernel_arguments(kernel: Kernel) -> dict[str, str | None]:
     """Each argument of a KTIR kernel: None for a pointer, else its scalar type name
     (a runtime_arg's underlying type)."""
     kinds = {}
@@ -221,7 +221,7 @@ def _inputs(args: argparse.Namespace, kernel: str, arguments: dict[str, str | No
         problem = scalar_problem(arguments[name], value)
         if problem:
             raise KtcError(f"{args.inputs}: %{name} = {value} {problem}")
-    scalars.update(_scalar_args(args.arg, arguments))
+    scalars.update(scalar_args(args.arg, arguments))
     missing = [name for name, kind in arguments.items() if kind is not None and name not in scalars]
     if missing:
         raise KtcError(f"no value for scalar argument %{missing[0]}; pass --arg {missing[0]}=VALUE")
@@ -229,7 +229,7 @@ def _inputs(args: argparse.Namespace, kernel: str, arguments: dict[str, str | No
     return scalars, arrays, draw(scalars, arrays)
 
 
-def _scalar_args(texts: list[str], arguments: dict[str, str | None]) -> dict[str, object]:
+def scalar_args(texts: list[str], arguments: dict[str, str | None]) -> dict[str, object]:
     values = {}
     for text in texts:
         name, equals, value = text.partition("=")

@@ -304,7 +304,7 @@ def tune(args: argparse.Namespace) -> int:
     except OSError as err:
         raise KtcError(f"cannot read '{args.kernel}': {err.strerror}") from None
     device = Device.load(args.arch)
-    scalars = _scalars(args.arg)
+    scalars = _scalars(args.arg, text, args.kernel, args.function)
     sizes = cost_model_sizes(text, args.arch, args.kernel, args.function)
     schedules = candidates(sizes, device.subcores_per_core)
     work = [(text, args.arch, args.kernel, args.function, scalars, s) for s in schedules]
@@ -339,16 +339,11 @@ def tune(args: argparse.Namespace) -> int:
     return 0
 
 
-def _scalars(texts: list[str]) -> dict:
-    """``NAME=VALUE`` pairs: integers, else floats."""
-    scalars = {}
-    for text in texts:
-        name, _, value = text.partition("=")
-        try:
-            scalars[name] = int(value, 0)
-        except ValueError:
-            try:
-                scalars[name] = float(value)
-            except ValueError:
-                raise KtcError(f"--arg '{text}': expected NAME=NUMBER") from None
-    return scalars
+def _scalars(texts: list[str], text: str, filename: str, function: str | None) -> dict:
+    """``--arg NAME=VALUE`` read as ``ktc run`` reads it: by the kernel's argument types."""
+    from ktc.sim.reference import Kernel
+    from ktc.tools.run import kernel_arguments, scalar_args
+
+    if not texts:
+        return {}
+    return scalar_args(texts, kernel_arguments(Kernel.from_text(text, filename, function)))
