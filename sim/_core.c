@@ -716,7 +716,8 @@ static i64 step(Core *c, Engine *e, int index, const Ins *in) {
         return following;
     }
     case OP_DMA: {
-        /* a: source view, target view, copies in flight at most (0: no limit) */
+        /* a: source view, target view, copies in flight at most (0: no limit), fill (a
+           dmaz: the source may be smaller in any dimension, the rest of the target zeros) */
         while (e->copies_count && e->copies[e->copies_head] <= c->now) {
             e->copies_head = (e->copies_head + 1) % (int)a[2];
             e->copies_count--;
@@ -726,7 +727,8 @@ static i64 step(Core *c, Engine *e, int index, const Ins *in) {
         View *src = &e->d[a[0]], *dst = &e->d[a[1]];
         if (src->ndim != dst->ndim || src->dtype != dst->dtype) return bail(c, "dma shapes", 0);
         for (int i = 0; i < src->ndim; i++)
-            if (src->shape[i] != dst->shape[i]) return bail(c, "dma shapes", i);
+            if (a[3] ? src->shape[i] > dst->shape[i] : src->shape[i] != dst->shape[i])
+                return bail(c, "dma shapes", i);
         Mem *read = memory(c, src->unit), *written = read ? memory(c, dst->unit) : NULL;
         if (!written || check(c, read, src) || check(c, written, dst)) return BAIL;
         Route *r1 = route(c, src->unit, e->unit), *r2 = r1 ? route(c, e->unit, dst->unit) : NULL;

@@ -44,7 +44,7 @@ import numpy as np
 from ktc.codegen import isa
 from ktc.codegen.integer import wrap
 from ktc.sim import numerics
-from ktc.sim.engines import VALUES, VECTOR_OPS, Run
+from ktc.sim.engines import VALUES, VECTOR_OPS, Run, in_corner
 from ktc.sim import machine as event_queue
 from ktc.sim.memory import View
 from ktc.sim.steps import cost_class
@@ -130,7 +130,8 @@ ENCODERS: dict[type, tuple[str, Callable]] = {
     isa.Halt: ("halt", lambda i, k: ((),)),
     isa.View: ("view", _view),
     isa.Dim: ("dim", lambda i, k: ((i.view, i.size, i.dimension),)),
-    isa.Dma: ("dma", lambda i, k: ((i.src, i.dst, k.outstanding or 0),)),
+    isa.Dma: ("dma", lambda i, k: ((i.src, i.dst, k.outstanding or 0, 0),)),
+    isa.Dmaz: ("dma", lambda i, k: ((i.src, i.dst, k.outstanding or 0, 1),)),
     isa.Vld: ("vld", lambda i, k: ((i.dst, i.view, i.length), tuple(i.indices))),
     isa.Vst: ("vst", lambda i, k: ((i.src, i.view), tuple(i.indices))),
     isa.Send: ("send", lambda i, k: ((i.src, i.peer, i.id),)),
@@ -200,7 +201,8 @@ class _Tables:
 
     def memory(self, unit: int) -> tuple:
         memory, node = self.run.memory(unit), self.run.nodes[unit]
-        return (memory.size, self.kind(node.kind), -1 if node.core is None else node.core,
+        core = self.run.scratchpad_of(node)
+        return (memory.size, self.kind(node.kind), -1 if core is None else core,
                 memory.page_bytes, tuple(memory.allocations))
 
 
@@ -351,7 +353,8 @@ def _computes(run, space, rows, words, at, count):
 def _copy(run, space, rows, words, at, count):
     dtype, source, at = _copied(space, words, at + 2)
     _, target, at = _copied(space, words, at)
-    target[...] = numerics.to_storage(dtype, numerics.from_storage(dtype, source).copy())
+    copied = numerics.to_storage(dtype, numerics.from_storage(dtype, source).copy())
+    target[...] = in_corner(copied, target.shape)
     return at
 
 

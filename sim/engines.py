@@ -257,6 +257,13 @@ class Run:
         self.feed_bytes: Counter[int] = Counter()
         """Per core: bytes loaded from its scratchpad by ``vld``."""
         self.drain_bytes: Counter[int] = Counter()
+        """Per core: bytes stored into its scratchpad by ``vst``."""
+
+    def scratchpad_of(self, node: Node) -> int | None:
+        """The core whose scratchpad ``node`` is (None for any other memory: a
+        register file or a matrix unit's accumulators are not the feed and drain the
+        bound counts)."""
+        return node.core if node.kind == self.machine.device.scratchpad else None
 
     def fifo(self, source: int, target: int) -> Fifo:
         """The FIFO from unit ``source`` to unit ``target``: depth and beat from the
@@ -588,7 +595,7 @@ def _dma(e: Engine, i: isa.Dma | isa.Dmaz, following: int):
     e.outstanding = done
     if limit is not None:
         copies.append(done)
-    machine.at(done, lambda: written.store(target, _in_corner(read.load(source), target.shape)))
+    machine.at(done, lambda: written.store(target, in_corner(read.load(source), target.shape)))
     run.memory_bytes[run.nodes[source.unit].kind] += source.nbytes
     run.memory_bytes[run.nodes[target.unit].kind] += target.nbytes
     e.busy(start, done, i)
@@ -602,7 +609,7 @@ def _copyable(source: View, target: View, fill: bool) -> bool:
     return all(a <= b if fill else a == b for a, b in zip(source.shape, target.shape))
 
 
-def _in_corner(values: np.ndarray, shape: tuple[int, ...]) -> np.ndarray:
+def in_corner(values: np.ndarray, shape: tuple[int, ...]) -> np.ndarray:
     """``values`` at the leading corner of zeros of ``shape``."""
     if values.shape == shape:
         return values
@@ -620,8 +627,8 @@ def _vld(e: Engine, i: isa.Vld, following: int):
     e.v[i.dst], e.ready[i.dst] = (row.dtype, values), arrival
     nbytes = row.nbytes
     run.memory_bytes[node.kind] += nbytes
-    if node.core is not None:
-        run.feed_bytes[node.core] += nbytes
+    if (core := run.scratchpad_of(node)) is not None:
+        run.feed_bytes[core] += nbytes
     e.busy(start, sent, i)
     return e.hold(sent, following) if sent > machine.now else following
 
@@ -640,8 +647,8 @@ def _vst(e: Engine, i: isa.Vst, following: int):
     e.outstanding = max(e.outstanding, arrival)
     nbytes = row.nbytes
     run.memory_bytes[node.kind] += nbytes
-    if node.core is not None:
-        run.drain_bytes[node.core] += nbytes
+    if (core := run.scratchpad_of(node)) is not None:
+        run.drain_bytes[core] += nbytes
     e.busy(start, sent, i)
     return e.hold(sent, following) if sent > machine.now else following
 

@@ -349,13 +349,14 @@ def random_inputs(spec: Spec, seed: int) -> dict[str, np.ndarray]:
 
 
 def expected(spec: Spec, inputs: dict[str, np.ndarray]) -> np.ndarray:
-    """``spec``'s result by numpy, rounded to the element type after every operation
-    (the reduction in float64, rounded once; repeated for every copy of an
-    all-reduce)."""
+    """``spec``'s result by numpy, every operation computed in float64 and rounded to
+    the element type (correctly rounded, as the kernel's operations are: numpy's own
+    float32 ``exp`` is an ulp off at times, which a chain of ops amplifies), the
+    reduction in float64, rounded once; repeated for every copy of an all-reduce."""
     values = [np.broadcast_to(inputs[f"in{k}"], (spec.rows, spec.cols)) for k in range(len(spec.inputs))]
     for node in spec.nodes:
         args = [values[i] for i in node.operands]
-        values.append(NUMPY[node.op](*args).astype(dtype(spec)))
+        values.append(NUMPY[node.op](*(a.astype(np.float64) for a in args)).astype(dtype(spec)))
     result = values[-1]
     if spec.reduction == "sum":
         return np.tile(result.astype(np.float64).sum(axis=1).astype(dtype(spec)), spec.copies)

@@ -76,6 +76,9 @@ class Tally:
     counts: Counter = field(default_factory=Counter)
     internal: list[str] = field(default_factory=list)
     """One line per internal error: the case, its input file and the message."""
+    slow: list[str] = field(default_factory=list)
+    """One line per timeout: the case and its input file (a busy machine can make a
+    case slow; rerun it alone to tell)."""
 
 
 def run_tool(tool: str, argv: list[str]) -> Outcome:
@@ -219,10 +222,13 @@ def fuzz(category: str, count: int, seed: int, long: bool = False,
             for tool, argv in steps:
                 outcome = run_tool(tool, argv)
                 tally.counts[outcome.kind] += 1
-                if outcome.kind == "internal":
+                if outcome.kind in ("internal", "timeout"):
                     saved = _keep(folder, keep, f"{category}-{seed}-{index}")
-                    tally.internal.append(f"{category} seed {seed} case {index}: {tool} "
-                                          f"{' '.join(argv)} [{saved}]: {outcome.detail}")
+                    line = f"{category} seed {seed} case {index}: {tool} {' '.join(argv)} [{saved}]"
+                    if outcome.kind == "internal":
+                        tally.internal.append(f"{line}: {outcome.detail}")
+                    else:
+                        tally.slow.append(f"{line}: past {TIMEOUT_S} s")
     return tally
 
 
@@ -242,7 +248,7 @@ def main(argv: list[str] | None = None) -> int:
                         help=f"cases in all, shared as LONG shares them (default: {sum(LONG.values())})")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--categories", default=",".join(CATEGORIES))
-    parser.add_argument("--keep", metavar="DIR", help="copy the inputs of internal errors here")
+    parser.add_argument("--keep", metavar="DIR", help="copy the inputs of internal errors and timeouts here")
     args = parser.parse_args(argv)
     total = sum(LONG.values())
     keep = Path(args.keep) if args.keep else None
@@ -252,7 +258,7 @@ def main(argv: list[str] | None = None) -> int:
         tally = fuzz(category, count, args.seed, long=True, keep=keep)
         counts = ", ".join(f"{kind} {n}" for kind, n in sorted(tally.counts.items()))
         print(f"{category}: {count} cases; {counts}", flush=True)
-        for line in tally.internal:
+        for line in tally.internal + tally.slow:
             print(f"  {line}", flush=True)
         failures += len(tally.internal)
     print(f"internal errors: {failures}")
