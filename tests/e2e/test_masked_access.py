@@ -84,6 +84,39 @@ func.func @masked_row_sum(%x: index, %out: index, %n: index) attributes {grid = 
 }
 """
 
+ROW_SOFTMAX = """#rows = affine_set<(d0, d1)[s0] : (d0 >= 0, -d0 + 3 >= 0, d1 >= 0, -d1 + s0 - 1 >= 0)>
+#row = affine_set<(d0, d1) : (d0 >= 0, -d0 >= 0, d1 >= 0, -d1 + 1023 >= 0)>
+#id2 = affine_map<(d0, d1) -> (d0, d1)>
+func.func @masked_row_softmax(%x: index, %y: index, %n: index) attributes {grid = [4]} {
+  %r = ktdp.get_compute_tile_id : index
+  %c0 = arith.constant 0 : index
+  %xv = ktdp.construct_memory_view %x, sizes: [4, %n], strides: [1024, 1]
+      {coordinate_set = #rows, memory_space = #ktdp.memory_space<global>} : memref<4x?xf32>
+  %yv = ktdp.construct_memory_view %y, sizes: [4, %n], strides: [1024, 1]
+      {coordinate_set = #rows, memory_space = #ktdp.memory_space<global>} : memref<4x?xf32>
+  %xt = ktdp.construct_access_tile %xv[%r, %c0] {access_tile_set = #row, access_tile_order = #id2}
+      : memref<4x?xf32> -> !ktdp.access_tile<1x1024xindex>
+  %yt = ktdp.construct_access_tile %yv[%r, %c0] {access_tile_set = #row, access_tile_order = #id2}
+      : memref<4x?xf32> -> !ktdp.access_tile<1x1024xindex>
+  %a = ktdp.load %xt : !ktdp.access_tile<1x1024xindex> -> tensor<1x1024xf32>
+  %minus_inf = arith.constant 0xFF800000 : f32
+  %zero = arith.constant 0.0 : f32
+  %scalar = tensor.empty() : tensor<1xf32>
+  %full = tensor.empty() : tensor<1x1024xf32>
+  %max_init = linalg.fill ins(%minus_inf : f32) outs(%scalar : tensor<1xf32>) -> tensor<1xf32>
+  %max = linalg.reduce { arith.maxnumf } ins(%a : tensor<1x1024xf32>) outs(%max_init : tensor<1xf32>) dimensions = [1]
+  %max_row = linalg.broadcast ins(%max : tensor<1xf32>) outs(%full : tensor<1x1024xf32>) dimensions = [1]
+  %shifted = arith.subf %a, %max_row : tensor<1x1024xf32>
+  %e = math.exp %shifted : tensor<1x1024xf32>
+  %sum_init = linalg.fill ins(%zero : f32) outs(%scalar : tensor<1xf32>) -> tensor<1xf32>
+  %sum = linalg.reduce { arith.addf } ins(%e : tensor<1x1024xf32>) outs(%sum_init : tensor<1xf32>) dimensions = [1]
+  %sum_row = linalg.broadcast ins(%sum : tensor<1xf32>) outs(%full : tensor<1x1024xf32>) dimensions = [1]
+  %out = arith.divf %e, %sum_row : tensor<1x1024xf32>
+  ktdp.store %out, %yt : tensor<1x1024xf32>, !ktdp.access_tile<1x1024xindex>
+  return
+}
+"""
+
 CHUNK_SUMS = """#first_n = affine_set<(d0, d1)[s0] : (d0 >= 0, -d0 >= 0, d1 >= 0, -d1 + s0 - 1 >= 0)>
 #block = affine_set<(d0, d1) : (d0 >= 0, -d0 >= 0, d1 >= 0, -d1 + 1023 >= 0)>
 #three = affine_set<(d0) : (d0 >= 0, -d0 + 2 >= 0)>
@@ -219,6 +252,29 @@ def test_row_sum_over_a_masked_tail(device: str, n: int):
                                {"x": x, "out": np.zeros(ROWS, np.float32), "n": n})
     rows = np.stack([x[r * TILE:r * TILE + n].astype(np.float64) for r in range(ROWS)])
     check(simulated, reference, {"x": x, "out": rows.sum(axis=1).astype(np.float32)}, TILE)
+
+
+@pytest.mark.parametrize("device", DEVICES)
+@pytest.mark.parametrize("n", [1, 63, 1000])
+def test_row_softmax_over_a_masked_tail(device: str, n: int):
+    """A softmax over a row's 1024-element tile of which n are in the view: the tile's
+    other elements are zeros, and they take part in the max and the sum as the rule
+    says (a kernel that wants them left out masks them itself); only the n are
+    stored, the elements after them keep their values. The rows are negative, so a
+    zero is the row's max: a compiler that dropped the masked elements from the
+    reductions would differ everywhere."""
+    rng = np.random.default_rng(n + 7)
+    size = (ROWS - 1) * TILE + n
+    x = (-1.0 - rng.random(size)).astype(np.float32)
+    y = rng.standard_normal(size).astype(np.float32)
+    simulated, reference = run(ROW_SOFTMAX, "masked_row_softmax", device, {"x": x, "y": y.copy(), "n": n})
+    expected = y.copy()
+    for r in range(ROWS):
+        row = np.zeros(TILE)
+        row[:n] = x[r * TILE:r * TILE + n]
+        e = np.exp(row - row.max())
+        expected[r * TILE:r * TILE + n] = (e / e.sum())[:n]
+    check(simulated, reference, {"x": x, "y": expected}, TILE)
 
 
 @pytest.mark.parametrize("device", DEVICES)
