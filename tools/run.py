@@ -43,6 +43,7 @@ from zipfile import BadZipFile
 import numpy as np
 from xdsl.dialects.builtin import ModuleOp
 
+from ktc.arch.model import Device
 from ktc.codegen.package import DTYPES, INTEGERS, MAGIC, Package, decode
 from ktc.codegen.plan import evaluate
 from ktc.codegen.signature import Signature
@@ -104,8 +105,10 @@ def _run_simulator(args: argparse.Namespace) -> int:
     if args.check and kernel is None:
         raise KtcError("--check needs a KTIR kernel: the reference interpreter runs neither "
                        "packages nor DataflowIR", args.kernel)
-    draw = _kernel_draw(kernel, args.seed) if kernel else (
-        lambda s, a: _random_arrays(package.signature, s, a, args.seed))
+    device = Device.load(arch)
+    room = device.memory(device.device_memory).size
+    draw = _kernel_draw(kernel, args.seed, room) if kernel else (
+        lambda s, a: _random_arrays(package.signature, s, a, args.seed, room))
     scalars, arrays, drawn = _inputs(args, package.signature.kernel,
                                      _package_arguments(package.signature), draw)
     inputs = {**arrays, **drawn}
@@ -281,22 +284,23 @@ def scalar_problem(kind: str, value) -> str | None:
     return None
 
 
-def _kernel_draw(kernel: Kernel, seed: int) -> Draw:
+def _kernel_draw(kernel: Kernel, seed: int, room: int | None = None) -> Draw:
     """The reference interpreter's random inputs for ``kernel``, after checking the
-    shapes it would draw."""
+    shapes it would draw (against ``room``, the device memory's bytes, too)."""
     def draw(scalars: dict[str, object], given: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
         layouts = kernel.layouts(scalars)
         check_sizes({name: (layout.element, layout.shape) for name, layout in layouts.items()
-                     if name not in given}, scalars)
+                     if name not in given}, scalars, room)
         return random_inputs(kernel, scalars, given, seed)
 
     return draw
 
 
 def check_sizes(shapes: dict[str, tuple[str, tuple[int, ...] | None]],
-                scalars: dict[str, object]) -> None:
+                scalars: dict[str, object], room: int | None = None) -> None:
     """Refuse to draw arrays of negative sizes, or more than ``INPUT_LIMIT_BYTES`` of
-    them together (``shapes``: element type and shape by argument name)."""
+    them together, or more than the ``room`` of a device memory they are drawn for
+    (``shapes``: element type and shape by argument name)."""
     total = 0
     for name, (element, shape) in shapes.items():
         if shape is None:
@@ -306,6 +310,9 @@ def check_sizes(shapes: dict[str, tuple[str, tuple[int, ...] | None]],
             raise KtcError(f"argument %{name} would have the shape {list(shape)} (with "
                            f"{given}); sizes must not be negative")
         total += prod(shape) * np.dtype(DTYPES[element]).itemsize
+    if room is not None and total > room:
+        raise KtcError(f"the random inputs would take {total} bytes, more than the device "
+                       f"memory's {room}; give smaller sizes")
     if total > INPUT_LIMIT_BYTES:
         raise KtcError(f"the random inputs would take {total} bytes, more than the limit of "
                        f"{INPUT_LIMIT_BYTES} ({INPUT_LIMIT_BYTES >> 30} GiB); give smaller "
@@ -330,12 +337,12 @@ def _package_shapes(signature: Signature,
 
 
 def _random_arrays(signature: Signature, scalars: dict[str, object],
-                   given: dict[str, np.ndarray], seed: int) -> dict[str, np.ndarray]:
+                   given: dict[str, np.ndarray], seed: int, room: int | None = None) -> dict[str, np.ndarray]:
     """An array for every pointer argument of a package not ``given``: floats from
     N(0, 1), integers from [0, ``RANDOM_INDEX_BOUND``)."""
     shapes = {name: shape for name, shape in _package_shapes(signature, scalars).items()
               if name not in given}
-    check_sizes(shapes, scalars)
+    check_sizes(shapes, scalars, room)
     rng = np.random.default_rng(seed)
     arrays = {}
     for name, (element, shape) in shapes.items():

@@ -2,8 +2,8 @@
 // scalar argument, a malformed --arg, an --arg given twice, a scalar out of its type's
 // range, a seed or a cycle budget out of range, an --inputs file that is not an
 // .npz archive, an --inputs entry the kernel does not have, random inputs of negative
-// size or past the stated limit of 4 GiB (checked before anything is drawn, for a
-// kernel and for a package), a simulator flag with --reference, a package with
+// size or past the stated limit of 4 GiB or, for the simulator, past its device memory
+// (checked before anything is drawn, for a kernel and for a package), a simulator flag with --reference, a package with
 // --reference, an output that cannot be written. A failed run leaves none of its output
 // files behind.
 
@@ -35,8 +35,11 @@
 // RUN: not ktc run %t.scale.ktpkg --arch toy --arg n=-1 --arg k=1 2>&1 | filecheck %s --check-prefix=NEGATIVE
 // NEGATIVE: error: argument %a would have the shape [-1] (with %n = -1, %k = 1.0); sizes must not be negative
 // RUN: not ktc run %S/Inputs/scale_n.mlir --reference --arg n=0x8000000000 --arg k=1 2>&1 | filecheck %s --check-prefix=LIMIT
-// RUN: not ktc run %t.scale.ktpkg --arch toy --arg n=0x8000000000 --arg k=1 2>&1 | filecheck %s --check-prefix=LIMIT
 // LIMIT: error: the random inputs would take 1099511627776 bytes, more than the limit of 4294967296 (4 GiB)
+// RUN: not ktc run %t.scale.ktpkg --arch toy --arg n=0x8000000000 --arg k=1 2>&1 | filecheck %s --check-prefix=ROOM-PACKAGE
+// ROOM-PACKAGE: error: the random inputs would take 1099511627776 bytes, more than the device memory's 1048576; give smaller sizes
+// RUN: not ktc run %S/Inputs/scale_n.mlir --arch toy --arg n=0x100000 --arg k=1 2>&1 | filecheck %s --check-prefix=ROOM
+// ROOM: error: the random inputs would take 2097152 bytes, more than the device memory's 1048576; give smaller sizes
 
 // RUN: %python -c "import sys; open(sys.argv[1], 'wb').write(b'not numpy')" %t.bad.npz
 // RUN: not ktc run %S/Inputs/add16.mlir --arch toy --inputs %t.bad.npz 2>&1 | filecheck %s --check-prefix=NPZ
