@@ -64,6 +64,7 @@ ACCEPTED = frozenset({
     "func.return", "scf.for", "scf.if", "scf.yield", "ktdp.get_compute_tile_id", "ktdp.load",
     "ktdp.store", "tensor.empty", "tensor.splat", "tensor.extract", "linalg.broadcast",
     "linalg.fill", "ktdp.inter_tile_reduce", "ktdp.yield_partial", "ktdp.yield_reduced",
+    "ktdp.runtime_arg_extract",
 })
 """Ops accepted as they are (their result types are still checked)."""
 
@@ -79,7 +80,6 @@ NESTING = frozenset({
 NOT_YET: dict[str, str] = {
     "ktdp.construct_distributed_memory_view": "the pipeline schedules views of one memory",
     "ktdp.construct_indirect_access_tile": "the pipeline schedules direct (affine) access tiles",
-    "ktdp.runtime_arg_extract": "the pipeline does not handle runtime arguments",
     "linalg.quantized_matmul": "the pipeline schedules contractions of floating-point operands",
     **dict.fromkeys(
         ("tensor.reshape", "tensor.expand_shape", "tensor.collapse_shape", "tensor.cast"),
@@ -107,6 +107,8 @@ class KtirLegalityCheck(ModulePass):
 
     Expects KTIR kernels (``func.func`` with an optional ``grid``; none means
     ``[1]``) in a module that declares its device (``ktc-opt --arch``). Accepted:
+    kernel arguments that are pointers, scalars or runtime arguments of a scalar
+    type (read by ``ktdp.runtime_arg_extract``);
     loads and stores through ``ktdp.construct_memory_view`` (``global`` or the
     tile's own ``ct_local``) and ``ktdp.construct_access_tile`` (identity order);
     elementwise ``arith``/``math`` ops the compute engine has an instruction for,
@@ -194,13 +196,8 @@ class _Rules:
         if not func.body.blocks:
             return
         for index, arg in enumerate(func.body.block.args):
-            if isinstance(arg.type, RuntimeArgType):
-                raise _error(
-                    func,
-                    f"argument #{index} is a runtime argument ({attr_text(arg.type)}), "
-                    "which is not supported yet",
-                )
-            if not isinstance(arg.type, IndexType | IntegerType | AnyFloat | DF16Type):
+            kind = arg.type.value_type if isinstance(arg.type, RuntimeArgType) else arg.type
+            if not isinstance(kind, IndexType | IntegerType | AnyFloat | DF16Type):
                 raise _error(
                     func,
                     f"argument #{index} has type {attr_text(arg.type)}; kernel arguments "

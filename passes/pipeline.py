@@ -26,6 +26,9 @@ KTIR_TO_SCHEDULE = ",".join([
     "apply-arch-patterns{point=pre_mapping}",
     "ktir-legality-check",
     # Only what the pipeline below can lower is left; nothing has changed yet.
+    "lower-runtime-args",
+    # Runtime arguments are arguments of their underlying type (the launch checks
+    # their granularity and upper bound); their granularity and bound are constants.
     "compute-group-extraction",
     # One module @local_schedule_N per compute group; the kernel is an orchestrator
     # of control flow, address arithmetic and calls.
