@@ -39,6 +39,7 @@ from ktc.dialects.printer import affine_map_text, affine_set_text
 from ktc.dialects.spyreop import DF16Type
 from ktc.passes.analysis.contractions import contraction
 from ktc.passes.analysis.inter_tile import function_of, resolve
+from ktc.passes.analysis.reductions import extremum_of
 from ktc.passes.utils.affine import box_bounds
 
 ELEMENTWISE = frozenset({
@@ -114,7 +115,9 @@ class KtirLegalityCheck(ModulePass):
     elementwise ``arith``/``math`` ops the compute engine has an instruction for,
     on tensors or scalars, and any integer/index arithmetic on scalars; named
     elementwise ``linalg`` ops, ``linalg.generic`` (parallel and reduction
-    iterators, projected-permutation maps), ``linalg.reduce`` (add, mul, max, min),
+    iterators, projected-permutation maps), ``linalg.reduce`` (add, mul, max, min,
+    one result), a reduction body keeping the larger or smaller of a term and the
+    accumulator by ``arith.cmpf`` + ``arith.select`` (``extremum_of``),
     ``linalg.broadcast``, ``linalg.fill``; ``tensor.empty``/``splat``/``extract``
     and splat tensor constants; ``scf.for`` (with ``iter_args``) and ``scf.if``;
     ``spyreop`` intrinsics only where the device lowers them: a pattern of its arch
@@ -213,6 +216,9 @@ class _Rules:
 
     def _generic(self, op: Operation) -> None:
         _on_tensors(op)
+        reduces = any(t.data == IteratorType.REDUCTION for t in op.iterator_types.data)
+        if reduces and len(op.outputs) != 1:
+            raise _error(op, _ONE_ACCUMULATOR.format(len(op.outputs)))
         for iterator in op.iterator_types.data:
             if iterator.data not in (IteratorType.PARALLEL, IteratorType.REDUCTION):
                 raise _error(
@@ -227,8 +233,9 @@ class _Rules:
                     f"has the indexing map {affine_map_text(indexing_map.data)}; only "
                     "projected permutations (with broadcast zeros) are supported",
                 )
+        kept = _extremum_ops(op.body.block)
         for inner in op.body.block.ops:
-            if inner.name not in ("linalg.yield", "arith.constant"):
+            if inner.name not in ("linalg.yield", "arith.constant") and inner not in kept:
                 self._elementwise(inner)
 
     def _arith_math(self, op: Operation) -> None:
@@ -323,14 +330,34 @@ def _transpose(op: Operation) -> None:
 
 def _reduce(op: Operation) -> None:
     _on_tensors(op)
-    body = op.regions[0].block.ops
-    combiners = [inner.name for inner in body if inner.name != "linalg.yield"]
+    if len(op.results) != 1:
+        raise _error(op, _ONE_ACCUMULATOR.format(len(op.results)))
+    block = op.regions[0].block
+    if _extremum_ops(block):
+        return
+    combiners = [inner.name for inner in block.ops if inner.name != "linalg.yield"]
     if len(combiners) != 1 or combiners[0] not in COMBINERS:
         raise _error(
             op,
             f"combines with {', '.join(combiners) or 'nothing'}; a reduction combines "
-            "with one add, mul, max or min",
+            "with one add, mul, max or min, or keeps the larger or smaller of a term and "
+            "the accumulator by arith.cmpf and arith.select",
         )
+
+
+_ONE_ACCUMULATOR = (
+    "reduces into {} outputs; the pipeline reduces into one accumulator (an argmax's "
+    "index is not compiled yet: the compute engine folds one value per lane)"
+)
+
+
+def _extremum_ops(block) -> tuple[Operation, ...]:
+    """The compare and select of a body that keeps an extremum (``extremum_of``),
+    which ``normalize-select-combiners`` makes a max or min; none otherwise."""
+    if extremum_of(block) is None:
+        return ()
+    select = block.last_op.operands[0].owner
+    return (select, select.cond.owner)
 
 
 def _on_tensors(op: Operation) -> None:

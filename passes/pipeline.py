@@ -29,6 +29,8 @@ KTIR_TO_SCHEDULE = ",".join([
     "lower-runtime-args",
     # Runtime arguments are arguments of their underlying type (the launch checks
     # their granularity and upper bound); their granularity and bound are constants.
+    "normalize-select-combiners",
+    # A reduction keeping an extremum by compare and select combines with a max or min.
     "compute-group-extraction",
     # One module @local_schedule_N per compute group; the kernel is an orchestrator
     # of control flow, address arithmetic and calls.
