@@ -111,7 +111,8 @@ class KtirLegalityCheck(ModulePass):
     kernel arguments that are pointers, scalars or runtime arguments of a scalar
     type (read by ``ktdp.runtime_arg_extract``);
     loads and stores through ``ktdp.construct_memory_view`` (``global`` or the
-    tile's own ``ct_local``) and ``ktdp.construct_access_tile`` (identity order);
+    tile's own ``ct_local``) and ``ktdp.construct_access_tile`` (an order that
+    permutes the dimensions);
     elementwise ``arith``/``math`` ops the compute engine has an instruction for,
     on tensors or scalars, and any integer/index arithmetic on scalars; named
     elementwise ``linalg`` ops, ``linalg.generic`` (parallel and reduction
@@ -306,11 +307,11 @@ def _access_tile(op: ConstructAccessTileOp) -> None:
             "a box only",
         )
     order = op.access_tile_order.data
-    if order != AffineMap.identity(order.num_dims):
+    if not order.is_projected_permutation() or order.num_dims != len(order.results):
         raise _error(
             op,
-            f"has access_tile_order {affine_map_text(order)}; only the identity order is "
-            "supported yet (another order transposes the tile)",
+            f"has access_tile_order {affine_map_text(order)}; the compiler reads tiles in "
+            "an order that permutes their dimensions only",
         )
 
 

@@ -31,6 +31,8 @@ KTIR_TO_SCHEDULE = ",".join([
     # their granularity and upper bound); their granularity and bound are constants.
     "normalize-select-combiners",
     # A reduction keeping an extremum by compare and select combines with a max or min.
+    "permute-access-tiles",
+    # Every access tile is in the identity order (a permuted one reads a permuted view).
     "compute-group-extraction",
     # One module @local_schedule_N per compute group; the kernel is an orchestrator
     # of control flow, address arithmetic and calls.
