@@ -30,6 +30,7 @@ from ktc.dialects.ktdp import (
     ConstructAccessTileOp,
     ConstructMemoryViewOp,
     MemorySpaceAttr,
+    InterTileConsumeOp,
     InterTileProduceOp,
     RuntimeArgType,
     SpyreMemorySpaceAttr,
@@ -38,7 +39,7 @@ from ktc.dialects.ktdp import (
 from ktc.dialects.printer import affine_map_text, affine_set_text
 from ktc.dialects.spyreop import DF16Type
 from ktc.passes.analysis.contractions import contraction
-from ktc.passes.analysis.inter_tile import function_of, resolve
+from ktc.passes.analysis.inter_tile import consumer_of, function_of, resolve, resolve_consume
 from ktc.passes.analysis.reductions import extremum_of
 from ktc.passes.utils.affine import box_bounds
 
@@ -65,7 +66,7 @@ ACCEPTED = frozenset({
     "func.return", "scf.for", "scf.if", "scf.yield", "ktdp.get_compute_tile_id", "ktdp.load",
     "ktdp.store", "tensor.empty", "tensor.splat", "tensor.extract", "linalg.broadcast",
     "linalg.fill", "ktdp.inter_tile_reduce", "ktdp.yield_partial", "ktdp.yield_reduced",
-    "ktdp.runtime_arg_extract",
+    "ktdp.runtime_arg_extract", "ktdp.inter_tile_consume",
 })
 """Ops accepted as they are (their result types are still checked)."""
 
@@ -316,8 +317,13 @@ def _access_tile(op: ConstructAccessTileOp) -> None:
 
 
 def _inter_tile(op: InterTileProduceOp) -> None:
-    """A reduce as ``inter-tile-reduce-lowering`` lowers it (``function_of``, ``resolve``)."""
-    resolve(op, prod(grid_of(function_of(op))))
+    """A reduce or consume as ``inter-tile-reduce-lowering`` lowers it (``function_of``,
+    ``resolve``, ``resolve_consume``)."""
+    tiles = prod(grid_of(function_of(op)))
+    if isinstance(consumer_of(op), InterTileConsumeOp):
+        resolve_consume(op, tiles)
+    else:
+        resolve(op, tiles)
 
 
 def _transpose(op: Operation) -> None:
