@@ -4,6 +4,7 @@ from dataclasses import dataclass
 from math import prod
 
 from xdsl.context import Context
+from xdsl.dialects import arith
 from xdsl.dialects.builtin import (
     AnyFloat,
     DenseIntOrFPElementsAttr,
@@ -30,6 +31,7 @@ from ktc.dialects.ktdp import (
     ConstructAccessTileOp,
     ConstructMemoryViewOp,
     MemorySpaceAttr,
+    MemorySpaceKind,
     InterTileConsumeOp,
     InterTileProduceOp,
     RuntimeArgType,
@@ -208,6 +210,7 @@ class _Rules:
                     f"argument #{index} has type {attr_text(arg.type)}; kernel arguments "
                     "are pointers (index) and integer or float scalars",
                 )
+        self._fixed_addresses(func)
         grid = grid_of(func)
         communicates = any(inner.name.startswith("ktdp.inter_tile_") for inner in func.walk())
         try:
@@ -215,6 +218,35 @@ class _Rules:
         except KtcError as err:
             message = f"cannot run on device @{self.device.name}: {err.message}"
             raise _error(func, message) from None
+
+    def _fixed_addresses(self, func: FuncOp) -> None:
+        """Views at constant addresses of device memory must lie in it, and a kernel
+        with such views takes no pointer argument: the runtime lays the pointers'
+        arrays from address 0, over what the kernel reaches at fixed addresses."""
+        views = [op for op in func.walk() if isinstance(op, ConstructMemoryViewOp) and _global(op)]
+        fixed = [v for v in views if isinstance(v.offset.owner, arith.ConstantOp)]
+        if not fixed:
+            return
+        arguments = func.body.block.args
+        pointer = next((v.offset for v in views if v.offset in arguments
+                        and isinstance(v.offset.type, IndexType)), None)
+        if pointer is not None:
+            raise _error(
+                fixed[0],
+                f"is at the fixed element address {fixed[0].offset.owner.value.value.data} of "
+                f"device memory while the kernel takes the pointer argument %"
+                f"{pointer.name_hint or pointer.index}, whose array the runtime lays from "
+                "address 0 and may overlap it; pass this array as a pointer argument too",
+            )
+        capacity = self.device.memory(self.device.device_memory).size
+        for view in fixed:
+            end = _end_byte(view)
+            if end is not None and end > capacity:
+                raise _error(
+                    view,
+                    f"reaches byte {end} of device memory at its fixed address, beyond the "
+                    f"{capacity} bytes of {self.device.device_memory} on device @{self.device.name}",
+                )
 
     def _generic(self, op: Operation) -> None:
         _on_tensors(op)
@@ -294,6 +326,26 @@ def _memory_view(op: ConstructMemoryViewOp) -> None:
             f"is in {attr_text(op.memory_space)}, the scratchpad of tile {space.ct_id.data}; "
             "views of another tile's scratchpad are not supported yet",
         )
+
+
+def _global(view: ConstructMemoryViewOp) -> bool:
+    space = view.memory_space
+    if isinstance(space, SpyreMemorySpaceAttr):
+        space = space.to_memory_space()
+    return isinstance(space, MemorySpaceAttr) and space.kind.data == MemorySpaceKind.GLOBAL
+
+
+def _end_byte(view: ConstructMemoryViewOp) -> int | None:
+    """One past the last byte a view at a constant address reaches, when its sizes and
+    strides are constants; None otherwise (or when it holds nothing)."""
+    sizes, strides = view.static_sizes.get_values(), view.static_strides.get_values()
+    if view.sizes or view.strides or 0 in sizes:
+        return None
+    last = view.offset.owner.value.value.data + sum((n - 1) * s for n, s in zip(sizes, strides))
+    element = view.result.type.get_element_type()
+    width = 2 if isinstance(element, DF16Type) else 64 if isinstance(element, IndexType) else (
+        element.bitwidth if isinstance(element, AnyFloat) else element.width.data)
+    return (last + 1) * max(width // 8, 1)
 
 
 def _access_tile(op: ConstructAccessTileOp) -> None:
