@@ -39,7 +39,7 @@ from ktc.files import write_atomically
 
 MAGIC = b"KTPKG\x00\r\n"
 """8 bytes; the NUL and CR LF catch text-mode copies."""
-FORMAT_VERSION = 2
+FORMAT_VERSION = 3
 """2: engine records carry the source location of each instruction."""
 HEADER = struct.Struct("<8sII")
 """magic, format version, section count."""
@@ -256,7 +256,8 @@ def _manifest(package: Package) -> dict:
         "grid": list(sig.grid),
         "arguments": [{"name": a.name, "kind": "pointer" if a.pointer else "scalar",
                        "dtype": a.dtype,
-                       "shape": None if a.shape is None else [_expr(d) for d in a.shape]}
+                       "shape": None if a.shape is None else [_expr(d) for d in a.shape],
+                       "granularity": a.granularity, "upperbound": a.upperbound}
                       for a in sig.arguments],
     }
 
@@ -361,15 +362,20 @@ def _tuple_expr(value, path: str) -> Expr:
 
 
 def _argument(obj, path: str) -> Argument:
-    _keys(obj, {"name", "kind", "dtype", "shape"}, path)
+    _keys(obj, {"name", "kind", "dtype", "shape", "granularity", "upperbound"}, path)
     kind = _get(obj, "kind", str, path)
     if kind not in ("pointer", "scalar"):
         raise _Bad(f"{path}.kind: expected 'pointer' or 'scalar', got '{kind}'")
     shape = obj["shape"]
     dims = None if shape is None else tuple(_tuple_expr(d, f"{path}.shape")
                                             for d in _list(shape, f"{path}.shape"))
+    bounds = [_optional_int(obj, key, path) for key in ("granularity", "upperbound")]
     return Argument(_get(obj, "name", str, path), kind == "pointer",
-                    _get(obj, "dtype", str, path), dims)
+                    _get(obj, "dtype", str, path), dims, *bounds)
+
+
+def _optional_int(obj: dict, key: str, path: str) -> int | None:
+    return None if obj[key] is None else _get(obj, key, int, path)
 
 
 def _dataflow(index: int, binary, table, code: dict[str, bytes]) -> Dataflow:
@@ -490,6 +496,11 @@ def _validate_header(package: Package) -> None:
             raise _Bad(f"argument '{a.name}' has unknown type '{a.dtype[:40]}'")
         if a.shape is not None and not a.pointer:
             raise _Bad(f"scalar argument '{a.name}' has a shape")
+        bounds = (a.granularity, a.upperbound)
+        if a.pointer and bounds != (None, None):
+            raise _Bad(f"pointer argument '{a.name}' has a granularity or upper bound")
+        if a.granularity is not None and a.granularity <= 0:
+            raise _Bad(f"argument '{a.name}' has granularity {a.granularity}; it must be positive")
 
 
 def _scoped(expr: Expr, scope, what: str) -> None:

@@ -7,14 +7,15 @@ views' sizes, as in the reference interpreter: flat (of the largest extent) when
 views disagree or are not contiguous, and free (None) when that extent depends on the
 arguments. A size that depends on arguments is an expression over them
 (``ktc.codegen.plan``), checked at launch: a symbolic dimension. Every other argument
-is a **scalar** of its type.
+is a **scalar** of its type; a ``!ktdp.runtime_arg`` is a scalar of its underlying
+type, with its granularity and upper bound, checked at launch.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from xdsl.dialects.builtin import IndexType, ShapedType
+from xdsl.dialects.builtin import IndexType, IntAttr, ShapedType
 from xdsl.dialects.func import FuncOp
 from xdsl.ir import Attribute, BlockArgument
 
@@ -44,6 +45,10 @@ class Argument:
     """A pointer's element type, or a scalar's type (``f16``, ``df16``, ``i32``, ``index``)."""
     shape: tuple[Expr, ...] | None = None
     """A pointer's dimensions, each an expression over the arguments; None: any shape."""
+    granularity: int | None = None
+    """A runtime argument's granularity: its value must be a multiple of it."""
+    upperbound: int | None = None
+    """A runtime argument's upper bound: its value must be at most this."""
 
 
 @dataclass(frozen=True)
@@ -74,6 +79,9 @@ def _argument(kernel: FuncOp, arg: BlockArgument, bound: dict) -> Argument:
     views = [use.operation for use in arg.uses
              if isinstance(use.operation, ConstructMemoryViewOp)
              and use.operation.offset is arg and _global(use.operation)]
+    if isinstance(arg.type, RuntimeArgType):
+        return Argument(name, False, type_name(arg.type), None,
+                        _bound(arg.type.granularity), _bound(arg.type.upperbound))
     if not isinstance(arg.type, IndexType) or not views:
         return Argument(name, False, type_name(arg.type))
     elements = sorted({type_name(view.result.type) for view in views})
@@ -81,6 +89,10 @@ def _argument(kernel: FuncOp, arg: BlockArgument, bound: dict) -> Argument:
         raise KtcError(f"argument %{name} starts memory views of element types "
                        f"{', '.join(elements)}", where(kernel))
     return Argument(name, True, elements[0], _shape(views, bound))
+
+
+def _bound(value: Attribute) -> int | None:
+    return value.data if isinstance(value, IntAttr) else None
 
 
 def _global(view: ConstructMemoryViewOp) -> bool:

@@ -102,6 +102,8 @@ class HostValues:
         name = op.name
         if name == "arith.constant" and isinstance(op.value, IntegerAttr):
             return (op.value.value.data,)
+        if name == "ktdp.runtime_arg_extract":
+            return _runtime_arg(op, self.expr)
         operands = [self.expr(v) for v in op.operands]
         if name in ARITH_BINARY:
             return (*operands[0], *operands[1], ARITH_BINARY[name])
@@ -117,6 +119,14 @@ class HostValues:
             return _affine(op.map.data.results[0], operands, op.map.data.num_dims)
         raise KtcError(f"host code cannot compute '{name}' (only integer arith, int-to-float "
                        "conversions and affine.apply reach the symbols)", where(op))
+
+
+def _runtime_arg(op: Operation, expr) -> Expr:
+    """A runtime argument's value (the argument itself), or its granularity or bound."""
+    kind = op.kind.data.value
+    if kind == "value":
+        return expr(op.input)
+    return (getattr(op.input.type, kind).data,)
 
 
 def _describe(value: BlockArgument) -> str:

@@ -11,6 +11,7 @@ from xdsl.dialects.func import FuncOp
 from xdsl.ir import Attribute, Operation
 
 from ktc.dialects.diagnostics import KtcError, where
+from ktc.dialects.ktdp import RuntimeArgType
 from ktc.dialects.spyreop import DF16Type
 
 FLOATS = ("f16", "f32", "f64", "df16")
@@ -28,7 +29,10 @@ def element_name(attr: Attribute) -> str:
 
 def unsupported(attr: Attribute) -> str | None:
     """The element type name of ``attr`` if ktc does not support it, else None.
-    Types with no element (access tiles' index sets, functions, tokens) pass."""
+    Types with no element (access tiles' index sets, functions, tokens) pass; a
+    runtime argument is judged by its underlying type."""
+    if isinstance(attr, RuntimeArgType):
+        attr = attr.value_type
     if isinstance(attr, ShapedType) or _is_scalar(attr):
         name = element_name(attr)
         return None if name in ELEMENT_TYPES else name

@@ -17,6 +17,9 @@ if TYPE_CHECKING:
 
 PASSES: dict[str, tuple[str, str]] = {
     "ktir-legality-check": ("ktir_legality_check", "KtirLegalityCheck"),
+    "lower-runtime-args": ("lower_runtime_args", "LowerRuntimeArgs"),
+    "normalize-select-combiners": ("normalize_select_combiners", "NormalizeSelectCombiners"),
+    "permute-access-tiles": ("permute_access_tiles", "PermuteAccessTiles"),
     "compute-group-extraction": ("compute_group_extraction", "ComputeGroupExtraction"),
     "inter-tile-reduce-lowering": ("inter_tile_reduce_lowering", "InterTileReduceLowering"),
     "normalize-contractions": ("normalize_contractions", "NormalizeContractions"),

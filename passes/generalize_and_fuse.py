@@ -40,7 +40,9 @@ class GeneralizeAndFuse(ModulePass):
     - every op computing on tensors rewritten as a ``linalg.generic``
       (``passes/utils/fusion.py``): scalar ``ins`` captured by the body, repeated
       inputs merged, a ``tensor.splat`` of an element ``tensor.extract`` takes at
-      constant indices a broadcast of it;
+      constant indices a broadcast of it, and a scalar the body computes from such
+      elements (``arith``/``math`` ops on them) computed in the body, each element an
+      input read at its position (a row's mean feeding its normalization);
     - each all-parallel generic with one result written through a permutation fused
       into the generics reading it, erased when none else does: one generic per
       elementwise computation, plus one per reduction and the fills seeding them;
@@ -83,8 +85,8 @@ def _require_supported(block: Block) -> None:
             continue
         if isinstance(op, tensor.ExtractOp):
             raise KtcError(
-                "'tensor.extract' is supported at constant indices feeding 'tensor.splat' "
-                "(a broadcast) only; the compute stage cannot hand a scalar out",
+                "'tensor.extract' is supported at constant indices only, its element used "
+                "by compute on tensors; the compute stage cannot hand a scalar out",
                 where(op),
             )
         raise KtcError(

@@ -1,7 +1,8 @@
 """``inter-tile-reduce-lowering``: a ``ktdp.inter_tile_reduce`` (reduce-to-one,
 reduce-to-subset or all-reduce) becomes a copy of each partial over the interconnect
 into a receive buffer in the scratchpad of every consumer tile of its group, and a
-fold of that buffer on every tile.
+fold of that buffer on every tile; a ``ktdp.inter_tile_consume`` a copy of the one
+partial each consumer depends on into its buffer, and a load of it.
 
 The grid is static and runs in one wave (``ktir-legality-check``), so the affine sets
 of the inter-tile ops resolve, once, into per-tile facts (``Exchange`` of
@@ -39,7 +40,14 @@ from ktc.arch.model import device_of
 from ktc.dialects import ktdf, ktdp
 from ktc.dialects.diagnostics import KtcError, where
 from ktc.dialects.ktdp import grid_of
-from ktc.passes.analysis.inter_tile import Exchange, function_of, groups_of, resolve
+from ktc.passes.analysis.inter_tile import (
+    Exchange,
+    consumer_of,
+    function_of,
+    groups_of,
+    resolve,
+    resolve_consume,
+)
 from ktc.passes.utils.affine import box
 
 
@@ -73,6 +81,12 @@ class InterTileReduceLowering(ModulePass):
       in slot order (from the identity when there is one); the reduce's result is the
       fold's, meaningful on consumer tiles only, as in KTIR.
 
+    A produce + ``ktdp.inter_tile_consume`` pair (``resolve_consume``: each consumer
+    tile depends on one producer) is lowered alike with a two-slot buffer: the
+    tile's partial stored in slot 0, a pipeline per fan-out rank copying it into slot
+    1 of each tile that receives it (``ktdf.to_tiles``), and at the consume a load of
+    slot 1, or of slot 0 on a tile whose partial is its own (a ``ktdf.tile_table``).
+
     A function without inter-tile ops is unchanged, so the pass is idempotent.
     """
 
@@ -87,7 +101,8 @@ class InterTileReduceLowering(ModulePass):
             raise KtcError(f"device @{device.name} has no interconnect to combine partials over",
                            where(produces[0]))
         for produce in produces:
-            _lower(produce, device.scratchpad, device.interconnect.stop)
+            lower = _lower if isinstance(consumer_of(produce), ktdp.InterTileReduceOp) else _consume
+            lower(produce, device.scratchpad, device.interconnect.stop)
 
 
 def _lower(produce: ktdp.InterTileProduceOp, scratchpad: str, stop: str) -> None:
@@ -96,7 +111,7 @@ def _lower(produce: ktdp.InterTileProduceOp, scratchpad: str, stop: str) -> None
     reduce, exchange = resolve(produce, prod(grid))
     partial_type = reduce.outputs[0].type
     tile = _linear_tile_id(produce, grid)
-    partial = _inline_producer(produce, tile, exchange)
+    partial = _inline_producer(produce, tile, exchange.group_table(groups_of(produce, exchange.tiles)))
     rows = partial_type.get_shape()[0]
     shape = [rows * exchange.slots, *partial_type.get_shape()[1:]]
     received = memref.AllocOp([], [], MemRefType(partial_type.get_element_type(), shape,
@@ -108,10 +123,42 @@ def _lower(produce: ktdp.InterTileProduceOp, scratchpad: str, stop: str) -> None
     offset = arith.MuliOp(slot, extent)
     own = _slot_tile(received.memref, offset.result, partial_type)
     store = ktdp.StoreOp.build(operands=[partial, own.result])
-    rings = [_ring_pipeline(received.memref, offset.result, partial_type, table, stop)
+    rings = [_ring_pipeline(received.memref, offset.result, offset.result, partial_type, table, stop)
              for table in exchange.send_tables()]
     _insert([slot, extent, offset, own, store, *rings], produce)
     _fold(reduce, received.memref, exchange)
+    Rewriter.erase_op(produce)
+
+
+def _consume(produce: ktdp.InterTileProduceOp, scratchpad: str, stop: str) -> None:
+    """A produce + consume pair: each tile's partial stored in slot 0 of a two-slot
+    buffer and copied into slot 1 of every tile that receives it; a consumer loads slot
+    1, or slot 0 when its partial is its own."""
+    func = function_of(produce)
+    grid = grid_of(func)
+    consume, delivery = resolve_consume(produce, prod(grid))
+    partial_type = consume.outputs[0].type
+    tile = _linear_tile_id(produce, grid)
+    partial = _inline_producer(produce, tile, list(delivery.groups))
+    rows = partial_type.get_shape()[0]
+    shape = [2 * rows, *partial_type.get_shape()[1:]]
+    buffer = memref.AllocOp([], [], MemRefType(partial_type.get_element_type(), shape,
+                                                memory_space=StringAttr(scratchpad)))
+    buffer.memref.name_hint = "delivered"
+    Rewriter.insert_op(buffer, InsertPoint.at_start(func.body.block))
+    own, received = (arith.ConstantOp.from_int_and_width(n, IndexType()) for n in (0, rows))
+    slot = _slot_tile(buffer.memref, 0, partial_type)
+    store = ktdp.StoreOp.build(operands=[partial, slot.result])
+    rings = [_ring_pipeline(buffer.memref, own.result, received.result, partial_type, table, stop)
+             for table in delivery.send_tables()]
+    _insert([own, received, slot, store, *rings], produce)
+    which = ktdf.TileTableOp(tile, delivery.received_table())
+    offset = arith.MuliOp(which, received)
+    read = _slot_tile(buffer.memref, offset.result, partial_type)
+    load = ktdp.LoadOp.build(operands=[read.result], result_types=[partial_type])
+    _insert([which, offset, read, load], consume)
+    consume.outputs[0].replace_all_uses_with(load.results[0])
+    Rewriter.erase_op(consume)
     Rewriter.erase_op(produce)
 
 
@@ -139,12 +186,13 @@ def _linear_tile_id(at: Operation, grid: Sequence[int]) -> SSAValue:
     return linear
 
 
-def _inline_producer(produce: ktdp.InterTileProduceOp, tile: SSAValue, exchange: Exchange) -> SSAValue:
-    """Move the producer's body before it; its yielded partial."""
+def _inline_producer(produce: ktdp.InterTileProduceOp, tile: SSAValue, groups: list[int]) -> SSAValue:
+    """Move the producer's body before it (its group id the tile's entry of
+    ``groups``); its yielded partial."""
     block = produce.body.block
     group = block.args[0]
     if group.uses:
-        table = ktdf.TileTableOp(tile, exchange.group_table(groups_of(produce, exchange.tiles)))
+        table = ktdf.TileTableOp(tile, list(groups))
         _insert([table], produce)
         group.replace_all_uses_with(table.result)
     yielded = block.last_op
@@ -174,16 +222,15 @@ def _slot_tile(buffer: SSAValue, offset: SSAValue | int, partial: TensorType) ->
     )
 
 
-def _ring_pipeline(buffer: SSAValue, offset: SSAValue, partial: TensorType, table: list[int],
-                   stop: str) -> ktdf.PipelineOp:
-    """One stage on the interconnect stop: the tile's slot into the same slot of the
-    receive buffer of the tile ``table`` names."""
+def _ring_pipeline(buffer: SSAValue, source: SSAValue, dest: SSAValue, partial: TensorType,
+                   table: list[int], stop: str) -> ktdf.PipelineOp:
+    """One stage on the interconnect stop: the slot at row ``source`` of the tile's
+    buffer into the slot at row ``dest`` of the buffer of the tile ``table`` names."""
     rank = partial.get_num_dims()
-    access = (AffineMap(1, 0, (AffineExpr.dimension(0), *(AffineExpr.constant(0),) * (rank - 1))),
-              [offset])
+    map_ = AffineMap(1, 0, (AffineExpr.dimension(0), *(AffineExpr.constant(0),) * (rank - 1)))
     sizes = list(partial.get_shape())
     transfer = ktdf.DataTransferOp(
-        buffer, sizes, buffer, sizes, source_access=access, dest_access=access,
+        buffer, sizes, buffer, sizes, source_access=(map_, [source]), dest_access=(map_, [dest]),
         attributes=ktdf.to_tiles_attribute(table),
     )
     token = ktdf.CreateTokenOp()

@@ -4,6 +4,7 @@ from dataclasses import dataclass
 from math import prod
 
 from xdsl.context import Context
+from xdsl.dialects import arith
 from xdsl.dialects.builtin import (
     AnyFloat,
     DenseIntOrFPElementsAttr,
@@ -30,6 +31,8 @@ from ktc.dialects.ktdp import (
     ConstructAccessTileOp,
     ConstructMemoryViewOp,
     MemorySpaceAttr,
+    MemorySpaceKind,
+    InterTileConsumeOp,
     InterTileProduceOp,
     RuntimeArgType,
     SpyreMemorySpaceAttr,
@@ -38,7 +41,8 @@ from ktc.dialects.ktdp import (
 from ktc.dialects.printer import affine_map_text, affine_set_text
 from ktc.dialects.spyreop import DF16Type
 from ktc.passes.analysis.contractions import contraction
-from ktc.passes.analysis.inter_tile import function_of, resolve
+from ktc.passes.analysis.inter_tile import consumer_of, function_of, resolve, resolve_consume
+from ktc.passes.analysis.reductions import extremum_of
 from ktc.passes.utils.affine import box_bounds
 
 ELEMENTWISE = frozenset({
@@ -64,6 +68,7 @@ ACCEPTED = frozenset({
     "func.return", "scf.for", "scf.if", "scf.yield", "ktdp.get_compute_tile_id", "ktdp.load",
     "ktdp.store", "tensor.empty", "tensor.splat", "tensor.extract", "linalg.broadcast",
     "linalg.fill", "ktdp.inter_tile_reduce", "ktdp.yield_partial", "ktdp.yield_reduced",
+    "ktdp.runtime_arg_extract", "ktdp.inter_tile_consume",
 })
 """Ops accepted as they are (their result types are still checked)."""
 
@@ -79,7 +84,6 @@ NESTING = frozenset({
 NOT_YET: dict[str, str] = {
     "ktdp.construct_distributed_memory_view": "the pipeline schedules views of one memory",
     "ktdp.construct_indirect_access_tile": "the pipeline schedules direct (affine) access tiles",
-    "ktdp.runtime_arg_extract": "the pipeline does not handle runtime arguments",
     "linalg.quantized_matmul": "the pipeline schedules contractions of floating-point operands",
     **dict.fromkeys(
         ("tensor.reshape", "tensor.expand_shape", "tensor.collapse_shape", "tensor.cast"),
@@ -107,12 +111,17 @@ class KtirLegalityCheck(ModulePass):
 
     Expects KTIR kernels (``func.func`` with an optional ``grid``; none means
     ``[1]``) in a module that declares its device (``ktc-opt --arch``). Accepted:
+    kernel arguments that are pointers, scalars or runtime arguments of a scalar
+    type (read by ``ktdp.runtime_arg_extract``);
     loads and stores through ``ktdp.construct_memory_view`` (``global`` or the
-    tile's own ``ct_local``) and ``ktdp.construct_access_tile`` (identity order);
+    tile's own ``ct_local``) and ``ktdp.construct_access_tile`` (an order that
+    permutes the dimensions);
     elementwise ``arith``/``math`` ops the compute engine has an instruction for,
     on tensors or scalars, and any integer/index arithmetic on scalars; named
     elementwise ``linalg`` ops, ``linalg.generic`` (parallel and reduction
-    iterators, projected-permutation maps), ``linalg.reduce`` (add, mul, max, min),
+    iterators, projected-permutation maps), ``linalg.reduce`` (add, mul, max, min,
+    one result), a reduction body keeping the larger or smaller of a term and the
+    accumulator by ``arith.cmpf`` + ``arith.select`` (``extremum_of``),
     ``linalg.broadcast``, ``linalg.fill``; ``tensor.empty``/``splat``/``extract``
     and splat tensor constants; ``scf.for`` (with ``iter_args``) and ``scf.if``;
     ``spyreop`` intrinsics only where the device lowers them: a pattern of its arch
@@ -194,18 +203,14 @@ class _Rules:
         if not func.body.blocks:
             return
         for index, arg in enumerate(func.body.block.args):
-            if isinstance(arg.type, RuntimeArgType):
-                raise _error(
-                    func,
-                    f"argument #{index} is a runtime argument ({attr_text(arg.type)}), "
-                    "which is not supported yet",
-                )
-            if not isinstance(arg.type, IndexType | IntegerType | AnyFloat | DF16Type):
+            kind = arg.type.value_type if isinstance(arg.type, RuntimeArgType) else arg.type
+            if not isinstance(kind, IndexType | IntegerType | AnyFloat | DF16Type):
                 raise _error(
                     func,
                     f"argument #{index} has type {attr_text(arg.type)}; kernel arguments "
                     "are pointers (index) and integer or float scalars",
                 )
+        self._fixed_addresses(func)
         grid = grid_of(func)
         communicates = any(inner.name.startswith("ktdp.inter_tile_") for inner in func.walk())
         try:
@@ -214,8 +219,40 @@ class _Rules:
             message = f"cannot run on device @{self.device.name}: {err.message}"
             raise _error(func, message) from None
 
+    def _fixed_addresses(self, func: FuncOp) -> None:
+        """Views at constant addresses of device memory must lie in it, and a kernel
+        with such views takes no pointer argument: the runtime lays the pointers'
+        arrays from address 0, over what the kernel reaches at fixed addresses."""
+        views = [op for op in func.walk() if isinstance(op, ConstructMemoryViewOp) and _global(op)]
+        fixed = [v for v in views if isinstance(v.offset.owner, arith.ConstantOp)]
+        if not fixed:
+            return
+        arguments = func.body.block.args
+        pointer = next((v.offset for v in views if v.offset in arguments
+                        and isinstance(v.offset.type, IndexType)), None)
+        if pointer is not None:
+            raise _error(
+                fixed[0],
+                f"is at the fixed element address {fixed[0].offset.owner.value.value.data} of "
+                f"device memory while the kernel takes the pointer argument %"
+                f"{pointer.name_hint or pointer.index}, whose array the runtime lays from "
+                "address 0 and may overlap it; pass this array as a pointer argument too",
+            )
+        capacity = self.device.memory(self.device.device_memory).size
+        for view in fixed:
+            end = _end_byte(view)
+            if end is not None and end > capacity:
+                raise _error(
+                    view,
+                    f"reaches byte {end} of device memory at its fixed address, beyond the "
+                    f"{capacity} bytes of {self.device.device_memory} on device @{self.device.name}",
+                )
+
     def _generic(self, op: Operation) -> None:
         _on_tensors(op)
+        reduces = any(t.data == IteratorType.REDUCTION for t in op.iterator_types.data)
+        if reduces and len(op.outputs) != 1:
+            raise _error(op, _ONE_ACCUMULATOR.format(len(op.outputs)))
         for iterator in op.iterator_types.data:
             if iterator.data not in (IteratorType.PARALLEL, IteratorType.REDUCTION):
                 raise _error(
@@ -230,8 +267,9 @@ class _Rules:
                     f"has the indexing map {affine_map_text(indexing_map.data)}; only "
                     "projected permutations (with broadcast zeros) are supported",
                 )
+        kept = _extremum_ops(op.body.block)
         for inner in op.body.block.ops:
-            if inner.name not in ("linalg.yield", "arith.constant"):
+            if inner.name not in ("linalg.yield", "arith.constant") and inner not in kept:
                 self._elementwise(inner)
 
     def _arith_math(self, op: Operation) -> None:
@@ -290,6 +328,26 @@ def _memory_view(op: ConstructMemoryViewOp) -> None:
         )
 
 
+def _global(view: ConstructMemoryViewOp) -> bool:
+    space = view.memory_space
+    if isinstance(space, SpyreMemorySpaceAttr):
+        space = space.to_memory_space()
+    return isinstance(space, MemorySpaceAttr) and space.kind.data == MemorySpaceKind.GLOBAL
+
+
+def _end_byte(view: ConstructMemoryViewOp) -> int | None:
+    """One past the last byte a view at a constant address reaches, when its sizes and
+    strides are constants; None otherwise (or when it holds nothing)."""
+    sizes, strides = view.static_sizes.get_values(), view.static_strides.get_values()
+    if view.sizes or view.strides or 0 in sizes:
+        return None
+    last = view.offset.owner.value.value.data + sum((n - 1) * s for n, s in zip(sizes, strides))
+    element = view.result.type.get_element_type()
+    width = 2 if isinstance(element, DF16Type) else 64 if isinstance(element, IndexType) else (
+        element.bitwidth if isinstance(element, AnyFloat) else element.width.data)
+    return (last + 1) * max(width // 8, 1)
+
+
 def _access_tile(op: ConstructAccessTileOp) -> None:
     if not isinstance(op.base.owner, ConstructMemoryViewOp):
         raise _error(op, "must address a ktdp.construct_memory_view")
@@ -302,17 +360,22 @@ def _access_tile(op: ConstructAccessTileOp) -> None:
             "a box only",
         )
     order = op.access_tile_order.data
-    if order != AffineMap.identity(order.num_dims):
+    if not order.is_projected_permutation() or order.num_dims != len(order.results):
         raise _error(
             op,
-            f"has access_tile_order {affine_map_text(order)}; only the identity order is "
-            "supported yet (another order transposes the tile)",
+            f"has access_tile_order {affine_map_text(order)}; the compiler reads tiles in "
+            "an order that permutes their dimensions only",
         )
 
 
 def _inter_tile(op: InterTileProduceOp) -> None:
-    """A reduce as ``inter-tile-reduce-lowering`` lowers it (``function_of``, ``resolve``)."""
-    resolve(op, prod(grid_of(function_of(op))))
+    """A reduce or consume as ``inter-tile-reduce-lowering`` lowers it (``function_of``,
+    ``resolve``, ``resolve_consume``)."""
+    tiles = prod(grid_of(function_of(op)))
+    if isinstance(consumer_of(op), InterTileConsumeOp):
+        resolve_consume(op, tiles)
+    else:
+        resolve(op, tiles)
 
 
 def _transpose(op: Operation) -> None:
@@ -326,14 +389,34 @@ def _transpose(op: Operation) -> None:
 
 def _reduce(op: Operation) -> None:
     _on_tensors(op)
-    body = op.regions[0].block.ops
-    combiners = [inner.name for inner in body if inner.name != "linalg.yield"]
+    if len(op.results) != 1:
+        raise _error(op, _ONE_ACCUMULATOR.format(len(op.results)))
+    block = op.regions[0].block
+    if _extremum_ops(block):
+        return
+    combiners = [inner.name for inner in block.ops if inner.name != "linalg.yield"]
     if len(combiners) != 1 or combiners[0] not in COMBINERS:
         raise _error(
             op,
             f"combines with {', '.join(combiners) or 'nothing'}; a reduction combines "
-            "with one add, mul, max or min",
+            "with one add, mul, max or min, or keeps the larger or smaller of a term and "
+            "the accumulator by arith.cmpf and arith.select",
         )
+
+
+_ONE_ACCUMULATOR = (
+    "reduces into {} outputs; the pipeline reduces into one accumulator (an argmax's "
+    "index is not compiled yet: the compute engine folds one value per lane)"
+)
+
+
+def _extremum_ops(block) -> tuple[Operation, ...]:
+    """The compare and select of a body that keeps an extremum (``extremum_of``),
+    which ``normalize-select-combiners`` makes a max or min; none otherwise."""
+    if extremum_of(block) is None:
+        return ()
+    select = block.last_op.operands[0].owner
+    return (select, select.cond.owner)
 
 
 def _on_tensors(op: Operation) -> None:

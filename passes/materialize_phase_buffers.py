@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from xdsl.context import Context
 from xdsl.dialects import arith, memref, scf, tensor
 from xdsl.dialects.builtin import MemRefType, ModuleOp, StringAttr, TensorType
-from xdsl.ir import Block, Operation, SSAValue
+from xdsl.ir import Block, Operation, OpResult, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
@@ -45,8 +45,9 @@ class MaterializePhaseBuffers(ModulePass):
     copy between cores). A tensor one phase makes and another uses is stored to a
     buffer of its shape in the device's scratchpad (``memref.alloc`` at the
     program's start with a ``ktdp.construct_access_tile`` of all of it) right after
-    it is made, and loaded where it is used; a splat, a constant, an empty tensor or
-    an extracted element is made again there instead. An ``iter_args`` loop keeps its
+    it is made, and loaded where it is used (a use in a linalg body where its op
+    runs); a splat, a constant, an empty tensor, an extracted element or a scalar
+    ``arith``/``math`` op on one is made again there instead. An ``iter_args`` loop keeps its
     accumulators in such buffers (stored before the loop and at the end of each
     iteration, loaded at the start of each and after the loop), loses its
     ``iter_args`` and is marked ``{loop_type = #ktdf.loop_type<reduction_loop>}``.
@@ -104,7 +105,7 @@ def _materialize(block: Block, buffers: _Buffers) -> None:
     ends = PhaseEnds(block)
     for op in reversed(list(block.ops)):
         for value in op.results:
-            if isinstance(value.type, TensorType) or isinstance(op, tensor.ExtractOp):
+            if isinstance(value.type, TensorType) or _element_scalar(op):
                 _hand_over(block, value, buffers, ends)
     for loop in compute_loops(block):
         for body in bodies(loop):
@@ -148,19 +149,21 @@ def _accumulate_in_buffers(loop: scf.ForOp, buffers: _Buffers) -> None:
 
 def _hand_over(block: Block, value: SSAValue, buffers: _Buffers, ends: PhaseEnds) -> None:
     """Make ``value`` (a result of an op of ``block``) available where other phases use
-    it: made again there if it is a splat, a constant or an extracted element, or
-    else stored to a buffer and loaded there."""
+    it: made again there if it is a splat, a constant, an extracted element or a
+    scalar computed from one, or else stored to a buffer and loaded there."""
     producer = value.owner
     home = ends.of(producer)
     sites: dict[object, list[Operation]] = {}
     for use in value.uses:
-        user = use.operation
+        user = _placed(use.operation)
         site = ends.of(user) if user.parent_block() is block else user.parent_block()
         if site is not home:
             sites.setdefault(site, []).append(user)
     if not sites:
         return
-    if isinstance(producer, tensor.EmptyOp | tensor.SplatOp | tensor.ExtractOp | arith.ConstantOp):
+    if isinstance(producer, tensor.EmptyOp | tensor.SplatOp | arith.ConstantOp) or _element_scalar(
+        producer
+    ):
         for users in sites.values():
             _replace_in(value, users, lambda first: producer.clone())
         return
@@ -168,6 +171,20 @@ def _hand_over(block: Block, value: SSAValue, buffers: _Buffers, ends: PhaseEnds
     Rewriter.insert_op(_store(value, tile, producer), InsertPoint.after(producer))
     for users in sites.values():
         _replace_in(value, users, lambda first: _load(tile, value, first))
+
+
+def _element_scalar(op: Operation) -> bool:
+    """Whether ``op`` makes a scalar from elements of tensors: a ``tensor.extract``, or
+    a scalar ``arith``/``math`` op on such a scalar (made again where it is used)."""
+    if isinstance(op, tensor.ExtractOp):
+        return True
+    return (
+        op.dialect_name() in ("arith", "math")
+        and len(op.results) == 1
+        and not op.regions
+        and not isinstance(op.results[0].type, TensorType)
+        and any(isinstance(v, OpResult) and _element_scalar(v.owner) for v in op.operands)
+    )
 
 
 def _replace_in(
@@ -178,7 +195,17 @@ def _replace_in(
     first = next(op for op in users[0].parent_block().ops if op in users)
     replacement = make(first)
     Rewriter.insert_op(replacement, InsertPoint.before(first))
-    value.replace_uses_with_if(replacement.results[value.index], lambda use: use.operation in users)
+    value.replace_uses_with_if(replacement.results[value.index],
+                               lambda use: _placed(use.operation) in users)
+
+
+def _placed(op: Operation) -> Operation:
+    """The op a use by ``op`` belongs to in its phase: ``op``, or the linalg op whose
+    body holds it (a body runs where its op does)."""
+    parent = op.parent_op()
+    while parent is not None and parent.name.startswith("linalg."):
+        op, parent = parent, parent.parent_op()
+    return op
 
 
 def _store(value: SSAValue, tile: SSAValue, at: Operation) -> ktdp.StoreOp:

@@ -26,6 +26,13 @@ KTIR_TO_SCHEDULE = ",".join([
     "apply-arch-patterns{point=pre_mapping}",
     "ktir-legality-check",
     # Only what the pipeline below can lower is left; nothing has changed yet.
+    "lower-runtime-args",
+    # Runtime arguments are arguments of their underlying type (the launch checks
+    # their granularity and upper bound); their granularity and bound are constants.
+    "normalize-select-combiners",
+    # A reduction keeping an extremum by compare and select combines with a max or min.
+    "permute-access-tiles",
+    # Every access tile is in the identity order (a permuted one reads a permuted view).
     "compute-group-extraction",
     # One module @local_schedule_N per compute group; the kernel is an orchestrator
     # of control flow, address arithmetic and calls.

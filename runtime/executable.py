@@ -3,7 +3,8 @@ runs the launch plan per call.
 
 ``launch(*args)`` takes the kernel's arguments in order: a numpy array for each pointer
 (its dtype and shape checked against the signature, symbolic dimensions against the
-scalar arguments they name) and a Python number for each scalar. Each array is
+scalar arguments they name) and a Python number for each scalar (a runtime argument's
+checked against its granularity and upper bound). Each array is
 copied into freshly allocated device memory, aligned as the device asks for that
 memory (``Device.alignment``); the kernel sees the element index of its first
 element, as in KTIR. After the run every pointer's array
@@ -183,6 +184,19 @@ FLOAT_BITS = {"f16": "uint16", "f32": "uint32", "f64": "int64"}
 
 
 def _scalar(argument: Argument, value) -> int:
+    """A scalar argument's value as the launch plan reads it (a float: its bits), a
+    runtime argument's checked against its granularity and upper bound."""
+    stored = _stored(argument, value)
+    if argument.granularity is not None and int(value) % argument.granularity:
+        raise KtcValueError(f"argument %{argument.name} must be a multiple of its granularity "
+                            f"{argument.granularity}, got {value}")
+    if argument.upperbound is not None and value > argument.upperbound:
+        raise KtcValueError(f"argument %{argument.name} must be at most its upper bound "
+                            f"{argument.upperbound}, got {value}")
+    return stored
+
+
+def _stored(argument: Argument, value) -> int:
     """A scalar argument's value as the launch plan reads it (a float: its bits)."""
     name, dtype = argument.dtype, np.dtype(DTYPES[argument.dtype])
     if name in FLOAT_BITS:

@@ -501,6 +501,11 @@ def static_value(value: SSAValue, scalars: Mapping[str, object], coords=None):
     op = value.owner
     if op.name == "arith.constant":
         return constant(op.value, value.type)
+    if op.name == "ktdp.runtime_arg_extract":
+        kind = op.kind.data.value
+        if kind == "value":
+            return static_value(op.input, scalars, coords)
+        return getattr(op.input.type, kind).data
     if op.name == "ktdp.get_compute_tile_id" and coords is not None:
         position = op.results.index(value)
         return coords[position] if position < len(coords) else 0

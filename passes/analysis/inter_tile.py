@@ -1,7 +1,7 @@
-"""What a ``ktdp.inter_tile_produce`` + ``ktdp.inter_tile_reduce`` pair means on a
-static grid: the affine sets of the pair resolved into per-tile facts
-(``Exchange``), with a diagnostic for every form that ``inter-tile-reduce-lowering``
-does not lower. ``ktir-legality-check`` asks the same question before anything
+"""What a ``ktdp.inter_tile_produce`` + ``ktdp.inter_tile_reduce`` (or
+``ktdp.inter_tile_consume``) pair means on a static grid: the affine sets of the pair
+resolved into per-tile facts (``Exchange``, ``Delivery``), with a diagnostic for every
+form that ``inter-tile-reduce-lowering`` does not lower. ``ktir-legality-check`` asks the same question before anything
 changes, so that an unsupported form is refused at the start of the pipeline.
 """
 
@@ -92,38 +92,112 @@ def groups_of(produce: ktdp.InterTileProduceOp, tiles: int) -> list[int]:
     return [group for group in range(tiles) if _contains(groups, [group], [])]
 
 
+@dataclass(frozen=True)
+class Delivery:
+    """What a consume means on a static grid of ``tiles`` tiles."""
+
+    tiles: int
+    sources: tuple[int, ...]
+    """Per tile, the one producer whose partial it receives (-1: it consumes nothing)."""
+    groups: tuple[int, ...]
+    """Per tile, the group it produces for (0 for a non-producer)."""
+
+    def send_tables(self) -> list[list[int]]:
+        """Per rank k, per tile, the k-th other tile that receives its partial (-1:
+        none), for every rank on which some tile sends."""
+        receivers = [[c for c, p in enumerate(self.sources) if p == tile and c != tile]
+                     for tile in range(self.tiles)]
+        ranks = max(map(len, receivers), default=0)
+        return [[r[k] if k < len(r) else -1 for r in receivers] for k in range(ranks)]
+
+    def received_table(self) -> list[int]:
+        """Per tile, 1 if it receives another tile's partial, else 0 (its own, or none)."""
+        return [int(p >= 0 and p != tile) for tile, p in enumerate(self.sources)]
+
+
+def consumer_of(produce: ktdp.InterTileProduceOp) -> Operation:
+    """The one reduce or consume of ``produce``'s future, in its block."""
+    uses = list(produce.future.uses)
+    user = uses[0].operation if len(uses) == 1 else None
+    if not isinstance(user, ktdp.InterTileReduceOp | ktdp.InterTileConsumeOp):
+        raise KtcError(
+            f"'{produce.name}' must have exactly one use, by a ktdp.inter_tile_reduce or "
+            "ktdp.inter_tile_consume in the same block", where(produce))
+    if user.parent_block() is not produce.parent_block():
+        raise KtcError(f"'{user.name}' must be in the block of its ktdp.inter_tile_produce",
+                       where(user))
+    return user
+
+
+def resolve_consume(produce: ktdp.InterTileProduceOp,
+                    tiles: int) -> tuple[ktdp.InterTileConsumeOp, Delivery]:
+    """The consume of ``produce``'s future and what the pair means on ``tiles`` tiles:
+    each consumer tile of a group receives the partial of its group's one producer or,
+    with ``producer_dependency_per_consumer``, of the one producer it names (symbols
+    ``c`` and, when there are two, ``g``), as the reference interpreter delivers it."""
+    consume = consumer_of(produce)
+    _one_partial(consume)
+    producer_set = produce.producer_tiles_per_group.data
+    consumer_set = consume.consumer_tiles_per_group.data
+    dependency = consume.producer_dependency_per_consumer
+    sources, produces_for = [-1] * tiles, [0] * tiles
+    for group in _groups(produce, tiles):
+        members = _members(producer_set, group, tiles)
+        for tile in members:
+            produces_for[tile] = group
+        for tile in _members(consumer_set, group, tiles):
+            if sources[tile] >= 0:
+                raise KtcError(f"'{consume.name}' tile {tile} consumes for several groups",
+                               where(consume))
+            needed = members
+            if dependency is not None:
+                symbols = [tile, group][: dependency.data.num_symbols]
+                needed = tuple(p for p in members if _contains(dependency.data, [p], symbols))
+            if len(needed) != 1:
+                raise KtcError(
+                    f"'{consume.name}' tile {tile} of group {group} depends on "
+                    f"{len(needed)} producers; inter_tile_consume delivers one contribution "
+                    "per consumer tile, so exactly one is required", where(consume))
+            sources[tile] = needed[0]
+    return consume, Delivery(tiles, tuple(sources), tuple(produces_for))
+
+
+def _one_partial(user: Operation) -> None:
+    """``user`` delivers one partial of rank >= 1, of the partial's own type."""
+    if len(user.outputs) != 1:
+        raise KtcError(f"'{user.name}' delivers {len(user.outputs)} partials per tile; one is "
+                       "supported yet", where(user))
+    partial = user.outputs[0].type
+    reshaped = [v.type for v in getattr(user, "identity", ()) if v.type != partial]
+    if user.future.type.partial_types.data[0] != partial or reshaped:
+        raise KtcError(f"'{user.name}' reshapes its partial (by dimensions of extent 1); that is "
+                       "not supported yet", where(user))
+    if not isinstance(partial, TensorType) or partial.get_num_dims() < 1:
+        raise KtcError(f"'{user.name}' delivers {attr_text(partial)}; a partial is a tensor of "
+                       "rank 1 or more", where(user))
+
+
+def _groups(produce: ktdp.InterTileProduceOp, tiles: int) -> list[int]:
+    groups = groups_of(produce, tiles)
+    if not groups:
+        raise KtcError(f"'{produce.name}' has no group among ids 0 .. {tiles - 1}", where(produce))
+    return groups
+
+
 def resolve(produce: ktdp.InterTileProduceOp, tiles: int) -> tuple[ktdp.InterTileReduceOp, Exchange]:
     """The one reduce of ``produce``'s future and what the pair means on ``tiles``
     tiles; a diagnostic for every form that is not a reduce of one partial whose
     consumers are producers of their group."""
-    uses = list(produce.future.uses)
-    reduce = uses[0].operation if len(uses) == 1 else None
+    reduce = consumer_of(produce)
     if not isinstance(reduce, ktdp.InterTileReduceOp):
-        raise KtcError(
-            f"'{produce.name}' must have exactly one use, by a ktdp.inter_tile_reduce in the "
-            "same block (inter_tile_consume is not supported yet)", where(produce))
-    if reduce.parent_block() is not produce.parent_block():
-        raise KtcError(f"'{reduce.name}' must be in the block of its ktdp.inter_tile_produce",
-                       where(reduce))
+        raise KtcError(f"'{produce.name}' is consumed, not reduced", where(produce))
     if reduce.producer_dependency_per_consumer is not None:
         raise KtcError(f"'{reduce.name}' with producer_dependency_per_consumer is not supported "
                        "yet: every producer of a group is combined", where(reduce))
-    if len(reduce.outputs) != 1:
-        raise KtcError(f"'{reduce.name}' combines {len(reduce.outputs)} partials per tile; one is "
-                       "supported yet", where(reduce))
-    partial = reduce.outputs[0].type
-    reshaped = [v.type for v in reduce.identity if v.type != partial]
-    if reduce.future.type.partial_types.data[0] != partial or reshaped:
-        raise KtcError(f"'{reduce.name}' reshapes its partial (by dimensions of extent 1); that is "
-                       "not supported yet", where(reduce))
-    if not isinstance(partial, TensorType) or partial.get_num_dims() < 1:
-        raise KtcError(f"'{reduce.name}' combines {attr_text(partial)}; a partial is a tensor of "
-                       "rank 1 or more", where(reduce))
+    _one_partial(reduce)
     producer_set = produce.producer_tiles_per_group.data
     consumer_set = reduce.consumer_tiles_per_group.data
-    groups = groups_of(produce, tiles)
-    if not groups:
-        raise KtcError(f"'{produce.name}' has no group among ids 0 .. {tiles - 1}", where(produce))
+    groups = _groups(produce, tiles)
     producers, consumers = [], []
     for group in groups:
         members = _members(producer_set, group, tiles)

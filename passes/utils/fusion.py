@@ -25,7 +25,7 @@ from xdsl.dialects.builtin import AffineMapAttr, DenseIntOrFPElementsAttr, Shape
 from xdsl.dialects.linalg.ops import BroadcastOp, GenericOp, ReduceOp, YieldOp
 from xdsl.dialects.linalg.abstract_ops import LinalgStructuredOperation
 from xdsl.dialects.linalg.attrs import IteratorType, IteratorTypeAttr
-from xdsl.ir import Attribute, Block, BlockArgument, Operation, Region, SSAValue
+from xdsl.ir import Attribute, Block, BlockArgument, Operation, OpResult, Region, SSAValue
 from xdsl.ir.affine import AffineDimExpr, AffineExpr, AffineMap
 from xdsl.rewriter import InsertPoint, Rewriter
 
@@ -34,8 +34,9 @@ _ELEMENTWISE_DIALECTS = ("arith", "math")
 
 
 def generalize(block: Block) -> None:
-    """Rewrite every op of ``block`` that computes on tensors as a ``linalg.generic``;
-    drop the ``tensor.extract``s that only fed broadcasts."""
+    """Rewrite every op of ``block`` that computes on tensors as a ``linalg.generic``,
+    the scalars its body computes from elements of the block's tensors computed in the
+    body; drop the ``tensor.extract``s, and the scalar ops on them, left unused."""
     for op in list(block.ops):
         replacement = _generalized(op)
         if replacement is None:
@@ -43,8 +44,10 @@ def generalize(block: Block) -> None:
         for new in replacement:
             new.location = op.location
         Rewriter.replace_op(op, replacement)
-    for op in list(block.ops):
-        if isinstance(op, tensor.ExtractOp) and not op.result.uses:
+    for generic in [op for op in block.ops if isinstance(op, GenericOp)]:
+        _sink_element_scalars(generic, block)
+    for op in reversed(list(block.ops)):
+        if _on_elements(op, block) and not op.results[0].uses:
             block.erase_op(op)
 
 
@@ -149,6 +152,61 @@ def _splat(scalar: SSAValue, result_type: TensorType) -> list[Operation]:
         empty,
         _generic(inputs, [empty.tensor], block, maps, _parallel(rank), [result_type]),
     ]
+
+
+def _on_elements(op: Operation | None, block: Block) -> bool:
+    """Whether ``op`` is a scalar of ``block`` computed from elements of its tensors: a
+    ``tensor.extract`` at constant indices, or a scalar ``arith``/``math`` op with such
+    an operand."""
+    if op is None or op.parent_block() is not block or len(op.results) != 1:
+        return False
+    if isinstance(op, tensor.ExtractOp):
+        return _constant_indices(op) is not None
+    return (
+        op.dialect_name() in _ELEMENTWISE_DIALECTS
+        and not op.regions
+        and not isinstance(op.results[0].type, ShapedType)
+        and any(_on_elements(v.owner if isinstance(v, OpResult) else None, block)
+                for v in op.operands)
+    )
+
+
+def _sink_element_scalars(generic: GenericOp, block: Block) -> None:
+    """Compute in ``generic``'s body the scalars it captures from elements of the
+    block's tensors: each ``tensor.extract`` an input read at its constant position,
+    the scalar ops on it cloned into the body (a reduced value broadcast back, a row's
+    mean feeding its normalization)."""
+    body = generic.body.block
+    captured = [v for op in body.walk() for v in op.operands
+                if isinstance(v, OpResult) and _on_elements(v.owner, block)]
+    if not captured:
+        return
+    rank = len(generic.iterator_types)
+    inputs, maps = list(generic.inputs), list(generic.indexing_maps.data)
+    clones: dict[SSAValue, SSAValue] = {}
+    anchor = body.first_op
+
+    def sunk(value: SSAValue) -> SSAValue:
+        if value in clones or not (isinstance(value, OpResult) and _on_elements(value.owner, block)):
+            return clones.get(value, value)
+        op = value.owner
+        if isinstance(op, tensor.ExtractOp):
+            clones[value] = body.insert_arg(value.type, len(inputs))
+            inputs.append(op.tensor)
+            positions = tuple(map(AffineExpr.constant, _constant_indices(op)))
+            maps.insert(len(inputs) - 1, AffineMapAttr(AffineMap(rank, 0, positions)))
+            return clones[value]
+        clone = op.clone(value_mapper={v: sunk(v) for v in op.operands})
+        body.insert_op_before(clone, anchor)
+        clones[value] = clone.results[0]
+        return clones[value]
+
+    for value in dict.fromkeys(captured):
+        value.replace_uses_with_if(sunk(value), lambda use: generic.is_ancestor(use.operation))
+    replacement = GenericOp(inputs, list(generic.outputs), generic.detach_region(generic.body),
+                            maps, generic.iterator_types.data, generic.result_types)
+    replacement.location = generic.location
+    Rewriter.replace_op(generic, replacement)
 
 
 def _constant_indices(extract: tensor.ExtractOp) -> list[int] | None:

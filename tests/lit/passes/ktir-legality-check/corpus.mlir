@@ -1,5 +1,5 @@
 // The corpus kernels of the scheduling scope (elementwise, broadcast, reduction and
-// contraction) pass the check on every device; those that need distributed views or
+// contraction, runtime arguments) pass the check on every device; those that need distributed views or
 // indirect access are rejected with the reason.
 
 // REQUIRES: corpus
@@ -10,6 +10,8 @@
 // RUN: ktc-opt %corpus/ktir-cpu/rfc/add-with-control-flow.mlir --arch spyre -p ktir-legality-check | filecheck %s --check-prefix=CONTROL
 // RUN: ktc-opt %corpus/ktir-cpu/triton-ktir/matmul_fwd_ktir.mlir --arch toy -p ktir-legality-check | filecheck %s --check-prefix=MATMUL
 // RUN: ktc-opt %corpus/ktir-cpu/triton-ktir/sdpa_2d.mlir --arch spyre -p ktir-legality-check | filecheck %s --check-prefix=SDPA
+// RUN: ktc-opt %corpus/ktir-mlir-frontend/add-with-control-flow-runtime-arg.mlir --arch toy -p ktir-legality-check | filecheck %s --check-prefix=RUNTIME
+// RUN: ktc-opt %corpus/ktir-mlir-frontend/runtime-arg-extract.mlir --arch spyre -p ktir-legality-check | filecheck %s --check-prefix=EXTRACT
 // RUN: not ktc-opt %corpus/ktir-cpu/triton-ktir/indexed_add.mlir --arch toy -p ktir-legality-check 2>&1 | filecheck %s --check-prefix=INDEXED
 // RUN: not ktc-opt %corpus/ktir-cpu/rfc/distributed-view-copy-dynamic.mlir --arch toy -p ktir-legality-check 2>&1 | filecheck %s --check-prefix=DISTRIBUTED
 
@@ -28,5 +30,10 @@
 // SDPA:        func.func @sdpa_kernel_2d(
 // SDPA:        linalg.transpose
 // SDPA:        linalg.matmul
+// RUNTIME:     func.func @add(%M_symb: !ktdp.runtime_arg<index, granularity=32, upperbound=300>, %A_start_address_symb: !ktdp.runtime_arg<index>) {
+// RUNTIME:     ktdp.runtime_arg_extract value from %M_symb
+// EXTRACT:     func.func @extract_all(
+// EXTRACT:     ktdp.runtime_arg_extract upperbound from
+// EXTRACT:     func.func @extract_i32_value(
 // INDEXED:     indexed_add.mlir:{{[0-9]+}}:{{[0-9]+}}: error: 'ktdp.construct_indirect_access_tile' is not supported yet
 // DISTRIBUTED: distributed-view-copy-dynamic.mlir:{{[0-9]+}}:{{[0-9]+}}: error: 'ktdp.construct_distributed_memory_view' is not supported yet

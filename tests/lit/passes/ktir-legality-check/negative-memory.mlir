@@ -1,7 +1,7 @@
 // Memory must be reachable the way the pipeline moves data: a view lives in
 // global memory or in the tile's own ct_local scratchpad (not in an unspecified
 // space, not in another tile's scratchpad), and an access tile addresses a memory
-// view in the identity order (another order transposes the tile), a view whose
+// view in an order that permutes its dimensions (not one that mixes them), a view whose
 // coordinate set is a box from 0 (the compiler masks accesses outside such a box only).
 
 // RUN: ktc-opt %s --split-input-file --verify-diagnostics --arch toy -p ktir-legality-check
@@ -25,12 +25,12 @@ func.func @other_scratchpad(%x: index) attributes {grid = [2]} {
 // -----
 
 #matrix = affine_set<(d0, d1) : (d0 >= 0, -d0 + 15 >= 0, d1 >= 0, -d1 + 63 >= 0)>
-#swap = affine_map<(d0, d1) -> (d1, d0)>
-func.func @transposed(%x: index) {
+#skew = affine_map<(d0, d1) -> (d0 + d1, d1)>
+func.func @skewed(%x: index) {
   %c0 = arith.constant 0 : index
   %view = ktdp.construct_memory_view %x, sizes: [16, 64], strides: [64, 1] {coordinate_set = #matrix, memory_space = #ktdp.memory_space<global>} : memref<16x64xf16>
-  // expected-error@+1 {{'ktdp.construct_access_tile' has access_tile_order (d0, d1) -> (d1, d0); only the identity order is supported yet (another order transposes the tile)}}
-  %tile = ktdp.construct_access_tile %view[%c0, %c0] {access_tile_set = #matrix, access_tile_order = #swap} : memref<16x64xf16> -> !ktdp.access_tile<64x16xindex>
+  // expected-error@+1 {{'ktdp.construct_access_tile' has access_tile_order (d0, d1) -> (d0 + d1, d1); the compiler reads tiles in an order that permutes their dimensions only}}
+  %tile = ktdp.construct_access_tile %view[%c0, %c0] {access_tile_set = #matrix, access_tile_order = #skew} : memref<16x64xf16> -> !ktdp.access_tile<16x64xindex>
   return
 }
 

@@ -1,0 +1,48 @@
+// A reduction into two outputs (an argmax's value and index) is refused at the
+// reduction; a compare and select that does not keep an extremum of the accumulator
+// and a term has no compute instruction.
+
+// RUN: ktc-opt %s --split-input-file --verify-diagnostics --arch toy -p ktir-legality-check
+
+#row = affine_set<(d0, d1) : (d0 >= 0, -d0 >= 0, d1 >= 0, -d1 + 63 >= 0)>
+#id = affine_map<(d0, d1) -> (d0, d1)>
+func.func @argmax(%x: index) {
+  %c0 = arith.constant 0 : index
+  %xv = ktdp.construct_memory_view %x, sizes: [1, 64], strides: [64, 1] {coordinate_set = #row, memory_space = #ktdp.memory_space<global>} : memref<1x64xf16>
+  %xt = ktdp.construct_access_tile %xv[%c0, %c0] {access_tile_set = #row, access_tile_order = #id} : memref<1x64xf16> -> !ktdp.access_tile<1x64xindex>
+  %a = ktdp.load %xt : !ktdp.access_tile<1x64xindex> -> tensor<1x64xf16>
+  %v = arith.constant dense<-65504.0> : tensor<1xf16>
+  %k = arith.constant dense<0.0> : tensor<1xf16>
+  // expected-error@+1 {{'linalg.generic' reduces into 2 outputs; the pipeline reduces into one accumulator (an argmax's index is not compiled yet: the compute engine folds one value per lane)}}
+  %r:2 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]}
+      ins(%a : tensor<1x64xf16>) outs(%v, %k : tensor<1xf16>, tensor<1xf16>) {
+  ^bb0(%in: f16, %best: f16, %where: f16):
+    %gt = arith.cmpf ogt, %in, %best : f16
+    %b = arith.select %gt, %in, %best : f16
+    linalg.yield %b, %where : f16, f16
+  } -> tensor<1xf16>, tensor<1xf16>
+  func.return
+}
+
+// -----
+
+#row = affine_set<(d0, d1) : (d0 >= 0, -d0 >= 0, d1 >= 0, -d1 + 63 >= 0)>
+#id = affine_map<(d0, d1) -> (d0, d1)>
+func.func @not_an_extremum(%x: index) {
+  %c0 = arith.constant 0 : index
+  %xv = ktdp.construct_memory_view %x, sizes: [1, 64], strides: [64, 1] {coordinate_set = #row, memory_space = #ktdp.memory_space<global>} : memref<1x64xf16>
+  %xt = ktdp.construct_access_tile %xv[%c0, %c0] {access_tile_set = #row, access_tile_order = #id} : memref<1x64xf16> -> !ktdp.access_tile<1x64xindex>
+  %a = ktdp.load %xt : !ktdp.access_tile<1x64xindex> -> tensor<1x64xf16>
+  %i = arith.constant dense<0.0> : tensor<1xf16>
+  %s = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]}
+      ins(%a : tensor<1x64xf16>) outs(%i : tensor<1xf16>) {
+  ^bb0(%u: f16, %acc: f16):
+    %h = arith.constant 0.5 : f16
+    // expected-error@+1 {{'arith.cmpf' has no compute instruction}}
+    %gt = arith.cmpf ogt, %u, %h : f16
+    %k = arith.select %gt, %u, %h : f16
+    %t = arith.addf %k, %acc : f16
+    linalg.yield %t : f16
+  } -> tensor<1xf16>
+  func.return
+}
