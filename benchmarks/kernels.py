@@ -17,6 +17,7 @@ What each kernel computes, in numpy, is written again independently in
 from __future__ import annotations
 
 import math
+import os
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -417,8 +418,10 @@ def rotary(rows: int, cols: int, grid: int) -> Case:
                  _kernel("rotary", arguments, grid, rows, 1, views, body))
 
 
-CORPUS = Path(__file__).resolve().parent.parent.parent / "shared" / "ktir-corpus" / "ktir-cpu"
-"""The KTIR corpus beside the project (read in place)."""
+CORPUS = Path(os.environ.get("KTC_SHARED", Path(__file__).resolve().parent.parent.parent / "shared")
+              ) / "ktir-corpus" / "ktir-cpu"
+"""The KTIR corpus beside the project (read in place; $KTC_SHARED names the folder
+holding it when the checkout lives elsewhere, as for the tests)."""
 LAYERNORM_FWD = "triton-ktir/layernorm_fwd_ktir.mlir"
 
 
