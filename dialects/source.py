@@ -8,13 +8,15 @@ at that op's location. Both raise ``KtcError``. ``split_input`` cuts a file at i
 """
 
 import re
+import struct
 import sys
 from contextlib import contextmanager
 from importlib import import_module
+from dataclasses import dataclass
 from types import ModuleType
 
 from xdsl.context import Context
-from xdsl.dialects.builtin import ModuleOp, UnknownLoc
+from xdsl.dialects.builtin import AnyFloat, BFloat16Type, ModuleOp, UnknownLoc
 from xdsl.ir import Attribute, Block, Operation, OpResult, SSAValue
 from xdsl.parser import Parser, ParserState, UnresolvedOperand
 from xdsl.utils.exceptions import DiagnosticException, ParseError, VerifyException
@@ -35,6 +37,26 @@ class LinearLexer(MLIRLexer):
     )
 
 
+BIT_FORMATS = {16: "<e", 32: "<f", 64: "<d"}
+"""The struct formats of the IEEE float widths (bf16: the top half of an f32)."""
+
+
+def _is_hex_integer(element) -> bool:
+    return (type(element.value) is int and not element.is_negative
+            and element.span.text[:2] in ("0x", "0X"))
+
+
+def _float_of_bits(bits: int, float_type: AnyFloat, parser, span: Span) -> float:
+    """The value of the ``float_type`` whose bit pattern is ``bits``."""
+    width = float_type.bitwidth
+    if isinstance(float_type, BFloat16Type):
+        bits, width = bits << 16, 32
+    if width not in BIT_FORMATS or bits >> width:
+        parser.raise_error(f"hexadecimal float constant out of range for type ({span.text} for "
+                           f"{float_type})", at_position=span)
+    return struct.unpack(BIT_FORMATS[width], bits.to_bytes(width // 8, "little"))[0]
+
+
 class LocatedParser(Parser):
     """xDSL's parser, recording each op's ``file:line:col``.
 
@@ -46,6 +68,17 @@ class LocatedParser(Parser):
     value defined inside a region does not resolve a use written before the region
     (xDSL's parser would bind the two and leave the use without an owner).
     """
+
+    @dataclass
+    class _TensorLiteralElement(Parser._TensorLiteralElement):
+        """A dense literal's element; a hexadecimal integer given for a float type is
+        the float's bit pattern, as in MLIR (``dense<0xFC00> : tensor<4xf16>`` is
+        -inf; xDSL would read 64512.0)."""
+
+        def to_type(self, parser, type):
+            if isinstance(type, AnyFloat) and _is_hex_integer(self):
+                return _float_of_bits(self.value, type, parser, self.span)
+            return super().to_type(parser, type)
 
     def __init__(self, ctx: Context, input: str, name: str) -> None:
         super().__init__(ctx, "", name)  # then replace the lexer xDSL built
