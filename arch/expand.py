@@ -428,6 +428,7 @@ def _engine_kind(walk: _Walk, kind: str, indices: list[int], memories_in: dict[t
         where=where(op),
         matrix=_matrix(kind, provided.get("matrix"), where(op)),
         outstanding=integer(intrinsic(op, "outstanding")),
+        descriptor_cycles=integer(intrinsic(op, "descriptor_cycles")) or 0,
         scalar_cycles={name: integer(value) for name, value in scalar.data.items()} if isinstance(scalar, DictionaryAttr) else {},
     )
 

@@ -297,6 +297,10 @@ class EngineKind:
     """Copies an instance has in flight at most (``ktdf_arch.outstanding``; None: no
     limit given)."""
 
+    descriptor_cycles: int = 0
+    """Cycles an instance spends writing the descriptor of a copy whose address it
+    computed from indices it read (``ktdf_arch.descriptor_cycles``; 0: not given)."""
+
     scalar_cycles: Mapping[str, int] = field(default_factory=dict)
     """Cycles per scalar and control instruction, by class
     (``ktc.dialects.ktdf_arch.SCALAR_CLASSES``; a class not given costs nothing)."""

@@ -44,20 +44,24 @@
     "L1" = [{size_in_words = 1, align_in_words = 1}]
   >
 }
-// Each has at most 4 copies in flight: a fifth waits for the first to complete.
+// Each has at most 4 copies in flight: a fifth waits for the first to complete. An
+// indirect copy (its address computed from indices the engine read) costs 8 cycles
+// to describe per contiguous run.
 #MNILU = {
   kind = "MNILU",
   ktdf_arch.features = {ktdf_arch.feature.load = #DMA_ACCESS},
   ktdf_arch.outstanding = 4,
+  ktdf_arch.descriptor_cycles = 8,
   ktdf_arch.scalar_cycles = {scalar = 1, control = 1},
-  ktdf_arch.example_values = ["outstanding", "scalar_cycles"]
+  ktdf_arch.example_values = ["outstanding", "descriptor_cycles", "scalar_cycles"]
 }
 #MNISU = {
   kind = "MNISU",
   ktdf_arch.features = {ktdf_arch.feature.store = #DMA_ACCESS},
   ktdf_arch.outstanding = 4,
+  ktdf_arch.descriptor_cycles = 8,
   ktdf_arch.scalar_cycles = {scalar = 1, control = 1},
-  ktdf_arch.example_values = ["outstanding", "scalar_cycles"]
+  ktdf_arch.example_values = ["outstanding", "descriptor_cycles", "scalar_cycles"]
 }
 
 // Device memory side of a DMA engine: 128-byte transfers, long latency.

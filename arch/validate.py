@@ -299,6 +299,7 @@ FIGURE_BOUNDS: dict[str, tuple[int, int]] = {
     "lanes": (1, 1 << 16),
     "ktdf_arch.count": (1, 1 << 16),
     "ktdf_arch.outstanding": (1, 1 << 16),
+    "ktdf_arch.descriptor_cycles": (1, 1 << 16),
     "scalar": (1, 1 << 16),
     "control": (1, 1 << 16),
 }

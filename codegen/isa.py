@@ -65,6 +65,13 @@ DMA (engines that move memory to memory; across cores this is the ring transfer)
   (same rank and element type): its elements land at the same positions, every other
   element of dDST becomes the element type's zero (a masked tail tile). It reads
   dSRC's bytes and writes all of dDST's.
+- ``ldx sD, dV, [sIDX...]``: sD = the integer element of dV at the position held in
+  the index registers, sign-extended (an index of an indirect access). It waits until
+  every copy the engine has in flight has completed, so it reads what they wrote.
+- ``dmai dSRC, dDST``: as ``dma``, for a copy whose address the program computed from
+  indices it read (``ldx``): the engine writes the descriptor at run time, at the
+  kind's ``descriptor_cycles``; a ``dmai`` whose source and destination continue the
+  previous ``dmai``'s, both contiguous, extends that descriptor and costs none.
 
 Scratchpad load and store (engines between a memory and FIFOs):
 
@@ -402,6 +409,27 @@ class Dmaz(Instruction):
 
 
 @dataclass(frozen=True)
+class Ldx(Instruction):
+    """``ldx sD, dV, [sIDX...]``: reads one integer element of a view."""
+
+    OPCODE: ClassVar = 0x26
+    MNEMONIC: ClassVar = "ldx"
+    dst: int = sreg()
+    view: int = dreg()
+    indices: tuple[int, ...] = sregs()
+
+
+@dataclass(frozen=True)
+class Dmai(Instruction):
+    """``dmai dSRC, dDST``: a ``dma`` whose descriptor is written at run time."""
+
+    OPCODE: ClassVar = 0x27
+    MNEMONIC: ClassVar = "dmai"
+    src: int = dreg()
+    dst: int = dreg()
+
+
+@dataclass(frozen=True)
 class Vld(Instruction):
     """``vld vD, dV, len, [sIDX...]``: ``len`` elements along the innermost dimension."""
 
@@ -582,7 +610,8 @@ class Vmma(Instruction):
 
 
 INSTRUCTIONS: tuple[type[Instruction], ...] = (
-    Li, Uni, Mov, Alu, Select, Loop, EndLoop, Brz, Jmp, Halt, View, Dim, Dma, Dmaz, Vld, Vst,
+    Li, Uni, Mov, Alu, Select, Loop, EndLoop, Brz, Jmp, Halt, View, Dim, Dma, Dmaz, Ldx, Dmai,
+    Vld, Vst,
     Send, Recv, Ssend, Srecv, Vop, Vconst, Vsplat, Vmov, Vreduce, Vbcast, Vcvt, Vmma,
 )
 """Every instruction class."""
@@ -603,6 +632,8 @@ _VECTOR_ENGINES = frozenset({"load", "store", "compute", "matrix"})
 RUNS_ON: dict[type[Instruction], frozenset[str]] = {
     Dma: frozenset({"dma"}),
     Dmaz: frozenset({"dma"}),
+    Ldx: frozenset({"dma"}),
+    Dmai: frozenset({"dma"}),
     Vld: frozenset({"load"}),
     Vst: frozenset({"store"}),
     Send: frozenset({"load", "compute", "matrix"}),

@@ -416,7 +416,8 @@ def _select(s: Selector, op: arith.SelectOp) -> None:
 
 
 def _index_cast(s: Selector, op: Operation) -> None:
-    _scalar_operands(op)
+    if not isinstance(op.operands[0].owner, dfir.LoadIndexOp):
+        _scalar_operands(op)
     s.emit(isa.Mov(s.define(op.results[0], op), s.reg(op.operands[0])), op)
 
 
@@ -507,8 +508,15 @@ def _store(s: Selector, op: dfir.StoreOp) -> None:
 
 
 def _dma(s: Selector, op: dfir.DmaOp) -> None:
-    instruction = isa.Dma if op.zero_fill is None else isa.Dmaz
+    if op.indirect is not None and op.zero_fill is not None:
+        raise KtcError("an indirect copy of a masked block is not encoded", where(op))
+    instruction = isa.Dmai if op.indirect is not None else isa.Dma if op.zero_fill is None else isa.Dmaz
     s.emit(instruction(s.reg(op.source), s.reg(op.destination)), op)
+
+
+def _load_index(s: Selector, op: dfir.LoadIndexOp) -> None:
+    s.emit(isa.Ldx(s.define(op.result, op), s.reg(op.view),
+                   tuple(s.reg(index) for index in op.indices)), op)
 
 
 def _sync_send(s: Selector, op: dfir.SyncSendOp) -> None:
@@ -577,6 +585,7 @@ RULES: dict[str, Callable[[Selector, Operation], None]] = {
         (dfir.QueryOp, _query),
         (dfir.ViewOp, _view),
         (dfir.LoadOp, _load),
+        (dfir.LoadIndexOp, _load_index),
         (dfir.StoreOp, _store),
         (dfir.DmaOp, _dma),
         (dfir.SyncSendOp, _sync_send),

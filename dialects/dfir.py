@@ -700,6 +700,33 @@ class StoreOp(IRDLOperation):
 
 
 @irdl_op_definition
+class LoadIndexOp(IRDLOperation):
+    """Reads one integer element of a view into a scalar (sign-extended in its
+    register): an index of an indirect access, read by the DMA engine that moves the
+    data. It reads once the engine's copies in flight have completed (the index tile
+    it copied in first).
+
+    ``%i = dfir.load_index %view[%m] : memref<8xi32>, i32``
+    """
+
+    name = "dfir.load_index"
+
+    view = operand_def(MemRefType)
+    indices = var_operand_def(IndexType)
+    result = result_def(IntegerType)
+
+    traits = traits_def(HasAncestor(ProgramOp))
+    assembly_format = "$view `[` $indices `]` attr-dict `:` type($view) `,` type($result)"
+
+    def verify_(self) -> None:
+        view = self.view.type
+        if view.element_type != self.result.type:
+            raise VerifyException(f"reads {self.result.type} from {view}")
+        if len(self.indices) != view.get_num_dims():
+            raise VerifyException(f"{len(self.indices)} indices into {view}")
+
+
+@irdl_op_definition
 class DmaOp(IRDLOperation):
     """Copies one view into another of the same shape and element type.
 
@@ -709,7 +736,9 @@ class DmaOp(IRDLOperation):
     destination becomes the element type's zero
     (``dfir.dma %src to %dst zero_fill : memref<?xf32>, memref<1024xf32>``).
     Copies issued by one engine complete in order, and all of them before its
-    next ``dfir.sync_send``.
+    next ``dfir.sync_send``. With ``indirect`` the copy's address was computed from
+    indices the engine read (``dfir.load_index``): the engine writes its descriptor
+    at run time (``dfir.dma %src to %dst indirect : ...``).
     """
 
     name = "dfir.dma"
@@ -717,11 +746,12 @@ class DmaOp(IRDLOperation):
     source = operand_def(MemRefType)
     destination = operand_def(MemRefType)
     zero_fill = opt_prop_def(UnitAttr)
+    indirect = opt_prop_def(UnitAttr)
 
     traits = traits_def(HasAncestor(ProgramOp))
     assembly_format = (
-        "$source `to` $destination (`zero_fill` $zero_fill^)? attr-dict `:` type($source) `,` "
-        "type($destination)"
+        "$source `to` $destination (`zero_fill` $zero_fill^)? (`indirect` $indirect^)? attr-dict "
+        "`:` type($source) `,` type($destination)"
     )
 
     def verify_(self) -> None:
@@ -1099,6 +1129,7 @@ DFIR = Dialect(
         SymbolOp,
         ViewOp,
         LoadOp,
+        LoadIndexOp,
         StoreOp,
         DmaOp,
         SyncSendOp,

@@ -547,6 +547,9 @@ INTRINSICS: dict[str, Intrinsic] = {
     "ktdf_arch.transfer_latency": Intrinsic(frozenset({LINK}), "links", _non_negative_i64),
     "ktdf_arch.port_bandwidth": Intrinsic(frozenset({MEMORY}), "memories", _positive_i64),
     "ktdf_arch.outstanding": Intrinsic(frozenset({EXEC_UNIT}), "execution units", _positive_i64),
+    "ktdf_arch.descriptor_cycles": Intrinsic(
+        frozenset({EXEC_UNIT}), "execution units", _positive_i64
+    ),
     "ktdf_arch.issue_cycles": Intrinsic(
         frozenset({EXEC_UNIT}),
         "execution units",
@@ -580,6 +583,9 @@ how large, all in cycles and bytes:
   shared by every path that reads or writes it (device memory shared by all cores).
 * ``outstanding``: copies (``dma``) an execution unit has in flight at most; one more
   waits for the earliest to complete (no limit where it is not given).
+* ``descriptor_cycles``: cycles an execution unit spends writing the descriptor of an
+  indirect copy (``dmai``: its address computed from indices it read) that does not
+  continue the previous one (0 where it is not given).
 * ``issue_cycles``: cycles a compute unit takes to issue one vector instruction of
   each op class in ``ISSUE_CLASSES``.
 * ``scalar_cycles``: cycles an execution unit spends on each instruction of the

@@ -22,6 +22,7 @@ PASSES: dict[str, tuple[str, str]] = {
     "permute-access-tiles": ("permute_access_tiles", "PermuteAccessTiles"),
     "compute-group-extraction": ("compute_group_extraction", "ComputeGroupExtraction"),
     "inter-tile-reduce-lowering": ("inter_tile_reduce_lowering", "InterTileReduceLowering"),
+    "indirect-access-lowering": ("indirect_access_lowering", "IndirectAccessLowering"),
     "normalize-contractions": ("normalize_contractions", "NormalizeContractions"),
     "contraction-tiling": ("contraction_tiling", "ContractionTiling"),
     "contraction-pipeline": ("contraction_pipeline", "ContractionPipeline"),

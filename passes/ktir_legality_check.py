@@ -29,6 +29,7 @@ from ktc.dialects.ktdf_arch import DeviceOp, attr_text, instruction_of
 from ktc.dialects.ktdp import (
     AccessTileType,
     ConstructAccessTileOp,
+    ConstructIndirectAccessTileOp,
     ConstructMemoryViewOp,
     MemorySpaceAttr,
     MemorySpaceKind,
@@ -41,6 +42,7 @@ from ktc.dialects.ktdp import (
 from ktc.dialects.printer import affine_map_text, affine_set_text
 from ktc.dialects.spyreop import DF16Type
 from ktc.passes.analysis.contractions import contraction
+from ktc.passes.analysis.indirect import describe
 from ktc.passes.analysis.inter_tile import consumer_of, function_of, resolve, resolve_consume
 from ktc.passes.analysis.reductions import extremum_of
 from ktc.passes.utils.affine import box_bounds
@@ -83,7 +85,6 @@ NESTING = frozenset({
 
 NOT_YET: dict[str, str] = {
     "ktdp.construct_distributed_memory_view": "the pipeline schedules views of one memory",
-    "ktdp.construct_indirect_access_tile": "the pipeline schedules direct (affine) access tiles",
     "linalg.quantized_matmul": "the pipeline schedules contractions of floating-point operands",
     **dict.fromkeys(
         ("tensor.reshape", "tensor.expand_shape", "tensor.collapse_shape", "tensor.cast"),
@@ -178,6 +179,8 @@ class _Rules:
             _memory_view(op)
         elif isinstance(op, ConstructAccessTileOp):
             _access_tile(op)
+        elif isinstance(op, ConstructIndirectAccessTileOp):
+            describe(op)
         elif op.name == "linalg.generic":
             self._generic(op)
         elif op.name == "linalg.reduce":

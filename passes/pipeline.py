@@ -41,6 +41,10 @@ KTIR_TO_SCHEDULE = ",".join([
     # scratchpad receive buffer, a pipeline on the ring stop per consumer rank
     # copying that slot into a consumer tile's buffer, and a fold of the buffer's
     # slots.
+    "indirect-access-lowering",
+    # A load of an indirect access tile is a pipeline gathering it into a scratchpad
+    # buffer (index views copied whole, then one DMA per run at an address computed
+    # from the indices read) and a load of that buffer; a store is the converse.
     "normalize-contractions",
     "contraction-tiling",
     "contraction-pipeline",

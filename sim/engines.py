@@ -238,6 +238,9 @@ class Stats:
     vector_cycles: int = 0
     """Issue cycles of its ``vop`` instructions."""
 
+    descriptors: int = 0
+    """Descriptors of indirect copies it wrote (one per contiguous run)."""
+
 
 class Run:
     """One execution: the machine, the units, memories, FIFOs, signals and counters."""
@@ -350,6 +353,10 @@ class Engine:
         self.pending = 0
         """Cycles of the scalar and control instructions run since they were last
         spent (``charge``)."""
+        self.describing: int | None = None
+        """The pc of the ``dmai`` whose descriptor it has written and not yet issued."""
+        self.last_run: tuple | None = None
+        """Where the last ``dmai``'s copy ended (``_run_end``), for the next to continue."""
         self.copies: deque[int] = deque()
         """When each of its copies in flight completes, earliest first (kept where its
         kind limits them: ``outstanding``)."""
@@ -600,6 +607,51 @@ def _dma(e: Engine, i: isa.Dma | isa.Dmaz, following: int):
     run.memory_bytes[run.nodes[target.unit].kind] += target.nbytes
     e.busy(start, done, i)
     return following
+
+
+def _ldx(e: Engine, i: isa.Ldx, following: int):
+    """Reads one index once the engine's copies in flight (the index tile) are done."""
+    if e.outstanding > e.machine.now:
+        return e.wait(None, e.outstanding, "its copies in flight to complete (ldx reads "
+                                           "what they write)")
+    view = e.view(i.view)
+    if not view.dtype.startswith("i"):
+        raise Fault(f"ldx reads an index from a view of {view.dtype}")
+    row = view.row(tuple([e.s[r] for r in i.indices]), 1)
+    e.s[i.dst] = int(e.run.memory(row.unit).load(row)[0])
+    return following
+
+
+def _dmai(e: Engine, i: isa.Dmai, following: int):
+    """A ``dma`` whose descriptor the engine writes first, unless the copy continues
+    the previous ``dmai`` (both sides contiguous and adjacent): one descriptor per
+    contiguous run."""
+    source, target = e.view(i.src), e.view(i.dst)
+    if e.describing != e.pc:
+        e.describing = e.pc
+        cycles = e.device_kind.descriptor_cycles
+        if cycles and not _continues(e.last_run, source, target):
+            now = e.machine.now
+            e.stats.descriptors += 1
+            e.busy(now, now + cycles, i)
+            return e.hold(now + cycles, e.pc)
+    issued = _dma(e, i, following)
+    if issued is not None:
+        e.describing = None
+        e.last_run = _run_end(source, target)
+    return issued
+
+
+def _run_end(source: View, target: View) -> tuple | None:
+    """Where a copy of two contiguous views ends (units and byte addresses)."""
+    if source.runs()[0] != 1 or target.runs()[0] != 1:
+        return None
+    return (source.unit, source.address + source.nbytes, target.unit, target.address + target.nbytes)
+
+
+def _continues(last: tuple | None, source: View, target: View) -> bool:
+    return (last is not None and source.runs()[0] == 1 and target.runs()[0] == 1
+            and last == (source.unit, source.address, target.unit, target.address))
 
 
 def _copyable(source: View, target: View, fill: bool) -> bool:
@@ -867,6 +919,8 @@ HANDLERS: dict[type, Callable] = {
     isa.Dim: _dim,
     isa.Dma: _dma,
     isa.Dmaz: _dma,
+    isa.Ldx: _ldx,
+    isa.Dmai: _dmai,
     isa.Vld: _vld,
     isa.Vst: _vst,
     isa.Send: _send,

@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 
+from xdsl.dialects import memref
 from xdsl.dialects.builtin import IntegerAttr, UnitAttr, VectorType, i64
 from xdsl.ir import Operation, SSAValue
 
@@ -51,8 +52,10 @@ class Transfers:
             read = [self.p.arith.min(a, b) for a, b in zip(read, written)]
         views = [self.views.view(sides[0], contiguous, user=op, valid=read or written),
                  self.views.view(sides[1], contiguous, user=op, valid=written)]
-        fill = {"zero_fill": UnitAttr()} if read is not None else {}
-        self.p.emit(DmaOp.build(operands=views, properties=fill))
+        flags = {"zero_fill": UnitAttr()} if read is not None else {}
+        if _reads_indices(op):
+            flags["indirect"] = UnitAttr()
+        self.p.emit(DmaOp.build(operands=views, properties=flags))
 
     def copy_between_cores(self, op: DataTransferOp) -> None:
         """A DMA from this core's scratchpad into the one of the core its table names;
@@ -163,6 +166,23 @@ def _slot_vector(slot: SSAValue, user: Operation) -> VectorType:
     if slot_type.is_dynamic:
         raise KtcError("a FIFO slot of dynamic size is not lowered", where(user))
     return VectorType(slot_type.element_type, [slot_type.num_elements.data])
+
+
+def _reads_indices(op: DataTransferOp) -> bool:
+    """Whether the transfer's position depends on an index read from memory (an
+    indirect access: ``indirect-access-lowering``)."""
+    seen: set[SSAValue] = set()
+    pending = list(op.operands)
+    while pending:
+        value = pending.pop()
+        owner = value.owner
+        if value in seen or not isinstance(owner, Operation) or owner.regions:
+            continue
+        seen.add(value)
+        if isinstance(owner, memref.LoadOp):
+            return True
+        pending.extend(owner.operands)
+    return False
 
 
 def _kept(sizes: Sequence[int]) -> list[int]:

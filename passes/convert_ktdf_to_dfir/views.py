@@ -17,7 +17,7 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Attribute, Operation, SSAValue
 
 from ktc.dialects import ktdf
-from ktc.dialects.dfir import ViewOp
+from ktc.dialects.dfir import LoadIndexOp, ViewOp
 from ktc.dialects.diagnostics import KtcError, where
 from ktc.dialects.ktdf import BufferPhaseOp, SelectMemrefOp
 from ktc.dialects.ktdp import ConstructMemoryViewOp
@@ -46,6 +46,16 @@ class Views:
         view_type = MemRefType(element, [prod(shape)])
         return self.p.emit(ViewOp.build(operands=[self.memory_unit(memory), self.p.arith.ssa(base), []],
                                         result_types=[view_type])).results[0]
+
+    def index(self, op: memref.LoadOp) -> SSAValue:
+        """An index of an indirect access read from its scratchpad buffer."""
+        memory, base, _, element = self.root(op.memref, op)
+        view_type = MemRefType(element, list(op.memref.type.get_shape()))
+        view = self.p.emit(ViewOp.build(operands=[self.memory_unit(memory), self.p.arith.ssa(base), []],
+                                        result_types=[view_type])).results[0]
+        indices = [self.p.ssa(index) for index in op.indices]
+        return self.p.emit(LoadIndexOp.build(operands=[view, indices],
+                                             result_types=[element])).results[0]
 
     def view(self, side, contiguous: bool, user: Operation, unit: SSAValue | None = None,
              valid: list[Index] | None = None) -> SSAValue:

@@ -194,6 +194,8 @@ class Walker:
             self.transfers.send(op.fifo_slot, self.operand(op.data, op), op)
         elif isinstance(op, GenericOp):
             self.generic(op)
+        elif isinstance(op, memref.LoadOp):
+            self.p.env[op.res] = self.views.index(op)
         elif not _is_free(op):
             raise KtcError(f"'{op.name}' has no DataflowIR lowering", where(op))
 

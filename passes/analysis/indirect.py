@@ -1,0 +1,165 @@
+"""What an indirect access tile (``ktdp.construct_indirect_access_tile``) moves, as
+``indirect-access-lowering`` compiles it and ``ktir-legality-check`` accepts it.
+
+The tile enumerates the box of its intermediate variables in their order (the
+identity); its point ``v`` is the element of the base view at, per base dimension,
+the direct subscript ``f_j(c, v)`` or the value ``idx_j[g_j(c, v)]`` read from an
+index view (``c``: the captured variables). The compiled gather or scatter reads
+each index view whole into the scratchpad, then, per point of the *outer*
+variables, reads the indices it needs, computes the start of one *run* and moves
+that run with one DMA. The run is the block of the trailing (innermost) variables
+that no index subscript uses and whose direct subscripts each add one of them, with
+coefficient 1, to a base dimension of their own, in the variables' order; its shape
+is theirs in the base view's strides. ``Indirect.runs`` says how many variables
+that is (0: one element per DMA).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from xdsl.dialects.builtin import IntegerType
+from xdsl.ir import Operation
+from xdsl.ir.affine import AffineConstantExpr, AffineDimExpr, AffineExpr, AffineMap
+
+from ktc.dialects.diagnostics import KtcError, where
+from ktc.dialects.ktdp import (
+    ConstructIndirectAccessTileOp,
+    ConstructMemoryViewOp,
+    LoadOp,
+    MemorySpaceAttr,
+    StoreOp,
+)
+from ktc.passes.utils.affine import box_bounds
+from ktc.passes.utils.transfers import affine_coefficients
+
+
+@dataclass(frozen=True)
+class Indirect:
+    """The facts of one indirect access tile."""
+
+    op: ConstructIndirectAccessTileOp
+    shape: tuple[int, ...]
+    """The extents of the intermediate variables (the tile's shape)."""
+    runs: int
+    """How many trailing variables one DMA moves."""
+    run_dims: tuple[int, ...]
+    """The base dimension each of those variables advances, in order."""
+
+    @property
+    def captured(self) -> int:
+        return len(self.op.captured_variables)
+
+    def subscripts(self) -> list[tuple[AffineMap, int | None]]:
+        """Per base dimension: its map and, if indirect, the index view's position."""
+        views = iter(range(len(self.op.indirect_memrefs)))
+        return [(subscript.data, next(views) if kind.value.data else None)
+                for kind, subscript in zip(self.op.per_dim_subscript_kinds,
+                                           self.op.per_dim_subscript_maps)]
+
+
+def describe(op: ConstructIndirectAccessTileOp) -> Indirect:
+    """The facts of ``op``, or a located error saying which form is not compiled."""
+    base = _view(op.base, op, "its base")
+    for index in op.indirect_memrefs:
+        view = _view(index, op, "an index view")
+        if not isinstance(view.result.type.get_element_type(), IntegerType):
+            raise _refused(op, "reads indices of a non-integer type")
+    if op.symbol_operands:
+        raise _refused(op, "has a variables_space_set with symbols; the compiler needs its "
+                           "extents constant")
+    bounds = box_bounds(op.variables_space_set.data)
+    if bounds is None or not all(_constant(bound) for bound in bounds):
+        raise _refused(op, "has a variables_space_set that is not a box 0 <= d_j < n_j of "
+                           "constant extents")
+    order = op.variables_space_order.data
+    if order != AffineMap.identity(order.num_dims):
+        raise _refused(op, "has a variables_space_order that is not the identity; another "
+                           "order transposes the tile")
+    shape = tuple(bound.value for bound in bounds)
+    if not shape:
+        raise _refused(op, "has no intermediate variables (a rank-0 tile); the compute "
+                           "stage works on tensors of rank 1 or more")
+    if tuple(op.result.type.get_shape()) != shape:
+        raise _refused(op, f"has a tile type of shape {list(op.result.type.get_shape())} for "
+                           f"a variables space of {list(shape)}")
+    for use in op.result.uses:
+        if not isinstance(use.operation, LoadOp | StoreOp):
+            raise _refused(op, f"is used by '{use.operation.name}'; the compiler lowers "
+                               "indirect tiles that ktdp.load and ktdp.store use")
+    facts = Indirect(op, shape, 0, ())
+    runs, dims = _run(facts, list(base.static_strides.get_values()))
+    return Indirect(op, shape, runs, dims)
+
+
+def _view(value, op: Operation, what: str) -> ConstructMemoryViewOp:
+    view = value.owner
+    if not isinstance(view, ConstructMemoryViewOp):
+        raise _refused(op, f"has {what} that is no ktdp.construct_memory_view")
+    space = view.memory_space
+    if not isinstance(space, MemorySpaceAttr) or space.kind.data != "global":
+        raise _refused(op, f"has {what} outside device memory (global); the compiler "
+                           "gathers from and scatters to device memory")
+    if view.strides or not view.result.type.has_static_shape():
+        raise _refused(op, f"has {what} of dynamic shape or strides")
+    return view
+
+
+def _run(facts: Indirect, strides: Sequence[int]) -> tuple[int, tuple[int, ...]]:
+    """The trailing variables one DMA moves and the base dimension each advances:
+    from the innermost outwards, a variable used by exactly one base dimension's
+    subscript, a direct one adding it with coefficient 1, each in a dimension of
+    its own outside the next one's and of a larger stride."""
+    dims = _per_dimension(facts)
+    run_dims: list[int] = []
+    for variable in reversed(range(len(facts.shape))):
+        users = [j for j, (_, terms) in enumerate(dims) if terms is None or variable in terms]
+        if len(users) != 1:
+            break
+        indirect, terms = dims[users[0]]
+        if indirect or terms is None or terms[variable] != 1:
+            break
+        j = users[0]
+        if run_dims and (j >= run_dims[0] or strides[j] < strides[run_dims[0]]):
+            break
+        run_dims.insert(0, j)
+    return len(run_dims), tuple(run_dims)
+
+
+def _per_dimension(facts: Indirect) -> list[tuple[bool, dict[int, int] | None]]:
+    """Per base dimension: whether it is indirect, and the coefficient of each
+    intermediate variable in its subscript (the variables an indirect one reads
+    with; None: not a sum of variables with constant coefficients)."""
+    captured = facts.captured
+    result = []
+    for subscript, index in facts.subscripts():
+        if index is not None:
+            used = {d - captured for expr in subscript.results for d in _dims(expr) if d >= captured}
+            result.append((True, dict.fromkeys(used, 1)))
+        else:
+            result.append((False, _coefficients(subscript.results[0], captured + len(facts.shape),
+                                                captured)))
+    return result
+
+
+def _coefficients(expr: AffineExpr, dims: int, captured: int) -> dict[int, int] | None:
+    """The coefficient of each intermediate variable in ``expr`` when it is linear in
+    them (captured variables and constants may appear anyhow); None otherwise."""
+    terms = [{d - captured: 1} if d >= captured else {} for d in range(dims)]
+    linear = affine_coefficients(expr, terms, [])
+    if linear is None:
+        return None
+    return {d: c for d, c in linear.items() if c}
+
+
+def _dims(expr: AffineExpr) -> set[int]:
+    return {inner.position for inner in expr.dfs() if isinstance(inner, AffineDimExpr)}
+
+
+def _constant(expr: AffineExpr) -> bool:
+    return isinstance(expr, AffineConstantExpr)
+
+
+def _refused(op: Operation, reason: str) -> KtcError:
+    return KtcError(f"'{op.name}' {reason}", where(op))

@@ -1,0 +1,185 @@
+"""``indirect-access-lowering``: every ``ktdp.load`` of an indirect access tile becomes
+a gather into a scratchpad buffer, every ``ktdp.store`` to one a scatter out of
+one, done by the device's DMA engines from the indices they read at run time.
+
+Expects programs as ``compute-group-extraction`` leaves them, whose indirect tiles
+``ktir-legality-check`` accepted (``ktc.passes.analysis.indirect.describe``), in a
+module that declares its device.
+
+Produces, per load (gather) or store (scatter) of an indirect tile:
+
+- a scratchpad buffer of each index view, whole, and one of the tile's shape
+  (``memref.alloc`` at the program's start);
+- a ``ktdf.pipeline`` of two stages: the first copies the index views into their
+  buffers (on the engine that moves device memory into the scratchpad); the
+  second, on the engine that moves the tile (device memory into the scratchpad
+  for a gather, back for a scatter), loops over the tile's outer variables, reads
+  the indices of each point with ``memref.load`` from the index buffers, computes
+  the start of its run in the base view and moves the run with one
+  ``ktdf.data_transfer`` (``Indirect.runs`` says what a run is);
+- for a gather, a ``ktdp.load`` of the whole tile buffer in place of the load; for
+  a scatter, a ``ktdp.store`` of the data into it before the pipeline.
+
+The indirect tile is erased; a program without one is unchanged (idempotent).
+An index outside its base view's sizes is not masked: the DMA reaches outside the
+view, and the simulator faults when that lies outside every buffer.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from xdsl.context import Context
+from xdsl.dialects import arith, memref, scf
+from xdsl.dialects.builtin import AffineMapAttr, IndexType, MemRefType, ModuleOp, StringAttr
+from xdsl.ir import Block, Operation, Region, SSAValue
+from xdsl.ir.affine import AffineExpr, AffineMap
+from xdsl.passes import ModulePass
+from xdsl.rewriter import InsertPoint, Rewriter
+
+from ktc.arch.model import Device, device_of
+from ktc.dialects import ktdf, ktdp
+from ktc.dialects.upstream import ApplyOp
+from ktc.passes.analysis.indirect import Indirect, describe
+from ktc.passes.utils.ir import enclosing_function
+from ktc.passes.utils.phases import programs
+from ktc.passes.utils.tiles import box_tile, origin
+from ktc.passes.utils.views import type_with_memory
+
+
+@dataclass(frozen=True)
+class IndirectAccessLowering(ModulePass):
+    """Lower loads and stores of ``ktdp.construct_indirect_access_tile``s."""
+
+    name = "indirect-access-lowering"
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        tiles = [inner for program in programs(op) for inner in program.walk()
+                 if isinstance(inner, ktdp.ConstructIndirectAccessTileOp)]
+        if not tiles:
+            return
+        device = device_of(op)
+        for tile in tiles:
+            facts = describe(tile)
+            for use in list(tile.result.uses):
+                _lower(facts, use.operation, device)
+            Rewriter.erase_op(tile)
+
+
+def _lower(facts: Indirect, access: Operation, device: Device) -> None:
+    tile = facts.op
+    func = enclosing_function(tile)
+    base = tile.base.owner
+    type_with_memory(base, device)
+    for index in tile.indirect_memrefs:
+        type_with_memory(index.owner, device)
+    element = tile.base.type.get_element_type()
+    buffer = _alloc(func, element, facts.shape, device.scratchpad, "gathered"
+                    if isinstance(access, ktdp.LoadOp) else "scattered")
+    indices = [_alloc(func, view.type.get_element_type(), view.type.get_shape(),
+                      device.scratchpad, "indices") for view in tile.indirect_memrefs]
+    whole = box_tile(buffer, origin(len(facts.shape)), [], facts.shape)
+    into = _engine(device, device.device_memory, device.scratchpad)
+    if isinstance(access, ktdp.LoadOp):
+        pipeline = _pipeline(facts, indices, buffer, into, into, gather=True)
+        load = ktdp.LoadOp.build(operands=[whole.result], result_types=[access.result.type])
+        _insert([pipeline, whole, load], access)
+        access.result.replace_all_uses_with(load.result)
+    else:
+        out = _engine(device, device.scratchpad, device.device_memory)
+        store = ktdp.StoreOp.build(operands=[access.data_tile, whole.result])
+        pipeline = _pipeline(facts, indices, buffer, into, out, gather=False)
+        _insert([whole, store, pipeline], access)
+    Rewriter.erase_op(access)
+
+
+def _alloc(func, element, shape: Sequence[int], memory: str, name: str) -> SSAValue:
+    alloc = memref.AllocOp([], [], MemRefType(element, list(shape), memory_space=StringAttr(memory)))
+    alloc.memref.name_hint = name
+    Rewriter.insert_op(alloc, InsertPoint.at_start(func.body.block))
+    return alloc.memref
+
+
+def _engine(device: Device, source: str, target: str) -> str:
+    """The engine kind on the device's path from memory ``source`` to ``target``."""
+    hops = device.path(device.node(source), device.node(target))
+    return hops[0].target.kind
+
+
+def _pipeline(facts: Indirect, indices: Sequence[SSAValue], buffer: SSAValue, into: str,
+              mover: str, gather: bool) -> ktdf.PipelineOp:
+    tile = facts.op
+    copies = []
+    for view, copy in zip(tile.indirect_memrefs, indices):
+        shape = list(view.type.get_shape())
+        start = (origin(len(shape)), [])
+        copies.append(ktdf.DataTransferOp(view, shape, copy, shape,
+                                          source_access=start, dest_access=start))
+    tokens = [ktdf.CreateTokenOp(), ktdf.CreateTokenOp()]
+    private = ktdf.PrivateOp([t.result.type for t in tokens],
+                             [*tokens, ktdf.PrivateYieldOp(*(t.result for t in tokens))])
+    first = ktdf.StageOp([], [private.resources[0]], copies, [StringAttr(into)])
+    moves = _moves(facts, indices, buffer, gather)
+    second = ktdf.StageOp([private.resources[0]], [private.resources[1]], moves,
+                          [StringAttr(mover)])
+    return ktdf.PipelineOp([private, first, second])
+
+
+def _moves(facts: Indirect, indices: Sequence[SSAValue], buffer: SSAValue,
+           gather: bool) -> list[Operation]:
+    """The loop nest over the outer variables moving one run per point."""
+    outer = len(facts.shape) - facts.runs
+    body: list[Operation] = []
+    constants = {}
+
+    def constant(value: int) -> SSAValue:
+        if value not in constants:
+            constants[value] = arith.ConstantOp.from_int_and_width(value, IndexType())
+        return constants[value].result
+
+    blocks = [Block(arg_types=[IndexType()]) for _ in range(outer)]
+    variables = [block.args[0] for block in blocks]
+    zero = constant(0)
+    points = [*variables, *([zero] * facts.runs)]
+    ops: list[Operation] = []
+    operands = [*facts.op.captured_variables, *points]
+    coordinates = []
+    for subscript, index in facts.subscripts():
+        if index is None:
+            ops.append(ApplyOp(operands, AffineMapAttr(subscript)))
+            coordinates.append(ops[-1].results[0])
+            continue
+        position = [ApplyOp(operands, AffineMapAttr(AffineMap(subscript.num_dims, 0, (expr,))))
+                    for expr in subscript.results]
+        read = memref.LoadOp.get(indices[index], [p.results[0] for p in position])
+        cast = arith.IndexCastOp(read.res, IndexType())
+        ops += [*position, read, cast]
+        coordinates.append(cast.result)
+    base_sizes = [1] * len(coordinates)
+    for variable, dim in zip(range(outer, len(facts.shape)), facts.run_dims):
+        base_sizes[dim] = facts.shape[variable]
+    block_sizes = [1] * outer + list(facts.shape[outer:])
+    rank = len(facts.shape)
+    base_side = (AffineMap.identity(len(coordinates)), coordinates)
+    buffer_side = (AffineMap.identity(rank), points)
+    if gather:
+        move = ktdf.DataTransferOp(facts.op.base, base_sizes, buffer, block_sizes,
+                                   source_access=base_side, dest_access=buffer_side)
+    else:
+        move = ktdf.DataTransferOp(buffer, block_sizes, facts.op.base, base_sizes,
+                                   source_access=buffer_side, dest_access=base_side)
+    ops.append(move)
+    inner = ops
+    for depth in reversed(range(outer)):
+        blocks[depth].add_ops([*inner, scf.YieldOp()])
+        loop = scf.ForOp(zero, constant(facts.shape[depth]), constant(1), [], Region(blocks[depth]))
+        inner = [loop]
+    body = [*constants.values(), *inner]
+    return body
+
+
+def _insert(ops: list[Operation], before: Operation) -> None:
+    for op in ops:
+        op.location = before.location
+    Rewriter.insert_op(ops, InsertPoint.before(before))
