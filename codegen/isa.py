@@ -67,7 +67,7 @@ DMA (engines that move memory to memory; across cores this is the ring transfer)
   dSRC's bytes and writes all of dDST's.
 - ``ldx sD, dV, [sIDX...]``: sD = the integer element of dV at the position held in
   the index registers, sign-extended (an index of an indirect access). It waits until
-  every copy the engine has in flight has completed, so it reads what they wrote.
+  every copy the engine has in flight that writes that element has completed.
 - ``dmai dSRC, dDST``: as ``dma``, for a copy whose address the program computed from
   indices it read (``ldx``): the engine writes the descriptor at run time, at the
   kind's ``descriptor_cycles``; a ``dmai`` whose source and destination continue the

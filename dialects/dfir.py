@@ -703,8 +703,8 @@ class StoreOp(IRDLOperation):
 class LoadIndexOp(IRDLOperation):
     """Reads one integer element of a view into a scalar (sign-extended in its
     register): an index of an indirect access, read by the DMA engine that moves the
-    data. It reads once the engine's copies in flight have completed (the index tile
-    it copied in first).
+    data. It reads once the engine's copies in flight that write the element have
+    completed (the index tile it copied in first).
 
     ``%i = dfir.load_index %view[%m] : memref<8xi32>, i32``
     """

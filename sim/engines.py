@@ -353,6 +353,9 @@ class Engine:
         self.pending = 0
         """Cycles of the scalar and control instructions run since they were last
         spent (``charge``)."""
+        self.writes: deque[tuple[int, int, int, int]] = deque()
+        """Its copies in flight: when each completes, the unit and the bytes it writes
+        (``ldx`` waits for those that write what it reads)."""
         self.describing: int | None = None
         """The pc of the ``dmai`` whose descriptor it has written and not yet issued."""
         self.last_run: tuple | None = None
@@ -602,6 +605,10 @@ def _dma(e: Engine, i: isa.Dma | isa.Dmaz, following: int):
     e.outstanding = done
     if limit is not None:
         copies.append(done)
+    writes = e.writes
+    while writes and writes[0][0] <= machine.now:
+        writes.popleft()
+    writes.append((done, target.unit, *target.span()))
     machine.at(done, lambda: written.store(target, in_corner(read.load(source), target.shape)))
     run.memory_bytes[run.nodes[source.unit].kind] += source.nbytes
     run.memory_bytes[run.nodes[target.unit].kind] += target.nbytes
@@ -610,14 +617,16 @@ def _dma(e: Engine, i: isa.Dma | isa.Dmaz, following: int):
 
 
 def _ldx(e: Engine, i: isa.Ldx, following: int):
-    """Reads one index once the engine's copies in flight (the index tile) are done."""
-    if e.outstanding > e.machine.now:
-        return e.wait(None, e.outstanding, "its copies in flight to complete (ldx reads "
-                                           "what they write)")
+    """Reads one index once the engine's copies in flight that write it are done."""
     view = e.view(i.view)
     if not view.dtype.startswith("i"):
         raise Fault(f"ldx reads an index from a view of {view.dtype}")
     row = view.row(tuple([e.s[r] for r in i.indices]), 1)
+    lo, hi = row.span()
+    pending = [done for done, unit, start, end in e.writes
+               if done > e.machine.now and unit == row.unit and start < hi and lo < end]
+    if pending:
+        return e.wait(None, max(pending), "its copy of the index to complete")
     e.s[i.dst] = int(e.run.memory(row.unit).load(row)[0])
     return following
 

@@ -46,6 +46,8 @@ class EngineFigures:
     busy: int
     starved: int
     backpressured: int
+    descriptors: int = 0
+    """Descriptors of indirect copies written (``dmai``: one per contiguous run)."""
 
 
 @dataclass(frozen=True)
@@ -137,7 +139,8 @@ class Report:
         ]
         for kind, f in self.engines.items():
             lines.append(f"  {kind:<8} x{f.instances:<3} busy {f.busy:>10}  starved {f.starved:>10}"
-                         f"  back-pressured {f.backpressured:>10}")
+                         f"  back-pressured {f.backpressured:>10}"
+                         + (f"  descriptors {f.descriptors}" if f.descriptors else ""))
         lines.append("memory traffic:")
         for memory, nbytes in self.bytes.items():
             per_cycle = self.bandwidth(memory)
@@ -210,16 +213,18 @@ def _ceil(nbytes: int, per_cycle: int) -> int:
 def engine_figures(engines) -> tuple[dict[str, EngineFigures], dict[str, EngineFigures]]:
     """Per engine kind (summed) and per instance."""
     instances = {
-        e.name: EngineFigures(1, e.stats.busy, e.stats.starved, e.stats.backpressured)
+        e.name: EngineFigures(1, e.stats.busy, e.stats.starved, e.stats.backpressured,
+                              e.stats.descriptors)
         for e in engines
     }
     kinds: dict[str, Counter] = {}
     for e in engines:
         total = kinds.setdefault(e.node.kind, Counter())
         total.update(instances=1, busy=e.stats.busy, starved=e.stats.starved,
-                     backpressured=e.stats.backpressured)
+                     backpressured=e.stats.backpressured, descriptors=e.stats.descriptors)
     per_kind = {
-        kind: EngineFigures(t["instances"], t["busy"], t["starved"], t["backpressured"])
+        kind: EngineFigures(t["instances"], t["busy"], t["starved"], t["backpressured"],
+                            t["descriptors"])
         for kind, t in kinds.items()
     }
     return per_kind, instances

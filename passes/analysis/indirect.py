@@ -108,38 +108,35 @@ def _view(value, op: Operation, what: str) -> ConstructMemoryViewOp:
 
 def _run(facts: Indirect, strides: Sequence[int]) -> tuple[int, tuple[int, ...]]:
     """The trailing variables one DMA moves and the base dimension each advances:
-    from the innermost outwards, a variable used by exactly one base dimension's
-    subscript, a direct one adding it with coefficient 1, each in a dimension of
-    its own outside the next one's and of a larger stride."""
+    from the innermost outwards, a variable only one base dimension's subscript uses,
+    a direct one linear in it with coefficient 1, each in a dimension of its own
+    outside the next one's and of a larger stride."""
     dims = _per_dimension(facts)
     run_dims: list[int] = []
     for variable in reversed(range(len(facts.shape))):
-        users = [j for j, (_, terms) in enumerate(dims) if terms is None or variable in terms]
+        users = [j for j, (_, used, _) in enumerate(dims) if variable in used]
         if len(users) != 1:
             break
-        indirect, terms = dims[users[0]]
-        if indirect or terms is None or terms[variable] != 1:
-            break
         j = users[0]
+        indirect, _, terms = dims[j]
+        if indirect or terms is None or terms.get(variable) != 1:
+            break
         if run_dims and (j >= run_dims[0] or strides[j] < strides[run_dims[0]]):
             break
         run_dims.insert(0, j)
     return len(run_dims), tuple(run_dims)
 
 
-def _per_dimension(facts: Indirect) -> list[tuple[bool, dict[int, int] | None]]:
-    """Per base dimension: whether it is indirect, and the coefficient of each
-    intermediate variable in its subscript (the variables an indirect one reads
-    with; None: not a sum of variables with constant coefficients)."""
+def _per_dimension(facts: Indirect) -> list[tuple[bool, set[int], dict[int, int] | None]]:
+    """Per base dimension: whether it is indirect, the intermediate variables its
+    subscript uses and, for a direct one linear in them, their coefficients."""
     captured = facts.captured
     result = []
     for subscript, index in facts.subscripts():
-        if index is not None:
-            used = {d - captured for expr in subscript.results for d in _dims(expr) if d >= captured}
-            result.append((True, dict.fromkeys(used, 1)))
-        else:
-            result.append((False, _coefficients(subscript.results[0], captured + len(facts.shape),
-                                                captured)))
+        used = {d - captured for expr in subscript.results for d in _dims(expr) if d >= captured}
+        terms = None if index is not None else _coefficients(
+            subscript.results[0], captured + len(facts.shape), captured)
+        result.append((index is not None, used, terms))
     return result
 
 
