@@ -29,6 +29,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from math import prod
 
 from xdsl.context import Context
 from xdsl.dialects import arith, memref, scf
@@ -128,10 +129,9 @@ def _pipeline(facts: Indirect, indices: Sequence[SSAValue], buffer: SSAValue, in
 
 def _moves(facts: Indirect, indices: Sequence[SSAValue], buffer: SSAValue,
            gather: bool) -> list[Operation]:
-    """The loop nest over the outer variables moving one run per point."""
-    outer = len(facts.shape) - facts.runs
-    body: list[Operation] = []
-    constants = {}
+    """The loop nest over the outer loop variables moving one run per point."""
+    outer = len(facts.loops) - facts.runs
+    constants: dict[int, arith.ConstantOp] = {}
 
     def constant(value: int) -> SSAValue:
         if value not in constants:
@@ -139,44 +139,52 @@ def _moves(facts: Indirect, indices: Sequence[SSAValue], buffer: SSAValue,
         return constants[value].result
 
     blocks = [Block(arg_types=[IndexType()]) for _ in range(outer)]
-    variables = [block.args[0] for block in blocks]
-    zero = constant(0)
-    points = [*variables, *([zero] * facts.runs)]
-    ops: list[Operation] = []
+    points = [*(block.args[0] for block in blocks), *([constant(0)] * facts.runs)]
     operands = [*facts.op.captured_variables, *points]
+    ops: list[Operation] = []
     coordinates = []
-    for subscript, index in facts.subscripts():
+    for subscript, index in facts.subscripts:
+        values = _applied(subscript, operands, ops)
         if index is None:
-            ops.append(ApplyOp(operands, AffineMapAttr(subscript)))
-            coordinates.append(ops[-1].results[0])
+            coordinates += values
             continue
-        position = [ApplyOp(operands, AffineMapAttr(AffineMap(subscript.num_dims, 0, (expr,))))
-                    for expr in subscript.results]
-        read = memref.LoadOp.get(indices[index], [p.results[0] for p in position])
+        read = memref.LoadOp.get(indices[index], values)
         cast = arith.IndexCastOp(read.res, IndexType())
-        ops += [*position, read, cast]
+        ops += [read, cast]
         coordinates.append(cast.result)
     base_sizes = [1] * len(coordinates)
-    for variable, dim in zip(range(outer, len(facts.shape)), facts.run_dims):
-        base_sizes[dim] = facts.shape[variable]
-    block_sizes = [1] * outer + list(facts.shape[outer:])
-    rank = len(facts.shape)
+    for extent, dim in zip(facts.loops[outer:], facts.run_dims):
+        base_sizes[dim] = extent
+    block_sizes = [prod(extent for k, extent in enumerate(facts.loops)
+                        if k >= outer and AffineExpr.dimension(k) in _terms(place))
+                   for place in facts.placement.results]
     base_side = (AffineMap.identity(len(coordinates)), coordinates)
-    buffer_side = (AffineMap.identity(rank), points)
+    buffer_side = (AffineMap.identity(len(facts.shape)), _applied(facts.placement, points, ops))
     if gather:
         move = ktdf.DataTransferOp(facts.op.base, base_sizes, buffer, block_sizes,
                                    source_access=base_side, dest_access=buffer_side)
     else:
         move = ktdf.DataTransferOp(buffer, block_sizes, facts.op.base, base_sizes,
                                    source_access=buffer_side, dest_access=base_side)
-    ops.append(move)
-    inner = ops
+    inner: list[Operation] = [*ops, move]
     for depth in reversed(range(outer)):
         blocks[depth].add_ops([*inner, scf.YieldOp()])
-        loop = scf.ForOp(zero, constant(facts.shape[depth]), constant(1), [], Region(blocks[depth]))
-        inner = [loop]
-    body = [*constants.values(), *inner]
-    return body
+        inner = [scf.ForOp(constant(0), constant(facts.loops[depth]), constant(1), [],
+                           Region(blocks[depth]))]
+    return [*constants.values(), *inner]
+
+
+def _applied(affine_map: AffineMap, operands: Sequence[SSAValue], ops: list[Operation]) -> list[SSAValue]:
+    """Each result of ``affine_map`` on ``operands`` (``affine.apply`` ops added to ``ops``)."""
+    values = []
+    for expr in affine_map.results:
+        ops.append(ApplyOp(list(operands), AffineMapAttr(AffineMap(affine_map.num_dims, 0, (expr,)))))
+        values.append(ops[-1].results[0])
+    return values
+
+
+def _terms(expr: AffineExpr) -> list[AffineExpr]:
+    return list(expr.dfs())
 
 
 def _insert(ops: list[Operation], before: Operation) -> None:

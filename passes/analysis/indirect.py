@@ -21,7 +21,14 @@ from dataclasses import dataclass
 
 from xdsl.dialects.builtin import IntegerType
 from xdsl.ir import Operation
-from xdsl.ir.affine import AffineConstantExpr, AffineDimExpr, AffineExpr, AffineMap
+from xdsl.ir.affine import (
+    AffineBinaryOpExpr,
+    AffineBinaryOpKind,
+    AffineConstantExpr,
+    AffineDimExpr,
+    AffineExpr,
+    AffineMap,
+)
 
 from ktc.dialects.diagnostics import KtcError, where
 from ktc.dialects.ktdp import (
@@ -37,26 +44,29 @@ from ktc.passes.utils.transfers import affine_coefficients
 
 @dataclass(frozen=True)
 class Indirect:
-    """The facts of one indirect access tile."""
+    """The facts of one indirect access tile, over its *loop variables*: the
+    intermediate variables, each one that subscripts use only as ``v floordiv P`` and
+    ``v mod P`` (one constant ``P`` dividing its extent) split into the two, ``v = P *
+    hi + lo``, so that ``lo`` may join a run (the tokens of one page)."""
 
     op: ConstructIndirectAccessTileOp
     shape: tuple[int, ...]
     """The extents of the intermediate variables (the tile's shape)."""
+    loops: tuple[int, ...]
+    """The extents of the loop variables."""
+    subscripts: tuple[tuple[AffineMap, int | None], ...]
+    """Per base dimension: its map over ``(captured..., loop variables...)`` and, if it
+    is indirect, the position of its index view."""
+    placement: AffineMap
+    """The tile position of a point: the intermediate variables from the loop variables."""
     runs: int
-    """How many trailing variables one DMA moves."""
+    """How many trailing loop variables one DMA moves."""
     run_dims: tuple[int, ...]
     """The base dimension each of those variables advances, in order."""
 
     @property
     def captured(self) -> int:
         return len(self.op.captured_variables)
-
-    def subscripts(self) -> list[tuple[AffineMap, int | None]]:
-        """Per base dimension: its map and, if indirect, the index view's position."""
-        views = iter(range(len(self.op.indirect_memrefs)))
-        return [(subscript.data, next(views) if kind.value.data else None)
-                for kind, subscript in zip(self.op.per_dim_subscript_kinds,
-                                           self.op.per_dim_subscript_maps)]
 
 
 def describe(op: ConstructIndirectAccessTileOp) -> Indirect:
@@ -88,9 +98,85 @@ def describe(op: ConstructIndirectAccessTileOp) -> Indirect:
         if not isinstance(use.operation, LoadOp | StoreOp):
             raise _refused(op, f"is used by '{use.operation.name}'; the compiler lowers "
                                "indirect tiles that ktdp.load and ktdp.store use")
-    facts = Indirect(op, shape, 0, ())
+    kinds = [kind.value.data for kind in op.per_dim_subscript_kinds]
+    maps = [subscript.data for subscript in op.per_dim_subscript_maps]
+    views = iter(range(len(op.indirect_memrefs)))
+    positions = [next(views) if kind else None for kind in kinds]
+    loops, maps, placement = _split(len(op.captured_variables), shape, maps)
+    facts = Indirect(op, shape, loops, tuple(zip(maps, positions)), placement, 0, ())
     runs, dims = _run(facts, list(base.static_strides.get_values()))
-    return Indirect(op, shape, runs, dims)
+    return Indirect(op, shape, loops, facts.subscripts, placement, runs, dims)
+
+
+def _split(captured: int, shape: Sequence[int], maps: Sequence[AffineMap]
+           ) -> tuple[tuple[int, ...], list[AffineMap], AffineMap]:
+    """The loop variables: each intermediate variable, or its ``floordiv`` / ``mod``
+    parts when subscripts use it only so, with one divisor of its extent."""
+    exprs = [expr for subscript in maps for expr in subscript.results]
+    loops: list[int] = []
+    places: list[AffineExpr] = []
+    replace: dict[int, tuple[AffineExpr, AffineExpr, int] | AffineExpr] = {}
+    for variable, extent in enumerate(shape):
+        divisor = _divisor(captured + variable, exprs)
+        here, shifted = AffineExpr.dimension(len(loops)), AffineExpr.dimension(captured + len(loops))
+        if divisor is None or extent % divisor or divisor in (1, extent):
+            loops.append(extent)
+            places.append(here)
+            replace[variable] = shifted
+            continue
+        loops += [extent // divisor, divisor]
+        places.append(here * divisor + AffineExpr.dimension(len(loops) - 1))
+        replace[variable] = (shifted, AffineExpr.dimension(captured + len(loops) - 1), divisor)
+    dims = captured + len(loops)
+    rewritten = [AffineMap(dims, 0, tuple(_rewrite(expr, captured, replace)
+                                          for expr in subscript.results))
+                 for subscript in maps]
+    return tuple(loops), rewritten, AffineMap(len(loops), 0, tuple(places))
+
+
+def _divisor(dim: int, exprs: Sequence[AffineExpr]) -> int | None:
+    """``P`` when every use of dimension ``dim`` in ``exprs`` is ``dim floordiv P`` or
+    ``dim mod P`` for one constant ``P``; None otherwise."""
+    divisors: set[int] = set()
+    bare = False
+
+    def visit(expr: AffineExpr) -> None:
+        nonlocal bare
+        if isinstance(expr, AffineDimExpr):
+            bare = bare or expr.position == dim
+            return
+        if not isinstance(expr, AffineBinaryOpExpr):
+            return
+        if (expr.kind in (AffineBinaryOpKind.FloorDiv, AffineBinaryOpKind.Mod)
+                and isinstance(expr.lhs, AffineDimExpr) and expr.lhs.position == dim
+                and isinstance(expr.rhs, AffineConstantExpr)):
+            divisors.add(expr.rhs.value)
+            return
+        visit(expr.lhs)
+        visit(expr.rhs)
+
+    for expr in exprs:
+        visit(expr)
+    return divisors.pop() if len(divisors) == 1 and not bare else None
+
+
+def _rewrite(expr: AffineExpr, captured: int, replace: dict) -> AffineExpr:
+    """``expr`` over the loop variables (``replace``: per intermediate variable, its
+    loop variable, or its high part, low part and divisor)."""
+    if isinstance(expr, AffineDimExpr):
+        if expr.position < captured:
+            return expr
+        return replace[expr.position - captured]
+    if not isinstance(expr, AffineBinaryOpExpr):
+        return expr
+    lhs = expr.lhs
+    if (expr.kind in (AffineBinaryOpKind.FloorDiv, AffineBinaryOpKind.Mod)
+            and isinstance(lhs, AffineDimExpr) and lhs.position >= captured
+            and isinstance(replace[lhs.position - captured], tuple)):
+        high, low, _ = replace[lhs.position - captured]
+        return high if expr.kind == AffineBinaryOpKind.FloorDiv else low
+    return AffineBinaryOpExpr(expr.kind, _rewrite(lhs, captured, replace),
+                              _rewrite(expr.rhs, captured, replace))
 
 
 def _view(value, op: Operation, what: str) -> ConstructMemoryViewOp:
@@ -113,7 +199,7 @@ def _run(facts: Indirect, strides: Sequence[int]) -> tuple[int, tuple[int, ...]]
     outside the next one's and of a larger stride."""
     dims = _per_dimension(facts)
     run_dims: list[int] = []
-    for variable in reversed(range(len(facts.shape))):
+    for variable in reversed(range(len(facts.loops))):
         users = [j for j, (_, used, _) in enumerate(dims) if variable in used]
         if len(users) != 1:
             break
@@ -132,10 +218,10 @@ def _per_dimension(facts: Indirect) -> list[tuple[bool, set[int], dict[int, int]
     subscript uses and, for a direct one linear in them, their coefficients."""
     captured = facts.captured
     result = []
-    for subscript, index in facts.subscripts():
+    for subscript, index in facts.subscripts:
         used = {d - captured for expr in subscript.results for d in _dims(expr) if d >= captured}
         terms = None if index is not None else _coefficients(
-            subscript.results[0], captured + len(facts.shape), captured)
+            subscript.results[0], captured + len(facts.loops), captured)
         result.append((index is not None, used, terms))
     return result
 

@@ -234,6 +234,8 @@ class Plan:
         reads: dict[Operation, list[StageOp]] = {}
         for stage in self.kind_of:
             for op in stage.walk():
+                if isinstance(op, memref.LoadOp) and (found := buffer_of(op.memref)):
+                    reads.setdefault(found, []).append(stage)
                 if not isinstance(op, DataTransferOp):
                     continue
                 for value, table in ((op.destination, writes), (op.source, reads)):

@@ -1,0 +1,285 @@
+"""Indirect access tiles compiled and simulated: gathers (``ktdp.load``) and scatters
+(``ktdp.store``) whose coordinates come from index tensors read at run time, in every
+form of ``anchor-ktir.md``: ``ind(...)`` subscripts, captured variables (the tile id),
+``floordiv`` / ``mod`` (a paged KV cache), two indirect dimensions, an i64 index
+(the corpus's ``indexed_add``). Each run is compared by ``ktc.sim.check`` with a numpy
+formula written here and with the reference interpreter; every pointer argument comes
+back from the device, so a scatter that writes a row it should not fails. The timing
+side: one descriptor per contiguous run (``ktdf_arch.descriptor_cycles``), so the
+descriptors counted depend on the index values."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from conftest import DEVICES, ROOT, require_corpus  # noqa: E402
+
+from ktc.driver import compile as compile_kernel  # noqa: E402
+from ktc.errors import KtcError  # noqa: E402
+from ktc.runtime.executable import prepare  # noqa: E402
+from ktc.sim.check import compare  # noqa: E402
+from ktc.sim.reference import Kernel  # noqa: E402
+from ktc.sim.simulator import Simulator  # noqa: E402
+
+ROWS, WIDTH, TABLE = 8, 64, 100
+
+EMBEDDING = """#table = affine_set<(d0, d1) : (d0 >= 0, -d0 + 99 >= 0, d1 >= 0, -d1 + 63 >= 0)>
+#ids = affine_set<(d0) : (d0 >= 0, -d0 + 7 >= 0)>
+#out = affine_set<(d0, d1) : (d0 >= 0, -d0 + 7 >= 0, d1 >= 0, -d1 + 63 >= 0)>
+#half = affine_set<(d0, d1) : (d0 >= 0, -d0 + 3 >= 0, d1 >= 0, -d1 + 63 >= 0)>
+#id = affine_map<(d0, d1) -> (d0, d1)>
+func.func @embedding(%table: index, %ids: index, %out: index) attributes {grid = [2]} {
+  %tile = ktdp.get_compute_tile_id : index
+  %c0 = arith.constant 0 : index
+  %c4 = arith.constant 4 : index
+  %first = arith.muli %tile, %c4 : index
+  %tv = ktdp.construct_memory_view %table, sizes: [100, 64], strides: [64, 1]
+      {coordinate_set = #table, memory_space = #ktdp.memory_space<global>} : memref<100x64xf16>
+  %iv = ktdp.construct_memory_view %ids, sizes: [8], strides: [1]
+      {coordinate_set = #ids, memory_space = #ktdp.memory_space<global>} : memref<8xi32>
+  %ov = ktdp.construct_memory_view %out, sizes: [8, 64], strides: [64, 1]
+      {coordinate_set = #out, memory_space = #ktdp.memory_space<global>} : memref<8x64xf16>
+  %rows = ktdp.construct_indirect_access_tile intermediate_variables(%m, %k)
+      %tv[ind(%iv[%first + %m]), (%k)] {variables_space_set = #half, variables_space_order = #id}
+      : memref<100x64xf16>, memref<8xi32> -> !ktdp.access_tile<4x64xindex>
+  %ot = ktdp.construct_access_tile %ov[%first, %c0] {access_tile_set = #half, access_tile_order = #id}
+      : memref<8x64xf16> -> !ktdp.access_tile<4x64xindex>
+  %v = ktdp.load %rows : !ktdp.access_tile<4x64xindex> -> tensor<4x64xf16>
+  ktdp.store %v, %ot : tensor<4x64xf16>, !ktdp.access_tile<4x64xindex>
+  return
+}
+"""
+
+SCATTER = """#table = affine_set<(d0, d1) : (d0 >= 0, -d0 + 99 >= 0, d1 >= 0, -d1 + 63 >= 0)>
+#ids = affine_set<(d0) : (d0 >= 0, -d0 + 7 >= 0)>
+#rows = affine_set<(d0, d1) : (d0 >= 0, -d0 + 7 >= 0, d1 >= 0, -d1 + 63 >= 0)>
+#id = affine_map<(d0, d1) -> (d0, d1)>
+func.func @scatter_add_one(%x: index, %ids: index, %y: index) {
+  %c0 = arith.constant 0 : index
+  %xv = ktdp.construct_memory_view %x, sizes: [8, 64], strides: [64, 1]
+      {coordinate_set = #rows, memory_space = #ktdp.memory_space<global>} : memref<8x64xf16>
+  %iv = ktdp.construct_memory_view %ids, sizes: [8], strides: [1]
+      {coordinate_set = #ids, memory_space = #ktdp.memory_space<global>} : memref<8xi32>
+  %yv = ktdp.construct_memory_view %y, sizes: [100, 64], strides: [64, 1]
+      {coordinate_set = #table, memory_space = #ktdp.memory_space<global>} : memref<100x64xf16>
+  %xt = ktdp.construct_access_tile %xv[%c0, %c0] {access_tile_set = #rows, access_tile_order = #id}
+      : memref<8x64xf16> -> !ktdp.access_tile<8x64xindex>
+  %yt = ktdp.construct_indirect_access_tile intermediate_variables(%m, %k)
+      %yv[ind(%iv[%m]), (%k)] {variables_space_set = #rows, variables_space_order = #id}
+      : memref<100x64xf16>, memref<8xi32> -> !ktdp.access_tile<8x64xindex>
+  %v = ktdp.load %xt : !ktdp.access_tile<8x64xindex> -> tensor<8x64xf16>
+  %one = arith.constant dense<1.0> : tensor<8x64xf16>
+  %w = arith.addf %v, %one : tensor<8x64xf16>
+  ktdp.store %w, %yt : tensor<8x64xf16>, !ktdp.access_tile<8x64xindex>
+  return
+}
+"""
+
+POINTS = """#square = affine_set<(d0, d1) : (d0 >= 0, -d0 + 15 >= 0, d1 >= 0, -d1 + 15 >= 0)>
+#id = affine_map<(d0, d1) -> (d0, d1)>
+func.func @point_copy(%x: index, %i1: index, %i2: index, %y: index) {
+  %c0 = arith.constant 0 : index
+  %xv = ktdp.construct_memory_view %x, sizes: [16, 16], strides: [16, 1]
+      {coordinate_set = #square, memory_space = #ktdp.memory_space<global>} : memref<16x16xf16>
+  %r = ktdp.construct_memory_view %i1, sizes: [16, 16], strides: [16, 1]
+      {coordinate_set = #square, memory_space = #ktdp.memory_space<global>} : memref<16x16xi32>
+  %c = ktdp.construct_memory_view %i2, sizes: [16, 16], strides: [16, 1]
+      {coordinate_set = #square, memory_space = #ktdp.memory_space<global>} : memref<16x16xi32>
+  %yv = ktdp.construct_memory_view %y, sizes: [16, 16], strides: [16, 1]
+      {coordinate_set = #square, memory_space = #ktdp.memory_space<global>} : memref<16x16xf16>
+  %xt = ktdp.construct_indirect_access_tile intermediate_variables(%m, %k)
+      %xv[ind(%r[%m, %k]), ind(%c[%m, %k])] {variables_space_set = #square, variables_space_order = #id}
+      : memref<16x16xf16>, memref<16x16xi32>, memref<16x16xi32> -> !ktdp.access_tile<16x16xindex>
+  %yt = ktdp.construct_access_tile %yv[%c0, %c0] {access_tile_set = #square, access_tile_order = #id}
+      : memref<16x16xf16> -> !ktdp.access_tile<16x16xindex>
+  %v = ktdp.load %xt : !ktdp.access_tile<16x16xindex> -> tensor<16x16xf16>
+  ktdp.store %v, %yt : tensor<16x16xf16>, !ktdp.access_tile<16x16xindex>
+  return
+}
+"""
+
+PAGED = (ROOT / "examples" / "paged_kv_gather.mlir").read_text()
+PAGES, HEADS, PAGE, FEATURES, SEQUENCES, BLOCKS = 64, 4, 16, 32, 2, 4
+
+
+def run(text: str, name: str, device: str, inputs: dict) -> tuple[dict, dict, object]:
+    """The outputs of the simulated kernel, of the reference interpreter, and the
+    simulator's report."""
+    executable = prepare(compile_kernel(text, device, name), Simulator(device))
+    simulated = executable.launch(*inputs.values())
+    reference = Kernel.from_text(text, name).execute(dict(inputs)).outputs
+    return simulated, {key: reference[key] for key in simulated}, executable.report()
+
+
+def check(simulated: dict, reference: dict, expected: dict) -> None:
+    elements = {name: {"float16": "f16", "int32": "i32", "int64": "i64"}[str(array.dtype)]
+                for name, array in simulated.items()}
+    assert compare(simulated, expected, elements, 1) is None
+    assert compare(reference, expected, elements, 1) is None
+    assert compare(simulated, reference, elements, 1) is None
+
+
+def _table(rng) -> np.ndarray:
+    return rng.standard_normal((TABLE, WIDTH)).astype(np.float16)
+
+
+def _embedding(device: str, ids: np.ndarray):
+    table = _table(np.random.default_rng(1))
+    inputs = {"table": table, "ids": ids.astype(np.int32), "out": np.zeros((ROWS, WIDTH), np.float16)}
+    simulated, reference, report = run(EMBEDDING, "embedding", device, inputs)
+    check(simulated, reference, {"table": table, "ids": inputs["ids"], "out": table[ids]})
+    return report
+
+
+@pytest.mark.parametrize("device", DEVICES)
+def test_embedding_lookup_gathers_rows_named_by_a_captured_offset(device: str):
+    _embedding(device, np.array([5, 99, 0, 5, 42, 43, 44, 7]))
+
+
+@pytest.mark.parametrize("device", DEVICES)
+def test_scatter_writes_only_the_rows_its_indices_name(device: str):
+    rng = np.random.default_rng(2)
+    x = rng.standard_normal((ROWS, WIDTH)).astype(np.float16)
+    y = _table(rng)
+    ids = np.array([17, 3, 99, 0, 64, 65, 12, 50], np.int32)
+    simulated, reference, _ = run(SCATTER, "scatter_add_one", device, {"x": x, "ids": ids, "y": y.copy()})
+    expected = y.copy()
+    expected[ids] = x + np.float16(1)
+    check(simulated, reference, {"x": x, "ids": ids, "y": expected})
+
+
+def test_scatter_with_a_repeated_index_keeps_the_later_row():
+    rng = np.random.default_rng(3)
+    x = rng.standard_normal((ROWS, WIDTH)).astype(np.float16)
+    y = _table(rng)
+    ids = np.array([4, 9, 4, 1, 9, 2, 4, 3], np.int32)
+    simulated, reference, _ = run(SCATTER, "scatter_add_one", "spyre", {"x": x, "ids": ids, "y": y.copy()})
+    expected = y.copy()
+    for row, target in enumerate(ids):
+        expected[target] = x[row] + np.float16(1)
+    check(simulated, reference, {"x": x, "ids": ids, "y": expected})
+
+
+@pytest.mark.parametrize("device", DEVICES)
+def test_two_indirect_dimensions_gather_point_by_point(device: str):
+    rng = np.random.default_rng(4)
+    x = rng.standard_normal((16, 16)).astype(np.float16)
+    rows = rng.integers(0, 16, (16, 16)).astype(np.int32)
+    cols = rng.integers(0, 16, (16, 16)).astype(np.int32)
+    inputs = {"x": x, "i1": rows, "i2": cols, "y": np.zeros((16, 16), np.float16)}
+    simulated, reference, _ = run(POINTS, "point_copy", device, inputs)
+    check(simulated, reference, {"x": x, "i1": rows, "i2": cols, "y": x[rows, cols]})
+
+
+def _paged(device: str, table: np.ndarray):
+    pages = np.random.default_rng(5).standard_normal((PAGES, HEADS, PAGE, FEATURES)).astype(np.float16)
+    keys = np.zeros((SEQUENCES, HEADS, BLOCKS * PAGE, FEATURES), np.float16)
+    inputs = {"pages": pages, "table": table.astype(np.int32), "k": keys}
+    simulated, reference, report = run(PAGED, "paged_kv_gather", device, inputs)
+    t = np.arange(BLOCKS * PAGE)
+    expected = pages[inputs["table"][:, t // PAGE], :, t % PAGE, :].transpose(0, 2, 1, 3)
+    check(simulated, reference, {"pages": pages, "table": inputs["table"], "k": expected})
+    return report
+
+
+@pytest.mark.parametrize("device", DEVICES)
+def test_paged_kv_gather_through_a_block_table(device: str):
+    _paged(device, np.array([[9, 3, 60, 0], [3, 17, 18, 63]]))
+
+
+def test_a_gather_writes_one_descriptor_per_contiguous_run():
+    """Rows named one after another form one run: [42, 43, 44] on tile 1 is one
+    descriptor; the same rows out of order are three."""
+    together = _embedding("spyre", np.array([5, 99, 0, 5, 42, 43, 44, 7]))
+    apart = _embedding("spyre", np.array([5, 99, 0, 5, 44, 42, 43, 7]))
+    assert together.engines["MNILU"].descriptors == 6
+    assert apart.engines["MNILU"].descriptors == 7
+    assert together.engines["MNILU"].busy < apart.engines["MNILU"].busy
+
+
+def test_the_check_fails_on_a_gather_of_the_wrong_row():
+    """The comparison this file relies on catches one row gathered from a neighbour."""
+    table = _table(np.random.default_rng(1))
+    ids = np.array([5, 99, 0, 5, 42, 43, 44, 7], np.int32)
+    inputs = {"table": table, "ids": ids, "out": np.zeros((ROWS, WIDTH), np.float16)}
+    simulated, _, _ = run(EMBEDDING, "embedding", "spyre", inputs)
+    wrong = ids.copy()
+    wrong[6] = 45
+    elements = {name: "f16" for name in ("table", "out")}
+    assert compare({"table": simulated["table"], "out": simulated["out"]},
+                   {"table": table, "out": table[wrong]}, elements, 1) is not None
+
+
+def test_an_index_outside_every_buffer_is_a_fault_naming_the_op():
+    table = _table(np.random.default_rng(1))
+    ids = np.array([5, 99, 0, 5, 42, 43, 1 << 20, 7], np.int32)
+    executable = prepare(compile_kernel(EMBEDDING, "spyre", "embedding"), Simulator("spyre"))
+    with pytest.raises(KtcError, match=r"`dmai .*\(at embedding:22:3\).*outside every allocated"):
+        executable.launch(table, ids, np.zeros((ROWS, WIDTH), np.float16))
+
+
+@settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.permutations(range(PAGES)), st.booleans())
+def test_generated_block_tables_match_numpy(pages: list[int], repeat: bool):
+    """Block tables drawn as out-of-order pages, some of them repeated."""
+    table = np.array(pages[:SEQUENCES * BLOCKS]).reshape(SEQUENCES, BLOCKS)
+    if repeat:
+        table[1] = table[0][::-1]
+    _paged("spyre", table)
+
+
+@settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(st.integers(0, TABLE - 1), min_size=ROWS, max_size=ROWS))
+def test_generated_embedding_indices_match_numpy(ids: list[int]):
+    """Indices drawn with repeats, in any order."""
+    _embedding("spyre", np.array(ids))
+
+
+# The corpus -----------------------------------------------------------------------
+
+
+def _indexed_add(device: str):
+    text = (require_corpus() / "ktir-cpu" / "triton-ktir" / "indexed_add.mlir").read_text()
+    rng = np.random.default_rng(6)
+    x = rng.standard_normal((128, 64, 8, 128)).astype(np.float16)
+    y = rng.standard_normal((2, 32, 8, 128)).astype(np.float16)
+    index = np.array([77, 3], np.int64)
+    inputs = {"x_ptr": x, "y_ptr": y, "index_ptr": index,
+              "output_ptr": np.zeros((2, 32, 8, 128), np.float16), "dim1_start": 0}
+    simulated, reference, _ = run(text, "indexed_add_kernel", device, inputs)
+    expected = (x[index][:, :32] + y).astype(np.float16)
+    check(simulated, reference, {"output_ptr": expected})
+
+
+def test_corpus_indexed_add_on_spyre():
+    _indexed_add("spyre")
+
+
+def test_corpus_indexed_add_on_toy_does_not_fit_its_device_memory():
+    """Its 16 MiB table is larger than toy's 1 MiB of device memory."""
+    with pytest.raises(KtcError, match="DDR"):
+        _indexed_add("toy")
+
+
+@pytest.mark.parametrize("name", ["indirect-access-copy", "indirect-scatter"])
+def test_corpus_fixed_address_kernels_compile(name: str):
+    """The RFC's gather and scatter at fixed addresses compile on spyre; their
+    pointer-argument forms are the kernels above (POINTS, SCATTER)."""
+    text = (require_corpus() / "ktir-cpu" / "rfc" / f"{name}.mlir").read_text()
+    package = compile_kernel(text, "spyre", name.replace("-", "_"))
+    assert package.signature.kernel
+
+
+def test_corpus_paged_copy_is_refused_with_the_reason():
+    """The RFC's paged copy gives its base view's strides as SSA values and stores
+    through a transposing tile order, which the pipeline does not take yet."""
+    text = (require_corpus() / "ktir-cpu" / "rfc" / "paged-tensor-copy.mlir").read_text()
+    with pytest.raises(KtcError, match="dynamic shape or strides"):
+        compile_kernel(text, "spyre", "paged_tensor_copy_1core")
