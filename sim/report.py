@@ -114,8 +114,8 @@ class Report:
             "traffic_overhead": self.traffic_overhead,
             "bytes": dict(self.bytes),
             "bandwidth_bytes_per_cycle": {m: self.bandwidth(m) for m in self.bytes},
-            "engines": {kind: asdict(f) for kind, f in self.engines.items()},
-            "instances": {name: asdict(f) for name, f in self.instances.items()},
+            "engines": {kind: _figures(f) for kind, f in self.engines.items()},
+            "instances": {name: _figures(f) for name, f in self.instances.items()},
             "wall_s": self.wall_s,
             "cycles_per_wall_s": self.cycles_per_wall_second,
         }
@@ -204,6 +204,14 @@ def port_link_latency(device: Device) -> int:
     memory = device.device_memory
     return min((link.latency or 0 for link in device.links
                 if memory in (link.source.kind, link.target.kind)), default=0)
+
+
+def _figures(figures: EngineFigures) -> dict:
+    """An engine's figures as JSON data; ``descriptors`` only where it wrote some."""
+    data = asdict(figures)
+    if not figures.descriptors:
+        del data["descriptors"]
+    return data
 
 
 def _ceil(nbytes: int, per_cycle: int) -> int:

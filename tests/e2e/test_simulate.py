@@ -42,6 +42,8 @@ EXAMPLES = {
     "split_rmsnorm": {},
     "layernorm": {"eps": 1e-5},
     "matmul": {},
+    "embedding": {},
+    "paged_kv_gather": {},
 }
 """Each example with its scalar arguments."""
 CORPUS_KERNELS = {

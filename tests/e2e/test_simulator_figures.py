@@ -32,13 +32,17 @@ SCALARS = {"layernorm": {"eps": 1e-5}}
 SEED = 7
 NUMPY = {"f16": np.float16, "f32": np.float32, "f64": np.float64, "i32": np.int32, "i64": np.int64}
 DEVICE_FILES = {"spyre": "spyre", "toy": "toy", "line4": str(LINE4)}
-HANDED_BACK = {("matmul", "spyre"), ("matmul", "toy")}
+HANDED_BACK = {("matmul", "spyre"), ("matmul", "toy"),
+               *((example, device) for example in ("embedding", "paged_kv_gather")
+                 for device in DEVICE_FILES)}
 """Examples the compiled core hands to the Python engines on a device: their matrix
-unit's ``vmma`` has no opcode of the core yet (``ktc.sim.compiled``)."""
+unit's ``vmma`` has no opcode of the core yet, nor an indirect access's ``ldx`` and
+``dmai``, whose addresses depend on the values (``ktc.sim.compiled``)."""
 
 
 def inputs(signature, scalars: dict) -> list:
-    """N(0, 1) arrays of each pointer argument's type and (static) shape, in order."""
+    """N(0, 1) arrays of each pointer argument's type and (static) shape, in order;
+    integer arrays (indices) as the magnitude of such draws, truncated: 0 to 3."""
     from ktc.codegen.plan import evaluate
 
     rng = np.random.default_rng(SEED)
@@ -48,7 +52,8 @@ def inputs(signature, scalars: dict) -> list:
             values.append(scalars[argument.name])
             continue
         shape = tuple(evaluate(dim, {}) for dim in argument.shape)
-        values.append(rng.standard_normal(shape).astype(NUMPY[argument.dtype]))
+        array = rng.standard_normal(shape).astype(NUMPY[argument.dtype])
+        values.append(np.abs(array) if argument.dtype in ("i32", "i64") else array)
     return values
 
 

@@ -68,6 +68,12 @@ def _layernorm(args: dict) -> np.ndarray:
     return centered / np.sqrt(variance + float(np.float16(args["eps"]))) * w[None, :] + b[None, :]
 
 
+def _paged_keys(args: dict) -> np.ndarray:
+    t = np.arange(64)
+    pages = _wide(args, "pages")
+    return pages[args["table"][:, t // 16], :, t % 16, :].transpose(0, 2, 1, 3)
+
+
 FORMULAS: dict[str, Formula] = {
     "add.mlir": Formula(
         lambda rng: {"a": _f16(rng, 256, 128), "b": _f16(rng, 256, 128),
@@ -99,6 +105,15 @@ FORMULAS: dict[str, Formula] = {
         lambda rng: {"a": _f16(rng, 64, 128), "b": _f16(rng, 128, 64),
                      "c": np.zeros((64, 64), np.float16)},
         "c", lambda args: _wide(args, "a") @ _wide(args, "b"), 1e-2),
+    "embedding.mlir": Formula(
+        lambda rng: {"table": _f16(rng, 512, 128), "ids": rng.integers(0, 512, 64).astype(np.int32),
+                     "out": np.zeros((64, 128), np.float16)},
+        "out", lambda args: _wide(args, "table")[args["ids"]], 0.0),
+    "paged_kv_gather.mlir": Formula(
+        lambda rng: {"pages": _f16(rng, 64, 4, 16, 32),
+                     "table": rng.permutation(64)[:8].reshape(2, 4).astype(np.int32),
+                     "k": np.zeros((2, 4, 64, 32), np.float16)},
+        "k", _paged_keys, 0.0),
     "row_sum.mlir": Formula(
         lambda rng: {"x": rng.standard_normal((64, 256)).astype(np.float32),
                      "y": np.zeros(64, np.float32)},
