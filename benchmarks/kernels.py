@@ -24,7 +24,7 @@ from pathlib import Path
 
 from ktc.errors import KtcError
 
-NUMPY = {"f16": "float16", "f32": "float32"}
+NUMPY = {"f16": "float16", "f32": "float32", "i32": "int32"}
 """The numpy dtype of each element type the kernels use."""
 
 
@@ -39,6 +39,9 @@ class Argument:
     """The array's shape; None for a scalar."""
     value: float = 0.0
     """A scalar's value."""
+    bound: int | None = None
+    """For an array of indices: they are drawn from ``[0, bound)``, each once while
+    there are enough (a permutation's first ones)."""
 
     @property
     def dtype(self) -> str:
@@ -73,6 +76,10 @@ class Case:
                 values[arg.name] = arg.value
             elif arg.name == self.output:
                 values[arg.name] = np.zeros(arg.shape, arg.dtype)
+            elif arg.bound is not None:
+                count = math.prod(arg.shape)
+                drawn = rng.permutation(arg.bound)[:count] if count <= arg.bound else rng.integers(0, arg.bound, count)
+                values[arg.name] = drawn.reshape(arg.shape).astype(arg.dtype)
             else:
                 values[arg.name] = rng.standard_normal(arg.shape).astype(arg.dtype)
         return values
@@ -445,6 +452,40 @@ def layernorm_fwd(cols: int, block: int) -> Case:
                  path.read_text())
 
 
+def paged_gather(pages: int, blocks: int, sequences: int, heads: int, page: int,
+                 features: int) -> Case:
+    """A paged KV cache read into contiguous tiles: ``k[s, h, t, d] = cache[table[s, t //
+    page], h, t % page, d]`` for ``sequences`` sequences of ``blocks / sequences``
+    pages each (``blocks`` in all), one tile per sequence and head; the block table's
+    page ids are distinct and out of order."""
+    per_sequence = blocks // sequences
+    tokens = per_sequence * page
+    cache, table, keys = (pages, heads, page, features), (sequences, per_sequence), (sequences, heads, tokens, features)
+    arguments = (Argument("cache", "f16", cache), Argument("table", "i32", table, bound=pages),
+                 Argument("k", "f16", keys))
+    tile = (1, 1, tokens, features)
+    text = f"""module {{
+  func.func @paged_gather(%cache: index, %table: index, %k: index) attributes {{grid = [{sequences * heads}]}} {{
+    %c0 = arith.constant 0 : index
+    %heads = arith.constant {heads} : index
+    %tile = ktdp.get_compute_tile_id : index
+    %s = arith.divui %tile, %heads : index
+    %h = arith.remui %tile, %heads : index
+{_view("cache", cache, "f16")}{_view("table", table, "i32")}{_view("k", keys, "f16")}    %gathered = ktdp.construct_indirect_access_tile intermediate_variables(%i, %j, %t, %d)
+        %cache_view[ind(%table_view[%s + %i, %t floordiv {page}]), (%h + %j), (%t mod {page}), (%d)] {{
+      variables_space_set = {_box(tile)}, variables_space_order = {_identity(4)}
+    }} : memref<{_dims(cache)}xf16>, memref<{_dims(table)}xi32> -> !ktdp.access_tile<{_dims(tile)}xindex>
+{_tile("out", "k", keys, ["%s", "%h", "%c0", "%c0"], tile, "f16")}    %v = ktdp.load %gathered : !ktdp.access_tile<{_dims(tile)}xindex> -> tensor<{_dims(tile)}xf16>
+    ktdp.store %v, %out_tile : tensor<{_dims(tile)}xf16>, !ktdp.access_tile<{_dims(tile)}xindex>
+    return
+  }}
+}}
+"""
+    params = {"pages": pages, "blocks": blocks, "sequences": sequences, "heads": heads,
+              "page": page, "features": features}
+    return _case("paged_gather", arguments, "k", params, text)
+
+
 def _case(kernel: str, arguments: tuple[Argument, ...], output: str, params: dict[str, int],
           text: str) -> Case:
     return Case(kernel, params, text, arguments, output)
@@ -460,6 +501,7 @@ GENERATORS: dict[str, Callable[..., Case]] = {
     "row_sum": row_sum,
     "rotary": rotary,
     "layernorm_fwd": layernorm_fwd,
+    "paged_gather": paged_gather,
 }
 
 SIZES: dict[str, dict[str, dict[str, int]]] = {
@@ -481,11 +523,16 @@ SIZES: dict[str, dict[str, dict[str, int]]] = {
                "large": {"rows": 163840, "cols": 128, "grid": 32}},
     "layernorm_fwd": {"small": {"cols": 1024, "block": 1024},
                       "large": {"cols": 8192, "block": 1024}},
+    "paged_gather": {"small": {"pages": 64, "blocks": 8, "sequences": 2, "heads": 4,
+                               "page": 16, "features": 32},
+                     "large": {"pages": 256, "blocks": 64, "sequences": 4, "heads": 8,
+                               "page": 16, "features": 128}},
 }
 """Shapes and grids per kernel: the small one is the example's, the large one the
 issue's (row_sum, which it leaves open: 1024x2048, anchors-broader §4.3's example;
 rotary at a real model's size, 163,840 positions of 128 channels; the corpus's
-layernorm_fwd at the 8192 columns it was written for)."""
+layernorm_fwd at the 8192 columns it was written for; paged_gather, issue 17's
+64-block KV cache: 4 sequences of 16 pages of 16 tokens, 8 heads of 128 features)."""
 
 
 def case(kernel: str, size: str) -> Case:

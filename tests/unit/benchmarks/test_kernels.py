@@ -57,6 +57,13 @@ def _layernorm_fwd(args: dict) -> np.ndarray:
     return y
 
 
+def _paged_gather(args: dict) -> np.ndarray:
+    """``k[s, h, t, d] = cache[table[s, t // 16], h, t % 16, d]``."""
+    cache, table = _wide(args, "cache"), args["table"]
+    t = np.arange(table.shape[1] * 16)
+    return cache[table[:, t // 16], :, t % 16, :].transpose(0, 2, 1, 3)
+
+
 FORMULAS = {
     "add": (lambda args: _wide(args, "a") + _wide(args, "b"), 1e-2),
     "broadcast_add": (lambda args: _wide(args, "a") + _wide(args, "b")[None, :], 1e-2),
@@ -67,6 +74,7 @@ FORMULAS = {
     "row_sum": (lambda args: _wide(args, "x").sum(axis=1), 1e-4),
     "rotary": (_rotary, 1e-2),
     "layernorm_fwd": (_layernorm_fwd, 2e-2),
+    "paged_gather": (_paged_gather, 0.0),
 }
 """Per kernel: the expected output, and the absolute and relative tolerance."""
 
