@@ -103,7 +103,7 @@ def test_disassembly_names_symbols_units_and_indents_loops(scale):
 
 
 def test_each_instruction_records_where_its_op_was_written():
-    """One location per instruction: the ``dfir.dma`` op's for ``dma`` (and ``dmaz``), the program's
+    """One location per instruction: the ``dfir.dma`` op's for ``dma`` (and ``dmaz``, ``dmai``), the program's
     for the closing ``halt``; the disassembly shows it beside the instruction."""
     module = parse_module(OPS.read_text(), "ops.mlir")
     dataflow = next(op for op in module.walk() if isinstance(op, dfir.DataflowOp))
@@ -112,7 +112,8 @@ def test_each_instruction_records_where_its_op_was_written():
     assert len(dma.locations) == len(program)
     programs = [op for op in dataflow.body.block.ops if isinstance(op, dfir.ProgramOp)]
     copies = [op for op in programs[0].walk() if isinstance(op, dfir.DmaOp)]
-    written = [dma.locations[pc] for pc, i in enumerate(program) if isinstance(i, isa.Dma | isa.Dmaz)]
+    written = [dma.locations[pc] for pc, i in enumerate(program)
+               if isinstance(i, isa.Dma | isa.Dmaz | isa.Dmai)]
     assert written == [where(op) for op in copies]
     assert dma.locations[-1] == where(programs[0])
     pc = next(pc for pc, i in enumerate(program) if isinstance(i, isa.Dma))

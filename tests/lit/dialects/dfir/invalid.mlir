@@ -695,3 +695,29 @@ dfir.dataflow {
     %d = dfir.matmul %a, %b, %c [4, 8] : vector<32xf16>, vector<128xf16> -> vector<64xf32>
   }
 }
+
+// -----
+
+dfir.dataflow {
+  %l1 = dfir.unit core 0 : !dfir.unit<"l1">
+  %d = dfir.unit core 0 : !dfir.unit<"dma">
+  %c0 = arith.constant 0 : index
+  %ids = dfir.view %l1[%c0] : !dfir.unit<"l1"> -> memref<8xi32>
+  dfir.program "dma" on (%d) {
+    // expected-error@+1 {{reads i64 from memref<8xi32>}}
+    %i = dfir.load_index %ids[%c0] : memref<8xi32>, i64
+  }
+}
+
+// -----
+
+dfir.dataflow {
+  %l1 = dfir.unit core 0 : !dfir.unit<"l1">
+  %d = dfir.unit core 0 : !dfir.unit<"dma">
+  %c0 = arith.constant 0 : index
+  %ids = dfir.view %l1[%c0] : !dfir.unit<"l1"> -> memref<2x4xi32>
+  dfir.program "dma" on (%d) {
+    // expected-error@+1 {{1 indices into memref<2x4xi32>}}
+    %i = dfir.load_index %ids[%c0] : memref<2x4xi32>, i32
+  }
+}

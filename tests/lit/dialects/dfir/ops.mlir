@@ -89,6 +89,15 @@ func.func @scale(%x: index, %y: index) attributes {grid = [2]} {
       // CHECK-NEXT: dfir.dma %[[TAIL]] to %[[BUF]] zero_fill : memref<?x64xf16, strided<[128, 1]>>, memref<4x64xf16>
       %tail = dfir.view %ddr[%in_at] sizes(%off) : !dfir.unit<"ddr"> -> memref<?x64xf16, strided<[128, 1]>>
       dfir.dma %tail to %buf zero_fill : memref<?x64xf16, strided<[128, 1]>>, memref<4x64xf16>
+      // An indirect access: an index read from the scratchpad, and a copy at the row it names.
+      // CHECK:      %[[IDX:[^ ]+]] = dfir.load_index %{{.*}}[%[[OFF]]] : memref<8xi32>, i32
+      // CHECK:      dfir.dma %{{.*}} to %[[BUF]] indirect : memref<4x64xf16, strided<[128, 1]>>, memref<4x64xf16>
+      %ids = dfir.view %l1[%c0] : !dfir.unit<"l1"> -> memref<8xi32>
+      %idx = dfir.load_index %ids[%off] : memref<8xi32>, i32
+      %row = arith.index_cast %idx : i32 to index
+      %row_at = arith.addi %xs, %row : index
+      %named = dfir.view %ddr[%row_at] : !dfir.unit<"ddr"> -> memref<4x64xf16, strided<[128, 1]>>
+      dfir.dma %named to %buf indirect : memref<4x64xf16, strided<[128, 1]>>, memref<4x64xf16>
     }
 
     // CHECK:      dfir.program "lsu" on (%[[LSU0]], %[[LSU1]]) {

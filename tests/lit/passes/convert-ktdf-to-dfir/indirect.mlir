@@ -1,0 +1,22 @@
+// A gather through an index view (tests/lit/passes/indirect-access-lowering/basic.mlir)
+// on the DMA engine: the index view copied into the scratchpad, then per row an index
+// read with dfir.load_index, the row's address computed from it and one indirect DMA
+// of the 16-element row. The scatter's engine reads the index buffer the other DMA
+// engine filled only after that engine's signal.
+
+// RUN: ktc-opt %S/../indirect-access-lowering/basic.mlir --arch toy -p ktir-to-dfir | filecheck %s
+
+// CHECK:      dfir.program "MNILU"
+// CHECK:        %[[IDX_IN:[^ ]+]] = dfir.view %{{.*}}[%{{.*}}] : !dfir.unit<"DDR"> -> memref<8xi32>
+// CHECK-NEXT:   %[[IDX_BUF:[^ ]+]] = dfir.view %{{.*}}[%{{.*}}] : !dfir.unit<"L1"> -> memref<8xi32>
+// CHECK-NEXT:   dfir.dma %[[IDX_IN]] to %[[IDX_BUF]] : memref<8xi32>, memref<8xi32>
+// CHECK:        scf.for %[[M:[^ ]+]] =
+// CHECK:          %[[I:[^ ]+]] = dfir.load_index %{{.*}}[%[[M]]] : memref<8xi32>, i32
+// CHECK-NEXT:     %[[ROW:[^ ]+]] = arith.index_cast %[[I]] : i32 to index
+// CHECK:          %[[FROM:[^ ]+]] = dfir.view %{{.*}}[%{{.*}}] : !dfir.unit<"DDR"> -> memref<16xf16>
+// CHECK:          dfir.dma %[[FROM]] to %{{.*}} indirect : memref<16xf16>, memref<16xf16>
+// CHECK:      dfir.program "MNISU"
+// CHECK:        dfir.sync_recv %{{.*}} id {{[0-9]+}} : !dfir.unit<"MNILU">
+// CHECK:        scf.for
+// CHECK:          dfir.load_index
+// CHECK:          dfir.dma %{{.*}} to %{{.*}} indirect : memref<16xf16>, memref<16xf16>
