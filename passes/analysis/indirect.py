@@ -36,6 +36,7 @@ from ktc.dialects.ktdp import (
     ConstructMemoryViewOp,
     LoadOp,
     MemorySpaceAttr,
+    SpyreMemorySpaceAttr,
     StoreOp,
 )
 from ktc.passes.utils.affine import box_bounds
@@ -184,6 +185,8 @@ def _view(value, op: Operation, what: str) -> ConstructMemoryViewOp:
     if not isinstance(view, ConstructMemoryViewOp):
         raise _refused(op, f"has {what} that is no ktdp.construct_memory_view")
     space = view.memory_space
+    if isinstance(space, SpyreMemorySpaceAttr):
+        space = space.to_memory_space()
     if not isinstance(space, MemorySpaceAttr) or space.kind.data != "global":
         raise _refused(op, f"has {what} outside device memory (global); the compiler "
                            "gathers from and scatters to device memory")
