@@ -46,8 +46,9 @@ class LowerKtdpViews(ModulePass):
     whole buffer from its origin is its own view. Tiles already at the origin of a cast
     are left alone, so running the pass again changes nothing; so are tiles of a
     dynamic shape (the compute stage works on static shapes, and ``tile-to-simd-width``
-    says so at the generic). Other tiles (an indirect one, a tile of a value that is no
-    memory view, another order, dynamic strides) are errors at the op at fault.
+    says so at the generic). Other tiles (a tile of a value that is no memory view,
+    another order, dynamic strides) are errors at the op at fault; indirect tiles are
+    gone (``indirect-access-lowering``).
     """
 
     name = "lower-ktdp-views"

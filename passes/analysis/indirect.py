@@ -5,10 +5,11 @@ The tile enumerates the box of its intermediate variables in their order (the
 identity); its point ``v`` is the element of the base view at, per base dimension,
 the direct subscript ``f_j(c, v)`` or the value ``idx_j[g_j(c, v)]`` read from an
 index view (``c``: the captured variables). The compiled gather or scatter reads
-each index view whole into the scratchpad, then, per point of the *outer*
-variables, reads the indices it needs, computes the start of one *run* and moves
-that run with one DMA. The run is the block of the trailing (innermost) variables
-that no index subscript uses and whose direct subscripts each add one of them, with
+each index view whole into the scratchpad, then, per point of the *outer* loop
+variables (``Indirect`` says how the intermediate variables become loop variables),
+reads the indices it needs, computes the start of one *run* and moves that run with
+one DMA. The run is the block of the trailing (innermost) loop variables that no
+index subscript uses and whose direct subscripts each add one of them, with
 coefficient 1, to a base dimension of their own, in the variables' order; its shape
 is theirs in the base view's strides. ``Indirect.runs`` says how many variables
 that is (0: one element per DMA).
@@ -29,6 +30,7 @@ from xdsl.ir.affine import (
     AffineExpr,
     AffineMap,
 )
+from xdsl.ir.affine.affine_set import AffineConstraintExpr, AffineConstraintKind, AffineSet
 
 from ktc.dialects.diagnostics import KtcError, where
 from ktc.dialects.ktdp import (
@@ -80,7 +82,7 @@ def describe(op: ConstructIndirectAccessTileOp) -> Indirect:
     if op.symbol_operands:
         raise _refused(op, "has a variables_space_set with symbols; the compiler needs its "
                            "extents constant")
-    bounds = box_bounds(op.variables_space_set.data)
+    bounds = box_bounds(_without_equalities(op.variables_space_set.data))
     if bounds is None or not all(_constant(bound) for bound in bounds):
         raise _refused(op, "has a variables_space_set that is not a box 0 <= d_j < n_j of "
                            "constant extents")
@@ -217,8 +219,8 @@ def _run(facts: Indirect, strides: Sequence[int]) -> tuple[int, tuple[int, ...]]
 
 
 def _per_dimension(facts: Indirect) -> list[tuple[bool, set[int], dict[int, int] | None]]:
-    """Per base dimension: whether it is indirect, the intermediate variables its
-    subscript uses and, for a direct one linear in them, their coefficients."""
+    """Per base dimension: whether it is indirect, the loop variables its subscript
+    uses and, for a direct one linear in them, their coefficients."""
     captured = facts.captured
     result = []
     for subscript, index in facts.subscripts:
@@ -230,13 +232,28 @@ def _per_dimension(facts: Indirect) -> list[tuple[bool, set[int], dict[int, int]
 
 
 def _coefficients(expr: AffineExpr, dims: int, captured: int) -> dict[int, int] | None:
-    """The coefficient of each intermediate variable in ``expr`` when it is linear in
-    them (captured variables and constants may appear anyhow); None otherwise."""
+    """The coefficient of each loop variable in ``expr`` when it is linear in them
+    (captured variables and constants may appear anyhow); None otherwise."""
     terms = [{d - captured: 1} if d >= captured else {} for d in range(dims)]
-    linear = affine_coefficients(expr, terms, [])
+    linear = affine_coefficients(expr, terms, dims)
     if linear is None:
         return None
     return {d: c for d, c in linear.items() if c}
+
+
+def _without_equalities(space: AffineSet) -> AffineSet:
+    """``space`` with each ``e == 0`` written ``e >= 0, -e >= 0`` (``d0 == 0``: an
+    extent of 1)."""
+    constraints = []
+    for constraint in space.constraints:
+        if constraint.kind != AffineConstraintKind.eq:
+            constraints.append(constraint)
+            continue
+        expr = constraint.lhs - constraint.rhs
+        zero = AffineExpr.constant(0)
+        constraints += [AffineConstraintExpr(AffineConstraintKind.ge, expr, zero),
+                        AffineConstraintExpr(AffineConstraintKind.ge, zero - expr, zero)]
+    return AffineSet(space.num_dims, space.num_symbols, tuple(constraints))
 
 
 def _dims(expr: AffineExpr) -> set[int]:

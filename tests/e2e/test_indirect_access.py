@@ -105,6 +105,37 @@ func.func @point_copy(%x: index, %i1: index, %i2: index, %y: index) {
 }
 """
 
+LOOPED = """#table = affine_set<(d0, d1) : (d0 >= 0, -d0 + 99 >= 0, d1 >= 0, -d1 + 63 >= 0)>
+#ids = affine_set<(d0) : (d0 >= 0, -d0 + 7 >= 0)>
+#out = affine_set<(d0, d1) : (d0 >= 0, -d0 + 7 >= 0, d1 >= 0, -d1 + 63 >= 0)>
+#two = affine_set<(d0, d1) : (d0 >= 0, -d0 + 1 >= 0, d1 >= 0, -d1 + 63 >= 0)>
+#id = affine_map<(d0, d1) -> (d0, d1)>
+func.func @looped(%table: index, %ids: index, %out: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c4 = arith.constant 4 : index
+  %tv = ktdp.construct_memory_view %table, sizes: [100, 64], strides: [64, 1]
+      {coordinate_set = #table, memory_space = #ktdp.memory_space<global>} : memref<100x64xf16>
+  %iv = ktdp.construct_memory_view %ids, sizes: [8], strides: [1]
+      {coordinate_set = #ids, memory_space = #ktdp.memory_space<global>} : memref<8xi32>
+  %ov = ktdp.construct_memory_view %out, sizes: [8, 64], strides: [64, 1]
+      {coordinate_set = #out, memory_space = #ktdp.memory_space<global>} : memref<8x64xf16>
+  scf.for %i = %c0 to %c4 step %c1 {
+    %first = arith.muli %i, %c2 : index
+    %rows = ktdp.construct_indirect_access_tile intermediate_variables(%m, %k)
+        %tv[ind(%iv[%first + %m]), (%k)] {variables_space_set = #two, variables_space_order = #id}
+        : memref<100x64xf16>, memref<8xi32> -> !ktdp.access_tile<2x64xindex>
+    %ot = ktdp.construct_access_tile %ov[%first, %c0] {access_tile_set = #two, access_tile_order = #id}
+        : memref<8x64xf16> -> !ktdp.access_tile<2x64xindex>
+    %v = ktdp.load %rows : !ktdp.access_tile<2x64xindex> -> tensor<2x64xf16>
+    %w = arith.addf %v, %v : tensor<2x64xf16>
+    ktdp.store %w, %ot : tensor<2x64xf16>, !ktdp.access_tile<2x64xindex>
+  }
+  return
+}
+"""
+
 PAGED = (ROOT / "examples" / "paged_kv_gather.mlir").read_text()
 PAGES, HEADS, PAGE, FEATURES, SEQUENCES, BLOCKS = 64, 4, 16, 32, 2, 4
 
@@ -141,6 +172,15 @@ def _embedding(device: str, ids: np.ndarray):
 @pytest.mark.parametrize("device", DEVICES)
 def test_embedding_lookup_gathers_rows_named_by_a_captured_offset(device: str):
     _embedding(device, np.array([5, 99, 0, 5, 42, 43, 44, 7]))
+
+
+@pytest.mark.parametrize("device", DEVICES)
+def test_a_gather_in_a_loop_reads_its_indices_at_the_loop_variable(device: str):
+    table = _table(np.random.default_rng(1))
+    ids = np.array([5, 99, 0, 5, 42, 43, 44, 7], np.int32)
+    inputs = {"table": table, "ids": ids, "out": np.zeros((ROWS, WIDTH), np.float16)}
+    simulated, reference, _ = run(LOOPED, "looped", device, inputs)
+    check(simulated, reference, {"table": table, "ids": ids, "out": table[ids] + table[ids]})
 
 
 @pytest.mark.parametrize("device", DEVICES)

@@ -1,7 +1,8 @@
 // A gather and a scatter through one index view: each copies the index view whole
 // into a scratchpad buffer on the DMA engine that reads device memory, then loops
 // over the rows on the engine that moves the tile, reads each row's index with
-// memref.load and moves the 16-element row with one transfer at the row it names.
+// memref.load and moves the 16-element row with one transfer from the row it names
+// to the row's place in the tile buffer (affine.apply of the tile position).
 // The gather's load becomes a load of the whole gathered buffer; the scatter's
 // store a store into its buffer before its pipeline.
 
@@ -42,7 +43,10 @@ func.func @gather_scatter(%x: index, %idx: index, %y: index) {
 // CHECK:             scf.for %[[M:.*]] = %{{.*}} to %{{.*}} step
 // CHECK:               %[[I:.*]] = memref.load %[[INDICES]][%{{.*}}] : memref<8xi32, "L1">
 // CHECK-NEXT:          %[[ROW:.*]] = arith.index_cast %[[I]] : i32 to index
-// CHECK:               ktdf.data_transfer from %[[X]][%[[ROW]], %{{.*}}] size [1, 16] to %[[GATHERED]][%[[M]], %{{.*}}] size [1, 16]
+// CHECK-NEXT:          affine.apply
+// CHECK-NEXT:          %[[AT:[^ ]+]] = affine.apply #{{.*}}(%[[M]], %{{.*}})
+// CHECK-NEXT:          affine.apply
+// CHECK-NEXT:          ktdf.data_transfer from %[[X]][%[[ROW]], %{{.*}}] size [1, 16] to %[[GATHERED]][%[[AT]], %{{.*}}] size [1, 16]
 // CHECK:           } {applicable_units = ["MNILU"]}
 // CHECK:         %[[WHOLE:.*]] = ktdp.construct_access_tile %[[GATHERED]][0, 0]
 // CHECK-NEXT:    %[[V:.*]] = ktdp.load %[[WHOLE]] : <8x16xindex> -> tensor<8x16xf16>
