@@ -54,6 +54,10 @@ ELEMENTWISE = frozenset({
 })
 """Float ops the compute engine has an instruction for (the ``dfir.compute`` kinds)."""
 
+CONVERSIONS = frozenset({"arith.extf", "arith.truncf"})
+"""Conversions between float types the compute engine makes on tensors and in a
+``linalg.generic``'s body (a float scalar is not converted on it)."""
+
 LINALG_ELEMENTWISE = frozenset({
     "linalg.add", "linalg.sub", "linalg.mul", "linalg.max", "linalg.min", "linalg.exp",
     "linalg.sqrt", "linalg.copy",
@@ -118,7 +122,8 @@ class KtirLegalityCheck(ModulePass):
     tile's own ``ct_local``) and ``ktdp.construct_access_tile`` (an order that
     permutes the dimensions);
     elementwise ``arith``/``math`` ops the compute engine has an instruction for,
-    on tensors or scalars, and any integer/index arithmetic on scalars; named
+    on tensors or scalars, conversions between float types on tensors, and any
+    integer/index arithmetic on scalars; named
     elementwise ``linalg`` ops, ``linalg.generic`` (parallel and reduction
     iterators, projected-permutation maps), ``linalg.reduce`` (add, mul, max, min,
     one result), a reduction body keeping the larger or smaller of a term and the
@@ -272,7 +277,7 @@ class _Rules:
                 )
         kept = _extremum_ops(op.body.block)
         for inner in op.body.block.ops:
-            if inner.name not in ("linalg.yield", "arith.constant") and inner not in kept:
+            if inner.name not in {"linalg.yield", "arith.constant", *CONVERSIONS} and inner not in kept:
                 self._elementwise(inner)
 
     def _arith_math(self, op: Operation) -> None:
@@ -280,6 +285,8 @@ class _Rules:
         (addresses and sizes), or compute."""
         if op.name == "arith.constant":
             _constant(op)
+        elif op.name in CONVERSIONS and isinstance(op.results[0].type, TensorType):
+            return
         elif not op.name.startswith("arith.") or not _on_integers(op):
             self._elementwise(op)
 

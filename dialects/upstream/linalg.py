@@ -9,7 +9,7 @@ from collections.abc import Callable, Sequence
 from typing import ClassVar
 
 from xdsl.builder import Builder
-from xdsl.dialects.arith import AddfOp, AddiOp, FastMathFlagsAttr, MulfOp, MuliOp
+from xdsl.dialects.arith import AddfOp, AddiOp, ExtFOp, ExtSIOp, FastMathFlagsAttr, MulfOp, MuliOp
 from xdsl.dialects.builtin import (
     AffineMapAttr,
     ArrayAttr,
@@ -196,17 +196,20 @@ class TransposeOp(_InsOutsSyntax, linalg.TransposeOp):
 
 
 class _MultiplyAccumulate:
-    """The body MLIR gives a matmul: ``out + a * b``."""
+    """The body MLIR gives a matmul: ``out + a * b``, an input of another element type
+    than the output's converted to it first (``arith.extf``, ``arith.extsi``)."""
 
     @classmethod
     def get_hidden_region(cls, inputs: Sequence[SSAValue], outputs: Sequence[SSAValue]) -> Region:
         arg_types = abstract_ops.NamedOperation.body_arg_types((*inputs, *outputs))
-        add, mul = (AddiOp, MuliOp) if isinstance(arg_types[-1], IntegerType) else (AddfOp, MulfOp)
+        integer = isinstance(arg_types[-1], IntegerType)
+        add, mul, widen = (AddiOp, MuliOp, ExtSIOp) if integer else (AddfOp, MulfOp, ExtFOp)
 
         @Builder.implicit_region(arg_types)
         def body(args: tuple[BlockArgument, ...]) -> None:
-            product = mul(args[0], args[1])
-            linalg.YieldOp(add(args[2], product))
+            factors = [arg if arg.type == arg_types[-1] else widen(arg, arg_types[-1]).result
+                       for arg in args[:2]]
+            linalg.YieldOp(add(args[2], mul(*factors)))
 
         return body
 

@@ -123,7 +123,7 @@ def assert_product(got: np.ndarray, a: np.ndarray, b: np.ndarray, on_matrix_unit
     product = a64 @ b64
     exact = product if after is None else after
     scale = np.abs(a64) @ np.abs(b64)
-    k = a.shape[1]
+    k = a.shape[-1]
     summed = k * 2.0**-24 if on_matrix_unit else (2 + math.log2(max(k, 1))) * U
     rounded_product = 2 * U * np.abs(product) * (roundings - 1)
     allowed = U * np.abs(exact) + rounded_product + summed * scale + 2.0**-24

@@ -122,3 +122,27 @@ func.func @generic_reduction(%x: index, %y: index) {
 // CHECK:         #ktdp.memory_space<ct_local>
 // CHECK:         linalg.generic {{.*}} iterator_types = ["parallel", "reduction"]
 // CHECK:         math.fma
+
+// -----
+
+// Conversions between float types on tensors, as a product widened into f32 and
+// rounded once to f16 writes them (and as MLIR's matmul of f16 into f32 widens).
+#block = affine_set<(d0, d1) : (d0 >= 0, -d0 + 7 >= 0, d1 >= 0, -d1 + 63 >= 0)>
+#identity = affine_map<(d0, d1) -> (d0, d1)>
+func.func @conversions(%x: index, %y: index) {
+  %c0 = arith.constant 0 : index
+  %x_view = ktdp.construct_memory_view %x, sizes: [8, 64], strides: [64, 1] {coordinate_set = #block, memory_space = #ktdp.memory_space<global>} : memref<8x64xf16>
+  %y_view = ktdp.construct_memory_view %y, sizes: [8, 64], strides: [64, 1] {coordinate_set = #block, memory_space = #ktdp.memory_space<global>} : memref<8x64xf16>
+  %x_tile = ktdp.construct_access_tile %x_view[%c0, %c0] {access_tile_set = #block, access_tile_order = #identity} : memref<8x64xf16> -> !ktdp.access_tile<8x64xindex>
+  %y_tile = ktdp.construct_access_tile %y_view[%c0, %c0] {access_tile_set = #block, access_tile_order = #identity} : memref<8x64xf16> -> !ktdp.access_tile<8x64xindex>
+  %v = ktdp.load %x_tile : !ktdp.access_tile<8x64xindex> -> tensor<8x64xf16>
+  %wide = arith.extf %v : tensor<8x64xf16> to tensor<8x64xf32>
+  %sum = arith.addf %wide, %wide : tensor<8x64xf32>
+  %narrow = arith.truncf %sum : tensor<8x64xf32> to tensor<8x64xf16>
+  ktdp.store %narrow, %y_tile : tensor<8x64xf16>, !ktdp.access_tile<8x64xindex>
+  return
+}
+
+// CHECK-LABEL: func.func @conversions(
+// CHECK:         arith.extf %{{.*}} : tensor<8x64xf16> to tensor<8x64xf32>
+// CHECK:         arith.truncf %{{.*}} : tensor<8x64xf32> to tensor<8x64xf16>
