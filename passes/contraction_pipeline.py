@@ -17,7 +17,9 @@ after the last product.
 On the SIMD engine (a device without a matrix unit for the operands), the contraction
 stays a generic, rewritten to multiply and reduce along k innermost: an input stored
 with k outer is loaded through a view of its memory with the dimensions permuted.
-The passes after this one schedule it as any reduction.
+The passes after this one schedule it as any reduction. A product that a reduction
+reads (attention's scores) is stored into a scratchpad buffer of its shape and loaded
+back, so that its readers are a chain of their own, tiled as they need.
 """
 
 from __future__ import annotations
@@ -87,7 +89,9 @@ class ContractionPipeline(ModulePass):
     result type (a non-zero accumulator added) in place of the contraction's result; the
     loads, tiles and loop erased. For the SIMD engine: the generic with k innermost in
     both inputs, an input stored otherwise loaded through a permuted view, without
-    ``ktdf.contraction_tiles``. With no tiled contraction left, running the pass again
+    ``ktdf.contraction_tiles``; when a reduction reads its result (directly or through
+    other ops), the result stored into a scratchpad ``memref.alloc`` of its shape (at
+    the function's start) right after it and loaded back for its readers. With no tiled contraction left, running the pass again
     changes nothing. Other forms are errors at the op.
     """
 
@@ -102,7 +106,7 @@ class ContractionPipeline(ModulePass):
         for c in found:
             tiles = ktdf.contraction_tiles(c.op)
             if tiles.engine == device.compute_kind:
-                _simd_form(c)
+                _simd_form(c, device)
             else:
                 _Schedule(c, tiles, device).build()
 
@@ -425,7 +429,7 @@ class _Schedule:
 # ---------------------------------------------------------------------------------
 
 
-def _simd_form(c: Contraction) -> None:
+def _simd_form(c: Contraction, device: Device) -> None:
     """The contraction with its k loops innermost in both inputs, as the SIMD engine
     multiplies and reduces: an input stored otherwise is loaded through a view of its
     memory with the dimensions permuted (the transposed strides), and read so."""
@@ -441,11 +445,45 @@ def _simd_form(c: Contraction) -> None:
     generic = canonical(inputs[0], inputs[1], c.init, maps, len(c.sizes()), c.k)
     generic.location = c.op.location
     Rewriter.insert_op(generic, InsertPoint.before(c.op))
-    c.result.replace_all_uses_with(generic.results[0])
+    c.result.replace_all_uses_with(_kept(generic, c.result, device))
     loads = [value.owner for value in (c.lhs, c.rhs)]
     Rewriter.erase_op(c.op)
     erase_unused([op for load in loads if isinstance(load, ktdp.LoadOp)
                    for op in (load, load.access_tile.owner)])
+
+
+def _kept(generic: GenericOp, replaced: SSAValue, device: Device) -> SSAValue:
+    """The product, or, when a reduction reads the value it replaces (directly or
+    through other compute), the product stored into a scratchpad buffer of its shape
+    and loaded back: that reduction then tiles it as it needs (a softmax over its
+    rows), not as the product's loop over k does. An elementwise epilogue stays fused."""
+    result = generic.results[0]
+    if not _reduced_later(replaced):
+        return result
+    shape = result.type.get_shape()
+    buffer = memref.AllocOp([], [], MemRefType(result.type.get_element_type(), shape,
+                                               memory_space=StringAttr(device.scratchpad)))
+    into, back = (box_tile(buffer.memref, origin(len(shape)), [], shape) for _ in range(2))
+    store = ktdp.StoreOp.build(operands=[result, into.result])
+    load = ktdp.LoadOp.build(operands=[back.result], result_types=[result.type])
+    for op in (buffer, into, store, back, load):
+        op.location = generic.location
+    Rewriter.insert_op(buffer, InsertPoint.at_start(enclosing_function(generic).body.block))
+    Rewriter.insert_op([into, store, back, load], InsertPoint.after(generic))
+    return load.result
+
+
+def _reduced_later(value: SSAValue) -> bool:
+    """Whether a reduction computes from ``value``, directly or through other ops."""
+    for use in value.uses:
+        user = use.operation
+        iterators = getattr(user, "iterator_types", None)
+        if user.name == "linalg.reduce" or (iterators is not None and any(
+                it.data == IteratorType.REDUCTION for it in iterators.data)):
+            return True
+        if any(_reduced_later(result) for result in user.results):
+            return True
+    return False
 
 
 def _permuted_load(value: SSAValue, order: list[int], user: Operation) -> SSAValue:

@@ -22,10 +22,11 @@ from math import prod
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
+from xdsl.ir import SSAValue
 from xdsl.passes import ModulePass
 
 from ktc.arch.model import Device, device_of
-from ktc.dialects import ktdf
+from ktc.dialects import ktdf, ktdp
 from ktc.dialects.diagnostics import KtcError, where
 from ktc.passes.analysis.contractions import Contraction, contraction
 from ktc.passes.utils.phases import programs
@@ -66,7 +67,7 @@ class ContractionTiling(ModulePass):
                     f"a contraction over one element (an outer product) on {device.compute_kind}, "
                     f"device @{device.name}'s SIMD engine, which reduces rows of two or more "
                     "elements; write it as an elementwise product of broadcasts", where(c.op))
-            elif not c.reduces_innermost:
+            else:
                 ktdf.set_contraction_tiles(c.op, on_simd(c, device))
 
 
@@ -84,10 +85,22 @@ class _Problem:
 
 def on_matrix_unit(c: Contraction, device: Device) -> bool:
     """Whether the device's matrix unit multiplies ``c``: a product of two matrices of
-    its input type, stored row-major (m x k and k x n)."""
+    its input type, stored row-major (m x k and k x n) in memory views the kernel loads
+    them from (its schedule copies them from there; an operand computed on chip, such
+    as attention's probabilities, is multiplied on the SIMD engine)."""
     unit = device.matrix
     return (unit is not None and c.is_matrix_product and not c.transposed(0)
-            and not c.transposed(1) and unit.input == c.lhs.type.get_element_type())
+            and not c.transposed(1) and unit.input == c.lhs.type.get_element_type()
+            and all(_loaded_from_view(value) for value in (c.lhs, c.rhs)))
+
+
+def _loaded_from_view(value: SSAValue) -> bool:
+    load = value.owner
+    if not isinstance(load, ktdp.LoadOp):
+        return False
+    tile = load.access_tile.owner
+    return (isinstance(tile, ktdp.ConstructAccessTileOp)
+            and isinstance(tile.base.owner, ktdp.ConstructMemoryViewOp))
 
 
 def on_simd(c: Contraction, device: Device) -> ktdf.ContractionTiles:

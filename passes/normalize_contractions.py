@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from xdsl.context import Context
 from xdsl.dialects import arith, tensor
-from xdsl.dialects.builtin import ModuleOp
+from xdsl.dialects.builtin import FloatAttr, IntegerAttr, IntegerType, ModuleOp
 from xdsl.dialects.linalg.ops import FillOp, TransposeOp
 from xdsl.ir import Operation, SSAValue
 from xdsl.ir.affine import AffineExpr, AffineMap
@@ -38,7 +38,8 @@ class NormalizeContractions(ModulePass):
     transpose's input with the permuted map; when its accumulator is a zero, a fill of
     zero or an empty tensor and its one user is an ``arith.addf``/``arith.addi`` with
     another tensor made before the contraction, the contraction accumulates into that
-    tensor instead and replaces the sum. Transposes and tensors left unused are erased. A canonical generic is left
+    tensor instead and replaces the sum; an empty accumulator left is filled with
+    zeros (``linalg.fill``), as the reference reads it. Transposes and tensors left unused are erased. A canonical generic is left
     as it is, so running the pass again changes nothing.
     """
 
@@ -61,6 +62,7 @@ def _normalize(c: Contraction) -> None:
     permutation = {old: new for new, old in enumerate(order)}
     maps = [_renumbered(amap, permutation) for amap in (lhs_map, rhs_map, c.maps[2])]
     init, replaced = _accumulated(c)
+    init = _zeroed(init, c.op)
     reduced = tuple(permutation[d] for d in c.k)
     generic = canonical(lhs, rhs, init, maps, len(order), reduced)
     generic.location = c.op.location
@@ -73,6 +75,22 @@ def _normalize(c: Contraction) -> None:
         Rewriter.erase_op(replaced.owner)
     Rewriter.erase_op(c.op)
     erase_unused(value.owner for value in (c.lhs, c.rhs, c.init))
+
+
+def _zeroed(init: SSAValue, at: Operation) -> SSAValue:
+    """``init``, or a fill of zeros before ``at`` where it is an empty tensor (the
+    reference reads an empty tensor as zeros; the schedules start a reduction from the
+    value its output holds)."""
+    if not isinstance(init.owner, tensor.EmptyOp):
+        return init
+    element = init.type.get_element_type()
+    zero = arith.ConstantOp(IntegerAttr(0, element) if isinstance(element, IntegerType)
+                            else FloatAttr(0.0, element))
+    fill = FillOp([zero.result], [init], [init.type])
+    for op in (zero, fill):
+        op.location = at.location
+    Rewriter.insert_op([zero, fill], InsertPoint.before(at))
+    return fill.results[0]
 
 
 def _untransposed(value: SSAValue, amap: AffineMap) -> tuple[SSAValue, AffineMap]:

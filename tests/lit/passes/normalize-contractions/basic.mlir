@@ -6,7 +6,8 @@
 // into the iteration argument, as in the corpus matmul). A sum whose other operand
 // is made after the product (a bias broadcast written after the matmul) stays a sum:
 // the product cannot accumulate into what does not exist yet. A batched matmul keeps
-// its batch loop first.
+// its batch loop first; its empty accumulator (zeros, as the reference reads it) is
+// filled with zeros, the value the reduction's schedule starts from.
 
 // RUN: ktc-opt %s --arch toy -p normalize-contractions | filecheck %s
 
@@ -78,7 +79,9 @@ module {
   func.func @batched(%x: tensor<2x16x16xf16>, %c: index) attributes {grid = [1]} {
     %c0 = arith.constant 0 : index
     %e = tensor.empty() : tensor<2x16x16xf16>
-    // CHECK: linalg.generic {indexing_maps = [#[[BA]], #[[BB]], #[[BC]]], iterator_types = ["parallel", "parallel", "parallel", "reduction"]}
+    // CHECK:      %[[ZERO:.+]] = arith.constant 0.000000e+00 : f16
+    // CHECK-NEXT: %[[FILLED:.+]] = linalg.fill ins(%[[ZERO]] : f16) outs(%{{.+}} : tensor<2x16x16xf16>)
+    // CHECK-NEXT: linalg.generic {indexing_maps = [#[[BA]], #[[BB]], #[[BC]]], iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%{{.+}}, %{{.+}} : tensor<2x16x16xf16>, tensor<2x16x16xf16>) outs(%[[FILLED]] : tensor<2x16x16xf16>)
     %p = linalg.batch_matmul ins(%x, %x : tensor<2x16x16xf16>, tensor<2x16x16xf16>) outs(%e : tensor<2x16x16xf16>) -> tensor<2x16x16xf16>
     %s = tensor.extract %p[%c0, %c0, %c0] : tensor<2x16x16xf16>
     %out = ktdp.construct_memory_view %c, sizes: [16, 16], strides: [16, 1] {coordinate_set = #set, memory_space = #ktdp.memory_space<global>} : memref<16x16xf16>
