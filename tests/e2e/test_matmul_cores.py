@@ -26,7 +26,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from test_matmul import MATRIX_UNIT, assert_product, run
 
-from ktc.sim.check import compare, reduction_length
+from ktc.sim.check import compare, differences, reduction_length, tolerance
 from ktc.sim.reference import Kernel
 
 CORES = {"spyre": 32, "toy": 2, "line4": 4}
@@ -193,4 +193,86 @@ def test_the_corpus_matmul_on_spyre():
     arrays = {"a_ptr": rng.standard_normal((64, 2048)).astype(np.float16),
               "b_ptr": rng.standard_normal((2048, 8192)).astype(np.float16),
               "c_ptr": np.zeros((64, 8192), np.float16)}
+    assert reduction_length(Kernel.from_text(path.read_text()), scalars) == 2048
     check_against_both(path.read_text(), "spyre", arrays, True, scalars, "matmul_kernel")
+
+
+@pytest.mark.parametrize("split", [1, 4])
+def test_the_check_of_a_large_k_product_grows_with_k_and_fails_a_perturbed_one(split: int):
+    """An 8 x 8192 by 8192 x 64 product on spyre (on one tile, or k split over 4 tiles
+    whose partials an inter-tile reduce folds): ``reduction_length`` counts all 8192
+    terms (the slice times the tiles), the rule's tolerance grows with them, the
+    simulated product passes it against the reference and against numpy's product
+    rounded once to f16, and the same output with one element moved by three times
+    the tolerance there fails it."""
+    m, n, k = 8, 64, 8192
+    text = split_text(m, n, k, 1, 1, split)
+    arrays = _inputs(m, n, k, 3)
+    kernel = Kernel.from_text(text, "product")
+    length = reduction_length(kernel)
+    assert length == k
+    assert tolerance("f16", length) > tolerance("f16", 64) > tolerance("f16", 2) > 0
+    simulated = run(text, "spyre", arrays)
+    assert_product(simulated["c"], arrays["a"], arrays["b"], True)
+    reference = kernel.execute(dict(arrays)).outputs
+    numpy_product = (arrays["a"].astype(np.float64) @ arrays["b"].astype(np.float64)).astype(np.float16)
+    elements = {"c": "f16"}
+    for expected in (reference["c"], numpy_product):
+        assert compare({"c": simulated["c"]}, {"c": expected}, elements, length) is None
+        _, allowed = differences(simulated["c"], expected, "f16", length)
+        index = (3, 17)
+        wrong = simulated["c"].copy()
+        wrong[index] = np.float16(float(expected[index]) + 3 * allowed[index])
+        mismatch = compare({"c": wrong}, {"c": expected}, elements, length)
+        assert mismatch is not None and mismatch.index == index
+
+
+def attention_bound(q: np.ndarray, k: np.ndarray, v: np.ndarray, scale: float) -> tuple:
+    """softmax(Q K^T scale) V in float64, and a bound of the error of an f16 kernel that
+    computes it as sdpa_2d does (f16 roundings of u each): a score sums d products in a
+    tree ((2 + log2 d) u of sum |q||k|), is scaled (one more u of it) and shifted by the
+    row maximum (exact in value, one rounding); its error e moves exp by a factor of
+    e^(e) ~ 1 + e, the exp rounds (u), the row sum of n terms ((2 + log2 n) u) and the
+    division (u): a relative error r of each probability of at most 2 e + (5 + log2 n)
+    u; the product with V adds (2 + log2 n) u of sum p |v| and each output one u."""
+    q64, k64, v64 = (x.astype(np.float64) for x in (q, k, v))
+    d, n = q.shape[1], k.shape[0]
+    scores = q64 @ k64.T * scale
+    p = np.exp(scores - scores.max(axis=1, keepdims=True))
+    p /= p.sum(axis=1, keepdims=True)
+    out = p @ v64
+    score_error = ((2 + np.log2(d)) * U * (np.abs(q64) @ np.abs(k64).T) * scale
+                   + 2 * U * np.abs(scores)).max(axis=1, keepdims=True)
+    relative = 2 * score_error + (5 + np.log2(n)) * U
+    bound = (relative + (2 + np.log2(n)) * U) * (p @ np.abs(v64)) + U * np.abs(out) + 2.0**-24
+    return out, bound
+
+
+U = 2.0**-11
+
+
+@pytest.mark.parametrize("device", [param.id for param in DEVICES])
+def test_the_corpus_attention(device: str):
+    """The corpus's sdpa_2d as written (one tile: Q, K, V and the output 32 x 64 f16;
+    Q K^T through a transpose of K, scaled by 1/8, a softmax over each row, times V):
+    the scores and P V are multiplied on the SIMD engine (P is computed on chip; K is
+    read transposed), the scores stored once to the scratchpad for the softmax."""
+    path = corpus_kernel("ktir-cpu/triton-ktir/sdpa_2d.mlir")
+    rng = np.random.default_rng(9)
+    q, k, v = (rng.standard_normal((32, 64)).astype(np.float16) for _ in range(3))
+    arrays = {"q_ptr": q, "k_ptr": k, "v_ptr": v, "output_ptr": np.zeros((32, 64), np.float16)}
+    text = path.read_text()
+    simulated = run(text, device, arrays)
+    kernel = Kernel.from_text(text, "sdpa_kernel_2d")
+    reference = kernel.execute(dict(arrays)).outputs
+    exact, bound = attention_bound(q, k, v, 0.125)
+    error = np.abs(simulated["output_ptr"].astype(np.float64) - exact)
+    assert np.all(error <= bound), f"worst {np.max(error - bound):.3g} past the bound"
+    # The bound tells a wrong attention apart: scores scaled by 1/7 instead of 1/8, or
+    # the rows of V taken in the reverse order.
+    assert np.any(np.abs(attention_bound(q, k, v, 1 / 7)[0] - exact) > bound)
+    assert np.any(np.abs(attention_bound(q, k, v[::-1], 0.125)[0] - exact) > bound)
+    elements = {key: "f16" for key in arrays}
+    mismatch = compare(simulated, {key: reference[key] for key in arrays}, elements,
+                       reduction_length(kernel))
+    assert mismatch is None, str(mismatch)
