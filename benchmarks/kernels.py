@@ -484,6 +484,44 @@ def paged_gather(pages: int, blocks: int, sequences: int, heads: int, page: int,
     params = {"pages": pages, "blocks": blocks, "sequences": sequences, "heads": heads,
               "page": page, "features": features}
     return _case("paged_gather", arguments, "k", params, text)
+def matmul(m: int, n: int, k: int, grid_m: int, grid_n: int, block_k: int) -> Case:
+    """``c = a @ b`` in f16 (accumulated on chip, rounded once), as the corpus's
+    matmul_fwd writes it: a grid ``[grid_n, grid_m]`` of output blocks of
+    ``m / grid_m x n / grid_n``, each tile's loop over k in steps of ``block_k``
+    accumulating its block's products in an ``iter_args``."""
+    bm, bn = m // grid_m, n // grid_n
+    arguments = _arrays("f16", a=(m, k), b=(k, n), c=(m, n))
+    views = _view("a", (m, k), "f16") + _view("b", (k, n), "f16") + _view("c", (m, n), "f16")
+    body = (
+        f"    %block_m = arith.constant {bm} : index\n"
+        f"    %block_n = arith.constant {bn} : index\n"
+        f"    %block_k = arith.constant {block_k} : index\n"
+        f"    %depth = arith.constant {k} : index\n"
+        "    %row = arith.muli %tile_m, %block_m : index\n"
+        "    %col = arith.muli %tile_n, %block_n : index\n"
+        f"    %zeros = arith.constant dense<0.0> : tensor<{bm}x{bn}xf16>\n"
+        "    %product = scf.for %kk = %c0 to %depth step %block_k "
+        f"iter_args(%acc = %zeros) -> (tensor<{bm}x{bn}xf16>) {{\n"
+        + _load("x", "a", (m, k), ["%row", "%kk"], (bm, block_k), "f16")
+        + _load("y", "b", (k, n), ["%kk", "%col"], (block_k, bn), "f16")
+        + f"      %empty = tensor.empty() : tensor<{bm}x{bn}xf16>\n"
+        f"      %dot = linalg.matmul ins(%x, %y : tensor<{bm}x{block_k}xf16>, "
+        f"tensor<{block_k}x{bn}xf16>) outs(%empty : tensor<{bm}x{bn}xf16>) -> tensor<{bm}x{bn}xf16>\n"
+        f"      %next = arith.addf %acc, %dot : tensor<{bm}x{bn}xf16>\n"
+        f"      scf.yield %next : tensor<{bm}x{bn}xf16>\n"
+        "    }\n"
+        + _store("product", "c", (m, n), ["%row", "%col"], (bm, bn), "f16")
+    )
+    text = (
+        "module {\n"
+        "  func.func @matmul(%a: index, %b: index, %c: index) attributes "
+        f"{{grid = [{grid_n}, {grid_m}]}} {{\n"
+        "    %c0 = arith.constant 0 : index\n"
+        "    %tile_n, %tile_m = ktdp.get_compute_tile_id : index, index\n"
+        + views + body + "    return\n  }\n}\n"
+    )
+    params = {"m": m, "n": n, "k": k, "grid_m": grid_m, "grid_n": grid_n, "block_k": block_k}
+    return _case("matmul", arguments, "c", params, text)
 
 
 def _case(kernel: str, arguments: tuple[Argument, ...], output: str, params: dict[str, int],
@@ -502,6 +540,7 @@ GENERATORS: dict[str, Callable[..., Case]] = {
     "rotary": rotary,
     "layernorm_fwd": layernorm_fwd,
     "paged_gather": paged_gather,
+    "matmul": matmul,
 }
 
 SIZES: dict[str, dict[str, dict[str, int]]] = {
@@ -527,12 +566,17 @@ SIZES: dict[str, dict[str, dict[str, int]]] = {
                                "page": 16, "features": 32},
                      "large": {"pages": 256, "blocks": 64, "sequences": 4, "heads": 8,
                                "page": 16, "features": 128}},
+    "matmul": {"small": {"m": 64, "n": 64, "k": 128, "grid_m": 2, "grid_n": 1, "block_k": 128},
+               "large": {"m": 2048, "n": 2048, "k": 2048, "grid_m": 4, "grid_n": 8,
+                         "block_k": 128}},
 }
 """Shapes and grids per kernel: the small one is the example's, the large one the
 issue's (row_sum, which it leaves open: 1024x2048, anchors-broader §4.3's example;
 rotary at a real model's size, 163,840 positions of 128 channels; the corpus's
 layernorm_fwd at the 8192 columns it was written for; paged_gather, issue 17's
-64-block KV cache: 4 sequences of 16 pages of 16 tokens, 8 heads of 128 features)."""
+64-block KV cache: 4 sequences of 16 pages of 16 tokens, 8 heads of 128 features; matmul
+the example's 64 x 128 by 128 x 64 and issue 16's 2048 x 2048 x 2048 over 4 x 8 output
+blocks)."""
 
 
 def case(kernel: str, size: str) -> Case:
