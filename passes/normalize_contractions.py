@@ -39,7 +39,8 @@ class NormalizeContractions(ModulePass):
     zero or an empty tensor and its one user is an ``arith.addf``/``arith.addi`` with
     another tensor made before the contraction, the contraction accumulates into that
     tensor instead and replaces the sum; an empty accumulator left is filled with
-    zeros (``linalg.fill``), as the reference reads it. Transposes and tensors left unused are erased. A canonical generic is left
+    zeros (``linalg.fill``), as the reference reads it, and a fill other ops use too is
+    copied for the contraction. Transposes and tensors left unused are erased. A canonical generic is left
     as it is, so running the pass again changes nothing.
     """
 
@@ -80,8 +81,16 @@ def _normalize(c: Contraction) -> None:
 def _zeroed(init: SSAValue, at: Operation) -> SSAValue:
     """``init``, or a fill of zeros before ``at`` where it is an empty tensor (the
     reference reads an empty tensor as zeros; the schedules start a reduction from the
-    value its output holds)."""
-    if not isinstance(init.owner, tensor.EmptyOp):
+    value its output holds), or a copy of its fill before ``at`` where others use that
+    fill too (the schedules accumulate in the buffer of the output's initial value, so
+    two products from one fill would add into one buffer)."""
+    owner = init.owner
+    if isinstance(owner, FillOp) and len(list(init.uses)) > 1:
+        copy = owner.clone()
+        copy.location = at.location
+        Rewriter.insert_op(copy, InsertPoint.before(at))
+        return copy.results[0]
+    if not isinstance(owner, tensor.EmptyOp):
         return init
     element = init.type.get_element_type()
     zero = arith.ConstantOp(IntegerAttr(0, element) if isinstance(element, IntegerType)

@@ -72,6 +72,11 @@ def _paged_keys(args: dict) -> np.ndarray:
     t = np.arange(64)
     pages = _wide(args, "pages")
     return pages[args["table"][:, t // 16], :, t % 16, :].transpose(0, 2, 1, 3)
+def _attention(args: dict) -> np.ndarray:
+    q, k, v = _wide(args, "q"), _wide(args, "k"), _wide(args, "v")
+    scores = q @ k.T / 8
+    p = np.exp(scores - scores.max(axis=1, keepdims=True))
+    return p / p.sum(axis=1, keepdims=True) @ v
 
 
 FORMULAS: dict[str, Formula] = {
@@ -114,6 +119,10 @@ FORMULAS: dict[str, Formula] = {
                      "table": rng.permutation(64)[:8].reshape(2, 4).astype(np.int32),
                      "k": np.zeros((2, 4, 64, 32), np.float16)},
         "k", _paged_keys, 0.0),
+    "attention.mlir": Formula(
+        lambda rng: {"q": _f16(rng, 64, 64), "k": _f16(rng, 64, 64), "v": _f16(rng, 64, 64),
+                     "out": np.zeros((64, 64), np.float16)},
+        "out", _attention, 2e-2),
     "row_sum.mlir": Formula(
         lambda rng: {"x": rng.standard_normal((64, 256)).astype(np.float32),
                      "y": np.zeros(64, np.float32)},

@@ -6,8 +6,9 @@
 // into the iteration argument, as in the corpus matmul). A sum whose other operand
 // is made after the product (a bias broadcast written after the matmul) stays a sum:
 // the product cannot accumulate into what does not exist yet. A batched matmul keeps
-// its batch loop first; its empty accumulator (zeros, as the reference reads it) is
-// filled with zeros, the value the reduction's schedule starts from.
+// its batch loop first, and its empty accumulator (zeros, as the reference reads it)
+// is filled with zeros, the value the reduction's schedule starts from. Two products
+// from one fill (@products, @shared_fill) get a fill each.
 
 // RUN: ktc-opt %s --arch toy -p normalize-contractions | filecheck %s
 
@@ -33,7 +34,8 @@ module {
     %x = ktdp.load %t : !ktdp.access_tile<16x16xindex> -> tensor<16x16xf16>
     %zero = arith.constant 0.0 : f16
     %e = tensor.empty() : tensor<16x16xf16>
-    // CHECK:      %[[INIT:.+]] = linalg.fill
+    // CHECK:      linalg.fill
+    // CHECK-NEXT: %[[INIT:.+]] = linalg.fill
     %init = linalg.fill ins(%zero : f16) outs(%e : tensor<16x16xf16>) -> tensor<16x16xf16>
     // CHECK-NEXT: %[[P:.+]] = linalg.generic {indexing_maps = [#[[A]], #[[B]], #[[C]]], iterator_types = ["parallel", "parallel", "reduction"]} ins(%[[X]], %[[X]] : tensor<16x16xf16>, tensor<16x16xf16>) outs(%[[INIT]] : tensor<16x16xf16>) {
     // CHECK-NEXT: ^{{.*}}(%[[L:.+]]: f16, %[[R:.+]]: f16, %[[ACC:.+]]: f16):
@@ -103,6 +105,27 @@ module {
     %out = ktdp.construct_memory_view %c, sizes: [16, 16], strides: [16, 1] {coordinate_set = #set, memory_space = #ktdp.memory_space<global>} : memref<16x16xf16>
     %o = ktdp.construct_access_tile %out[%c0, %c0] {access_tile_set = #set, access_tile_order = #id} : memref<16x16xf16> -> !ktdp.access_tile<16x16xindex>
     ktdp.store %sum, %o : tensor<16x16xf16>, !ktdp.access_tile<16x16xindex>
+    return
+  }
+
+  // Two products from one fill of zeros: the first gets a copy of it, the second the
+  // fill itself (the schedules accumulate in the buffer of the output's initial value).
+  // CHECK-LABEL: func.func @shared_fill
+  func.func @shared_fill(%x: tensor<16x16xf16>, %c: index) attributes {grid = [1]} {
+    %c0 = arith.constant 0 : index
+    %zero = arith.constant 0.0 : f16
+    %e = tensor.empty() : tensor<16x16xf16>
+    // CHECK:      %[[FILL:.+]] = linalg.fill
+    // CHECK-NEXT: %[[FIRST:.+]] = linalg.fill
+    // CHECK-NEXT: %[[P:.+]] = linalg.generic {{.*}} outs(%[[FIRST]] : tensor<16x16xf16>)
+    // CHECK-NEXT:   ^
+    // CHECK:      linalg.generic {{.*}} ins(%[[P]], %{{.+}} : tensor<16x16xf16>, tensor<16x16xf16>) outs(%[[FILL]] : tensor<16x16xf16>)
+    %z = linalg.fill ins(%zero : f16) outs(%e : tensor<16x16xf16>) -> tensor<16x16xf16>
+    %p = linalg.matmul ins(%x, %x : tensor<16x16xf16>, tensor<16x16xf16>) outs(%z : tensor<16x16xf16>) -> tensor<16x16xf16>
+    %q = linalg.matmul ins(%p, %x : tensor<16x16xf16>, tensor<16x16xf16>) outs(%z : tensor<16x16xf16>) -> tensor<16x16xf16>
+    %out = ktdp.construct_memory_view %c, sizes: [16, 16], strides: [16, 1] {coordinate_set = #set, memory_space = #ktdp.memory_space<global>} : memref<16x16xf16>
+    %o = ktdp.construct_access_tile %out[%c0, %c0] {access_tile_set = #set, access_tile_order = #id} : memref<16x16xf16> -> !ktdp.access_tile<16x16xindex>
+    ktdp.store %q, %o : tensor<16x16xf16>, !ktdp.access_tile<16x16xindex>
     return
   }
 }
