@@ -29,6 +29,7 @@ from ktc.dialects.ktdf_arch import DeviceOp, attr_text, instruction_of
 from ktc.dialects.ktdp import (
     AccessTileType,
     ConstructAccessTileOp,
+    ConstructDistributedMemoryViewOp,
     ConstructMemoryViewOp,
     MemorySpaceAttr,
     MemorySpaceKind,
@@ -41,7 +42,9 @@ from ktc.dialects.ktdp import (
 from ktc.dialects.printer import affine_map_text, affine_set_text
 from ktc.dialects.spyreop import DF16Type
 from ktc.passes.analysis.contractions import contraction
+from ktc.passes.analysis.distributed import access_kind, accesses, partitions
 from ktc.passes.analysis.inter_tile import consumer_of, function_of, resolve, resolve_consume
+from ktc.passes.analysis.ranges import Ranges
 from ktc.passes.analysis.reductions import extremum_of
 from ktc.passes.utils.affine import box_bounds
 
@@ -82,7 +85,6 @@ NESTING = frozenset({
 """Ops whose regions hold more KTIR to check."""
 
 NOT_YET: dict[str, str] = {
-    "ktdp.construct_distributed_memory_view": "the pipeline schedules views of one memory",
     "ktdp.construct_indirect_access_tile": "the pipeline schedules direct (affine) access tiles",
     "linalg.quantized_matmul": "the pipeline schedules contractions of floating-point operands",
     **dict.fromkeys(
@@ -145,7 +147,7 @@ class KtirLegalityCheck(ModulePass):
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         device = device_of(op)
-        _Rules(device, tuple(lowering_patterns(device, ctx))).check(op)
+        _Rules(device, tuple(lowering_patterns(device, ctx)), Ranges(op)).check(op)
 
 
 @dataclass(frozen=True)
@@ -153,6 +155,8 @@ class _Rules:
     device: Device
     lowering: tuple[ArchPattern, ...]
     """The device's patterns that lower an intrinsic before scheduling."""
+    ranges: Ranges
+    """The values the module's index expressions take (for distributed views)."""
 
     def check(self, op: Operation) -> None:
         """Check ``op`` and, where it nests KTIR, what it holds (pre-order)."""
@@ -176,6 +180,8 @@ class _Rules:
             self._kernel(op)
         elif isinstance(op, ConstructMemoryViewOp):
             _memory_view(op)
+        elif isinstance(op, ConstructDistributedMemoryViewOp):
+            self._distributed_view(op)
         elif isinstance(op, ConstructAccessTileOp):
             _access_tile(op)
         elif op.name == "linalg.generic":
@@ -247,6 +253,13 @@ class _Rules:
                     f"reaches byte {end} of device memory at its fixed address, beyond the "
                     f"{capacity} bytes of {self.device.device_memory} on device @{self.device.name}",
                 )
+
+    def _distributed_view(self, op: ConstructDistributedMemoryViewOp) -> None:
+        """A distributed view as ``split-distributed-views`` rewrites it
+        (``ktc.passes.analysis.distributed`` names what it refuses)."""
+        parts = partitions(op)
+        for access, tile in accesses(op):
+            access_kind(access, tile, parts, self.ranges)
 
     def _generic(self, op: Operation) -> None:
         _on_tensors(op)
@@ -349,6 +362,8 @@ def _end_byte(view: ConstructMemoryViewOp) -> int | None:
 
 
 def _access_tile(op: ConstructAccessTileOp) -> None:
+    if isinstance(op.base.owner, ConstructDistributedMemoryViewOp):
+        return
     if not isinstance(op.base.owner, ConstructMemoryViewOp):
         raise _error(op, "must address a ktdp.construct_memory_view")
     coordinates = op.base.owner.coordinate_set.data

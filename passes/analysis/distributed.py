@@ -1,0 +1,150 @@
+"""Distributed memory views (``ktdp.construct_distributed_memory_view``): their
+partitions as boxes of global coordinates, and what the compiler does with each access
+of one (``access_kind``). ``ktir-legality-check`` refuses what ``split-distributed-views``
+cannot rewrite, with the reason this module gives.
+
+A partition is a ``ktdp.construct_memory_view`` whose ``coordinate_set`` is a box
+``l_j <= d_j < n_j`` (``l_j``, ``n_j`` expressions of its dynamic sizes); coordinate
+``x`` lies at its local coordinate ``x - l``. An access tile of the distributed view is
+a box of points ``a_j <= p_j < b_j`` (constants) at the start its indices give, in the
+identity order. A load whose every user is a ``ktdp.store`` (a copy) is split into
+one copy per partition and store; any other load, and a store, must lie in one
+partition for every value its indices can take (``passes/analysis/ranges.py``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from xdsl.ir import Operation
+from xdsl.ir.affine import AffineConstantExpr, AffineExpr, AffineMap
+
+from ktc.dialects import ktdp
+from ktc.dialects.diagnostics import KtcError, where
+from ktc.dialects.printer import affine_set_text
+from ktc.passes.analysis.ranges import Interval, Ranges
+from ktc.passes.utils.affine import box_range
+
+COPY = "copy"
+"""A load whose users are all stores: one copy per partition."""
+HELD = "held"
+"""An access that lies in one partition."""
+
+
+@dataclass(frozen=True)
+class Partition:
+    """One input of a distributed view: the box of global coordinates it holds."""
+
+    view: ktdp.ConstructMemoryViewOp
+    lows: list[AffineExpr]
+    """``l_j`` over the view's dynamic sizes (its coordinate set's symbols)."""
+    highs: list[AffineExpr]
+    """``n_j`` likewise (one past the last coordinate)."""
+
+    def bounds(self, ranges: Ranges, dim: int) -> tuple[Interval | None, Interval | None]:
+        sizes = [ranges.of(size) for size in self.view.sizes]
+        return ranges.expr(self.lows[dim], [], sizes), ranges.expr(self.highs[dim], [], sizes)
+
+
+def partitions(view: ktdp.ConstructDistributedMemoryViewOp) -> list[Partition]:
+    """The partitions of ``view``; a located error for an input that is not a memory
+    view whose coordinate set is a box."""
+    parts = []
+    for index, memref in enumerate(view.memrefs):
+        owner = memref.owner
+        if not isinstance(owner, ktdp.ConstructMemoryViewOp):
+            raise KtcError(f"input #{index} of the distributed view is not a "
+                           "'ktdp.construct_memory_view'; the compiler composes memory views",
+                           where(view))
+        ranged = box_range(owner.coordinate_set.data)
+        if ranged is None:
+            raise KtcError(f"input #{index} of the distributed view covers "
+                           f"affine_set<{affine_set_text(owner.coordinate_set.data)}>, not a box "
+                           "l_j <= d_j < n_j per dimension; the compiler routes coordinates to "
+                           "partitions that are boxes", where(view))
+        parts.append(Partition(owner, *ranged))
+    return parts
+
+
+def tile_box(tile: ktdp.ConstructAccessTileOp) -> tuple[list[int], list[int]]:
+    """The points ``[a_j, b_j)`` of a tile's set, constants; a located error otherwise."""
+    ranged = box_range(tile.access_tile_set.data)
+    order = tile.access_tile_order.data
+    if ranged is None or not all(isinstance(e, AffineConstantExpr) for e in ranged[0] + ranged[1]):
+        raise KtcError("a tile of a distributed view must be a box of constant extents",
+                       where(tile))
+    if order != AffineMap.identity(order.num_dims):
+        raise KtcError("a tile of a distributed view must take the identity order", where(tile))
+    return [e.value for e in ranged[0]], [e.value for e in ranged[1]]
+
+
+def starts(tile: ktdp.ConstructAccessTileOp, ranges: Ranges) -> list[Interval | None]:
+    """The values each dimension's first point (the start plus ``a_j``) can take."""
+    base_map = tile.base_map.data
+    indices = [ranges.of(index) for index in tile.indices]
+    return [ranges.expr(start, indices[:base_map.num_dims], indices[base_map.num_dims:])
+            for start in base_map.results]
+
+
+def holder(tile: ktdp.ConstructAccessTileOp, parts: list[Partition],
+           ranges: Ranges) -> Partition | None:
+    """The partition holding every coordinate ``tile`` can name, or None."""
+    lows, highs = tile_box(tile)
+    first = starts(tile, ranges)
+    for part in parts:
+        inside = True
+        for dim, (start, a, b) in enumerate(zip(first, lows, highs)):
+            low, high = part.bounds(ranges, dim)
+            if start is None or low is None or high is None:
+                inside = False
+            else:
+                inside &= start[0] + a >= low[1] and start[1] + b <= high[0]
+        if inside:
+            return part
+    return None
+
+
+def is_copy(load: ktdp.LoadOp) -> bool:
+    """Whether every user of ``load``'s tensor stores it, whole, through a memory view."""
+    uses = list(load.result.uses)
+    return bool(uses) and all(
+        isinstance(use.operation, ktdp.StoreOp) and use.index == 0
+        and isinstance(use.operation.access_tile.owner, ktdp.ConstructAccessTileOp)
+        and isinstance(use.operation.access_tile.owner.base.owner, ktdp.ConstructMemoryViewOp)
+        for use in uses
+    )
+
+
+def accesses(view: ktdp.ConstructDistributedMemoryViewOp) -> list[tuple[Operation, ktdp.ConstructAccessTileOp]]:
+    """Every load and store through a tile of ``view``, with its tile; a located error
+    for another use of the view or of one of its tiles."""
+    found = []
+    for use in list(view.result.uses):
+        tile = use.operation
+        if not isinstance(tile, ktdp.ConstructAccessTileOp) or use.index != 0:
+            raise KtcError(f"'{tile.name}' uses a distributed view; the compiler reads and "
+                           "writes one through 'ktdp.construct_access_tile'", where(tile))
+        for tile_use in tile.result.uses:
+            access = tile_use.operation
+            if not isinstance(access, ktdp.LoadOp | ktdp.StoreOp):
+                raise KtcError(f"'{access.name}' uses a tile of a distributed view; the "
+                               "compiler loads and stores them", where(access))
+            found.append((access, tile))
+    return found
+
+
+def access_kind(access: Operation, tile: ktdp.ConstructAccessTileOp, parts: list[Partition],
+                ranges: Ranges) -> tuple[str, Partition | None]:
+    """How ``split-distributed-views`` rewrites ``access``: ``COPY`` or ``HELD`` (with
+    the partition); a located error naming what it does not rewrite."""
+    tile_box(tile)
+    if isinstance(access, ktdp.LoadOp) and is_copy(access):
+        return COPY, None
+    part = holder(tile, parts, ranges)
+    if part is None:
+        what = "a load whose tensor is computed with" if isinstance(access, ktdp.LoadOp) else "a store"
+        raise KtcError(f"{what} through a tile of a distributed view that may span several "
+                       "partitions is not compiled: the tile must lie in one partition for "
+                       "every value of its indices (or the load only be stored: a copy)",
+                       where(access))
+    return HELD, part

@@ -1,0 +1,302 @@
+"""``split-distributed-views``: every access of a ``ktdp.construct_distributed_memory_view``
+rewritten as accesses of its partitions, so that the rest of the pipeline sees views of
+one memory each.
+
+Expects KTIR kernels that ``ktir-legality-check`` accepted: a distributed view's
+inputs are ``ktdp.construct_memory_view``s whose coordinate sets are boxes
+``l_j <= d_j < n_j`` (global coordinates), used through ``ktdp.construct_access_tile``s
+(constant boxes, identity order) by loads and stores (``passes/analysis/distributed.py``).
+
+Produces the same kernel without distributed views. Each partition gets a *local* view
+(same memory, start, sizes and strides; coordinate set ``0 <= d_j < n_j - l_j``), where
+global coordinate ``x`` is local ``x - l``:
+
+- a load or store whose tile lies in one partition for every value of its indices
+  reads or writes that partition's local view at the tile's start minus ``l``;
+- a load whose tensor is only stored (a copy from the distributed view, tile at ``s``,
+  into a tile at ``t`` of a view of sizes ``m``) becomes, per store and partition, a
+  copy of the tile's extent ``e`` from the local view at ``q - l`` (``q = max(s, l)``,
+  the first coordinate of the tile in the partition) into a view of the store's memory
+  at ``t + q - s`` whose sizes are ``min(m, t + e, t + n - s)`` (where the tile or the
+  partition ends). Both sides are masked tiles (``docs/ktir.md``): the copy moves the
+  tile's part in the partition, nothing else, whatever the runtime values of ``s`` and
+  the partitions' bounds; a partition the tile provably misses gets no copy.
+
+The distributed view and the tiles of it are erased; nothing is left to change, so a
+second run changes nothing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from xdsl.context import Context
+from xdsl.dialects import arith
+from xdsl.dialects.builtin import (
+    AffineMapAttr,
+    DYNAMIC_INDEX,
+    AffineSetAttr,
+    DenseArrayBase,
+    IndexType,
+    MemRefType,
+    ModuleOp,
+    i64,
+)
+from xdsl.ir import Operation, SSAValue
+from xdsl.ir.affine import AffineBinaryOpKind, AffineExpr, AffineMap
+from xdsl.ir.affine.affine_set import AffineConstraintExpr, AffineConstraintKind, AffineSet
+from xdsl.passes import ModulePass
+from xdsl.rewriter import InsertPoint, Rewriter
+
+from ktc.dialects import ktdp
+from ktc.dialects.ktdp import sizes_box
+from ktc.passes.analysis.distributed import (
+    COPY,
+    Partition,
+    access_kind,
+    accesses,
+    partitions,
+    starts,
+    tile_box,
+)
+from ktc.passes.analysis.ranges import Ranges
+from ktc.passes.utils.affine import box, box_bounds
+from ktc.passes.utils.ir import erase_unused
+from ktc.passes.utils.values import fold_affine
+
+Index = SSAValue | int
+
+
+@dataclass(frozen=True)
+class SplitDistributedViews(ModulePass):
+    """Rewrite accesses of distributed views as accesses of their partitions (see the
+    module docstring)."""
+
+    name = "split-distributed-views"
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        views = [inner for inner in op.walk() if isinstance(inner, ktdp.ConstructDistributedMemoryViewOp)]
+        ranges = Ranges(op)
+        for view in views:
+            _split(view, ranges)
+
+
+def _split(view: ktdp.ConstructDistributedMemoryViewOp, ranges: Ranges) -> None:
+    parts = partitions(view)
+    local = {part.view: _local_view(part, view) for part in parts}
+    tiles = []
+    for access, tile in accesses(view):
+        kind, part = access_kind(access, tile, parts, ranges)
+        if kind == COPY:
+            tiles += _copy(access, tile, parts, local, ranges)
+        else:
+            _retarget(access, tile, part, local[part.view], ranges)
+        tiles.append(tile)
+    erase_unused(tiles + [view])
+
+
+def _local_view(part: Partition, before: Operation) -> SSAValue:
+    """The partition's view with local coordinates ``0 <= d_j < n_j - l_j``."""
+    old = part.view
+    constraints = []
+    for dim, (low, high) in enumerate(zip(part.lows, part.highs)):
+        coordinate = AffineExpr.dimension(dim)
+        constraints += [
+            AffineConstraintExpr(AffineConstraintKind.ge, coordinate, AffineExpr.constant(0)),
+            AffineConstraintExpr(AffineConstraintKind.ge, high - low - 1, coordinate),
+        ]
+    coordinates = AffineSet(len(part.lows), old.coordinate_set.data.num_symbols, tuple(constraints))
+    new = old.clone()
+    new.properties["coordinate_set"] = AffineSetAttr(coordinates)
+    if old.result.name_hint:
+        new.result.name_hint = f"{old.result.name_hint}_local"
+    Rewriter.insert_op(new, InsertPoint.before(before))
+    return new.result
+
+
+def _retarget(access: Operation, tile: ktdp.ConstructAccessTileOp, part: Partition,
+              local: SSAValue, ranges: Ranges) -> None:
+    """``access`` through a tile of ``local`` at the tile's start minus ``l``."""
+    emit = _Emit(InsertPoint.before(access), ranges)
+    lows = [emit.affine(low, [], list(part.view.sizes)) for low in part.lows]
+    first = [emit.sub(start, low) for start, low in zip(_starts(emit, tile), lows)]
+    new = _tile(emit, local, first, tile.access_tile_set, tile.result.type, tile)
+    index = 0 if isinstance(access, ktdp.LoadOp) else 1
+    access.operands[index] = new
+
+
+def _copy(load: ktdp.LoadOp, tile: ktdp.ConstructAccessTileOp, parts: list[Partition],
+          local: dict[ktdp.ConstructMemoryViewOp, SSAValue],
+          ranges: Ranges) -> list[ktdp.ConstructAccessTileOp]:
+    """One copy per store of ``load`` and partition the tile may meet; the stores'
+    tiles."""
+    lows, highs = tile_box(tile)
+    extents = [b - a for a, b in zip(lows, highs)]
+    dest_tiles = []
+    for use in list(load.result.uses):
+        store = use.operation
+        dest_tile = store.access_tile.owner
+        emit = _Emit(InsertPoint.before(store), ranges)
+        source = [emit.add(s, a) for s, a in zip(_starts(emit, tile), lows)]
+        dest_lows, _ = tile_box(dest_tile)
+        dest = [emit.add(t, a) for t, a in zip(_starts(emit, dest_tile), dest_lows)]
+        for part in parts:
+            if _misses(tile, part, ranges):
+                continue
+            _piece(emit, load, store, part, local[part.view], source, dest, extents)
+        Rewriter.erase_op(store)
+        dest_tiles.append(dest_tile)
+    Rewriter.erase_op(load)
+    return dest_tiles
+
+
+def _misses(tile: ktdp.ConstructAccessTileOp, part: Partition, ranges: Ranges) -> bool:
+    """Whether the tile names no coordinate of ``part`` for any value of its indices."""
+    lows, highs = tile_box(tile)
+    for dim, (start, a, b) in enumerate(zip(starts(tile, ranges), lows, highs)):
+        low, high = part.bounds(ranges, dim)
+        if start is not None and low is not None and start[1] + b <= low[0]:
+            return True
+        if start is not None and high is not None and start[0] + a >= high[1]:
+            return True
+    return False
+
+
+def _piece(emit: _Emit, load: ktdp.LoadOp, store: ktdp.StoreOp, part: Partition,
+           local: SSAValue, source: list[Index], dest: list[Index], extents: list[int]) -> None:
+    """The copy of the tile's part in ``part`` (see the module docstring)."""
+    sizes = list(part.view.sizes)
+    lows = [emit.affine(low, [], sizes) for low in part.lows]
+    highs = [emit.affine(high, [], sizes) for high in part.highs]
+    first = [emit.max(s, low) for s, low in zip(source, lows)]
+    dest_view = store.access_tile.owner.base.owner
+    limits = [emit.affine(bound, [], list(dest_view.sizes))
+              for bound in box_bounds(dest_view.coordinate_set.data)]
+    bounds = [
+        emit.min(emit.min(m, emit.add(t, e)), emit.add(t, emit.sub(n, s)))
+        for m, t, e, n, s in zip(limits, dest, extents, highs, source)
+    ]
+    tile_type = load.access_tile.type
+    points = AffineSetAttr(box(extents))
+    read = _tile(emit, local, [emit.sub(q, low) for q, low in zip(first, lows)], points, tile_type,
+                 load.access_tile.owner)
+    data = emit.op(ktdp.LoadOp.build(operands=[read], result_types=[load.result.type]))
+    written_view = _bounded_view(emit, dest_view, bounds)
+    at = [emit.add(t, emit.sub(q, s)) for t, q, s in zip(dest, first, source)]
+    written = _tile(emit, written_view, at, points, store.access_tile.type, store.access_tile.owner)
+    emit.op(ktdp.StoreOp.build(operands=[data, written]), result=False)
+
+
+def _bounded_view(emit: _Emit, view: ktdp.ConstructMemoryViewOp, bounds: list[Index]) -> SSAValue:
+    """``view`` with sizes ``bounds`` and the box of them as its coordinate set."""
+    static = [b if isinstance(b, int) else DYNAMIC_INDEX for b in bounds]
+    dynamic = [emit.ssa(b) for b in bounds if not isinstance(b, int)]
+    memref_type = MemRefType(view.result.type.get_element_type(),
+                             [DYNAMIC_INDEX if b == DYNAMIC_INDEX else b for b in static])
+    return emit.op(ktdp.ConstructMemoryViewOp.build(
+        operands=[view.offset, dynamic, list(view.strides)],
+        result_types=[memref_type],
+        properties={
+            "static_sizes": DenseArrayBase.from_list(i64, static),
+            "static_strides": view.static_strides,
+            "memory_space": view.memory_space,
+            "coordinate_set": AffineSetAttr(sizes_box(static)),
+        },
+    ), like=view)
+
+
+def _starts(emit: _Emit, tile: ktdp.ConstructAccessTileOp) -> list[Index]:
+    """The tile's start per dimension (its base map over its indices)."""
+    base_map = tile.base_map.data
+    indices = list(tile.indices)
+    return [emit.affine(start, indices[:base_map.num_dims], indices[base_map.num_dims:])
+            for start in base_map.results]
+
+
+def _tile(emit: _Emit, view: SSAValue, first: Sequence[Index], points: AffineSetAttr,
+          tile_type, like: ktdp.ConstructAccessTileOp) -> SSAValue:
+    """A tile of ``view`` at ``first`` (one index per dimension)."""
+    rank = len(first)
+    return emit.op(ktdp.ConstructAccessTileOp.build(
+        operands=[view, [emit.ssa(f) for f in first], []],
+        result_types=[tile_type],
+        properties={
+            "base_map": AffineMapAttr(AffineMap.identity(rank)),
+            "access_tile_set": points,
+            "access_tile_order": AffineMapAttr(AffineMap.identity(rank)),
+        },
+    ), like=like)
+
+
+class _Emit:
+    """Index arithmetic inserted at one point, folded where its operands are constants."""
+
+    def __init__(self, point: InsertPoint, ranges: Ranges):
+        self.point = point
+        self.ranges = ranges
+
+    def op(self, op: Operation, like: Operation | None = None, result: bool = True) -> SSAValue | None:
+        if like is not None:
+            op.location = like.location
+            if op.results and like.results and like.results[0].name_hint:
+                op.results[0].name_hint = like.results[0].name_hint
+        Rewriter.insert_op(op, self.point)
+        return op.results[0] if result else None
+
+    def ssa(self, value: Index) -> SSAValue:
+        if isinstance(value, int):
+            return self.op(arith.ConstantOp.from_int_and_width(value, IndexType()))
+        return value
+
+    def _binary(self, kind: type[Operation], fold: Callable[[int, int], int],
+                lhs: Index, rhs: Index) -> Index:
+        if isinstance(lhs, int) and isinstance(rhs, int):
+            return fold(lhs, rhs)
+        return self.op(kind(self.ssa(lhs), self.ssa(rhs)))
+
+    def add(self, lhs: Index, rhs: Index) -> Index:
+        if rhs == 0 or lhs == 0:
+            return lhs if rhs == 0 else rhs
+        return self._binary(arith.AddiOp, int.__add__, lhs, rhs)
+
+    def sub(self, lhs: Index, rhs: Index) -> Index:
+        if lhs is rhs:
+            return 0
+        return lhs if rhs == 0 else self._binary(arith.SubiOp, int.__sub__, lhs, rhs)
+
+    def mul(self, lhs: Index, rhs: Index) -> Index:
+        if rhs == 1 or lhs == 1:
+            return lhs if rhs == 1 else rhs
+        return self._binary(arith.MuliOp, int.__mul__, lhs, rhs)
+
+    def max(self, lhs: Index, rhs: Index) -> Index:
+        if self._at_least(lhs, rhs):
+            return lhs
+        if self._at_least(rhs, lhs):
+            return rhs
+        return self._binary(arith.MaxSIOp, max, lhs, rhs)
+
+    def min(self, lhs: Index, rhs: Index) -> Index:
+        if self._at_least(rhs, lhs):
+            return lhs
+        if self._at_least(lhs, rhs):
+            return rhs
+        return self._binary(arith.MinSIOp, min, lhs, rhs)
+
+    def _at_least(self, lhs: Index, rhs: Index) -> bool:
+        """Whether ``lhs >= rhs`` for every value they can take."""
+        if lhs is rhs:
+            return True
+        low = (lhs, lhs) if isinstance(lhs, int) else self.ranges.of(lhs)
+        high = (rhs, rhs) if isinstance(rhs, int) else self.ranges.of(rhs)
+        return low is not None and high is not None and low[0] >= high[1]
+
+    def affine(self, expr: AffineExpr, dims: Sequence[Index], symbols: Sequence[Index]) -> Index:
+        return fold_affine(expr, dims, symbols, {
+            AffineBinaryOpKind.Add: self.add,
+            AffineBinaryOpKind.Mul: self.mul,
+            AffineBinaryOpKind.FloorDiv: lambda a, b: self._binary(arith.FloorDivSIOp, int.__floordiv__, a, b),
+            AffineBinaryOpKind.CeilDiv: lambda a, b: self._binary(arith.CeilDivSIOp, lambda x, y: -(-x // y), a, b),
+            AffineBinaryOpKind.Mod: lambda a, b: self._binary(arith.RemSIOp, int.__mod__, a, b),
+        })
