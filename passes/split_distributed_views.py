@@ -20,7 +20,9 @@ global coordinate ``x`` is local ``x - l``:
   at ``t + q - s`` whose sizes are ``min(m, t + e, t + n - s)`` (where the tile or the
   partition ends). Both sides are masked tiles (``docs/ktir.md``): the copy moves the
   tile's part in the partition, nothing else, whatever the runtime values of ``s`` and
-  the partitions' bounds; a partition the tile provably misses gets no copy.
+  the partitions' bounds; a partition the tile provably misses gets no copy. When the
+  part's corners are constants, the copy is of exactly that part (a tile of its shape,
+  into the store's own view), and an empty part gets no copy.
 
 The distributed view and the tiles of it are erased; nothing is left to change, so a
 second run changes nothing.
@@ -41,6 +43,7 @@ from xdsl.dialects.builtin import (
     IndexType,
     MemRefType,
     ModuleOp,
+    TensorType,
     i64,
 )
 from xdsl.ir import Operation, SSAValue
@@ -63,7 +66,7 @@ from ktc.passes.analysis.distributed import (
 from ktc.passes.analysis.ranges import Ranges
 from ktc.passes.utils.affine import box, box_bounds
 from ktc.passes.utils.ir import erase_unused
-from ktc.passes.utils.values import fold_affine
+from ktc.passes.utils.values import evaluate, fold_affine
 
 Index = SSAValue | int
 
@@ -165,26 +168,34 @@ def _misses(tile: ktdp.ConstructAccessTileOp, part: Partition, ranges: Ranges) -
 
 def _piece(emit: _Emit, load: ktdp.LoadOp, store: ktdp.StoreOp, part: Partition,
            local: SSAValue, source: list[Index], dest: list[Index], extents: list[int]) -> None:
-    """The copy of the tile's part in ``part`` (see the module docstring)."""
+    """The copy of the tile's part in ``part`` (see the module docstring); when its
+    corners are constants, a copy of exactly that part."""
     sizes = list(part.view.sizes)
     lows = [emit.affine(low, [], sizes) for low in part.lows]
     highs = [emit.affine(high, [], sizes) for high in part.highs]
     first = [emit.max(s, low) for s, low in zip(source, lows)]
+    ends = [emit.min(emit.add(s, e), n) for s, e, n in zip(source, extents, highs)]
     dest_view = store.access_tile.owner.base.owner
-    limits = [emit.affine(bound, [], list(dest_view.sizes))
-              for bound in box_bounds(dest_view.coordinate_set.data)]
-    bounds = [
-        emit.min(emit.min(m, emit.add(t, e)), emit.add(t, emit.sub(n, s)))
-        for m, t, e, n, s in zip(limits, dest, extents, highs, source)
-    ]
-    tile_type = load.access_tile.type
-    points = AffineSetAttr(box(extents))
+    at = [emit.add(t, emit.sub(q, s)) for t, q, s in zip(dest, first, source)]
+    shape = extents
+    if all(isinstance(x, int) for x in first + ends):
+        shape = [end - q for q, end in zip(first, ends)]
+        if min(shape) <= 0:
+            return
+        written_view = dest_view.result
+    else:
+        limits = [emit.affine(bound, [], list(dest_view.sizes))
+                  for bound in box_bounds(dest_view.coordinate_set.data)]
+        bounds = [emit.min(emit.min(m, emit.add(t, e)), emit.add(t, emit.sub(n, s)))
+                  for m, t, e, n, s in zip(limits, dest, extents, highs, source)]
+        written_view = _bounded_view(emit, dest_view, bounds)
+    points = AffineSetAttr(box(shape))
+    tile_type = ktdp.AccessTileType(shape)
     read = _tile(emit, local, [emit.sub(q, low) for q, low in zip(first, lows)], points, tile_type,
                  load.access_tile.owner)
-    data = emit.op(ktdp.LoadOp.build(operands=[read], result_types=[load.result.type]))
-    written_view = _bounded_view(emit, dest_view, bounds)
-    at = [emit.add(t, emit.sub(q, s)) for t, q, s in zip(dest, first, source)]
-    written = _tile(emit, written_view, at, points, store.access_tile.type, store.access_tile.owner)
+    data_type = TensorType(load.result.type.get_element_type(), shape)
+    data = emit.op(ktdp.LoadOp.build(operands=[read], result_types=[data_type]))
+    written = _tile(emit, written_view, at, points, tile_type, store.access_tile.owner)
     emit.op(ktdp.StoreOp.build(operands=[data, written]), result=False)
 
 
@@ -227,6 +238,14 @@ def _tile(emit: _Emit, view: SSAValue, first: Sequence[Index], points: AffineSet
             "access_tile_order": AffineMapAttr(AffineMap.identity(rank)),
         },
     ), like=like)
+
+
+def _constant(value: Index) -> Index:
+    """``value`` as an integer when it is a constant."""
+    if isinstance(value, int):
+        return value
+    known = evaluate(value, [])
+    return value if known is None else known
 
 
 class _Emit:
@@ -293,6 +312,7 @@ class _Emit:
         return low is not None and high is not None and low[0] >= high[1]
 
     def affine(self, expr: AffineExpr, dims: Sequence[Index], symbols: Sequence[Index]) -> Index:
+        dims, symbols = [_constant(d) for d in dims], [_constant(s) for s in symbols]
         return fold_affine(expr, dims, symbols, {
             AffineBinaryOpKind.Add: self.add,
             AffineBinaryOpKind.Mul: self.mul,
