@@ -47,6 +47,7 @@ from ktc.passes.analysis.inter_tile import consumer_of, function_of, resolve, re
 from ktc.passes.analysis.ranges import Ranges
 from ktc.passes.analysis.reductions import extremum_of
 from ktc.passes.utils.affine import box_bounds
+from ktc.passes.utils.values import evaluate
 
 ELEMENTWISE = frozenset({
     "arith.addf", "arith.subf", "arith.mulf", "arith.divf", "arith.negf",
@@ -338,6 +339,19 @@ def _memory_view(op: ConstructMemoryViewOp) -> None:
             op,
             f"is in {attr_text(op.memory_space)}, the scratchpad of tile {space.ct_id.data}; "
             "views of another tile's scratchpad are not supported yet",
+        )
+    if op.strides:
+        raise _error(
+            op,
+            "has dynamic strides; the compiled transfers lay tiles out with constant strides "
+            "(a DMA descriptor holds them), so give the strides as constants",
+        )
+    if space.kind.data == MemorySpaceKind.CT_LOCAL and evaluate(op.offset, []) is None:
+        raise _error(
+            op,
+            "places data in the tile's scratchpad at an address that is not a constant; "
+            "the compiler keeps its own scratchpad buffers clear of the kernel's only at "
+            "constant addresses",
         )
 
 
