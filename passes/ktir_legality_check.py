@@ -220,6 +220,14 @@ class _Rules:
         self._fixed_addresses(func)
         grid = grid_of(func)
         communicates = any(inner.name.startswith("ktdp.inter_tile_") for inner in func.walk())
+        if any(_in_scratchpad(inner) for inner in func.walk()) and prod(grid) > self.device.cores:
+            raise _error(
+                func,
+                f"cannot run on device @{self.device.name}: grid {list(grid)} has {prod(grid)} "
+                "tiles that keep data in their own scratchpad (ct_local views), but the device "
+                f"has {self.device.cores} cores to run them at once; in several waves tiles "
+                "would share a core's scratchpad",
+            )
         try:
             self.device.place_grid(grid, single_wave=communicates)
         except KtcError as err:
@@ -355,11 +363,21 @@ def _memory_view(op: ConstructMemoryViewOp) -> None:
         )
 
 
-def _global(view: ConstructMemoryViewOp) -> bool:
+def _kind_of(view: ConstructMemoryViewOp) -> MemorySpaceKind | None:
     space = view.memory_space
     if isinstance(space, SpyreMemorySpaceAttr):
         space = space.to_memory_space()
-    return isinstance(space, MemorySpaceAttr) and space.kind.data == MemorySpaceKind.GLOBAL
+    return space.kind.data if isinstance(space, MemorySpaceAttr) else None
+
+
+def _global(view: ConstructMemoryViewOp) -> bool:
+    return _kind_of(view) == MemorySpaceKind.GLOBAL
+
+
+def _in_scratchpad(op: Operation) -> bool:
+    """A view of data the kernel keeps in a tile's scratchpad: it belongs to that tile,
+    so the grid must run in one wave (a core runs one tile)."""
+    return isinstance(op, ConstructMemoryViewOp) and _kind_of(op) == MemorySpaceKind.CT_LOCAL
 
 
 def _end_byte(view: ConstructMemoryViewOp) -> int | None:

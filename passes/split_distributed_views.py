@@ -13,6 +13,11 @@ global coordinate ``x`` is local ``x - l``:
 
 - a load or store whose tile lies in one partition for every value of its indices
   reads or writes that partition's local view at the tile's start minus ``l``;
+- one that lies, on each tile of a static grid, in one of partitions alike but for
+  their start, reads or writes a local view whose start is chosen per tile: the sum of
+  the partitions' starts, each times a ``ktdf.tile_table`` of 0 and 1 over the linear
+  tile id (x fastest), at the tile's start minus its holder's ``l`` (a table where the
+  holders' ``l`` differ);
 - a load whose tensor is only stored (a copy from the distributed view, tile at ``s``,
   into a tile at ``t`` of a view of sizes ``m``) becomes, per store and partition, a
   copy of the tile's extent ``e`` from the local view at ``q - l`` (``q = max(s, l)``,
@@ -32,6 +37,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from math import prod
 
 from xdsl.context import Context
 from xdsl.dialects import arith
@@ -52,10 +58,12 @@ from xdsl.ir.affine.affine_set import AffineConstraintExpr, AffineConstraintKind
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
-from ktc.dialects import ktdp
+from ktc.dialects import ktdf, ktdp
+from ktc.dialects.ktdp import grid_of
 from ktc.dialects.ktdp import sizes_box
 from ktc.passes.analysis.distributed import (
     COPY,
+    HELD,
     Partition,
     access_kind,
     accesses,
@@ -65,8 +73,8 @@ from ktc.passes.analysis.distributed import (
 )
 from ktc.passes.analysis.ranges import Ranges
 from ktc.passes.utils.affine import box, box_bounds
-from ktc.passes.utils.ir import erase_unused
-from ktc.passes.utils.values import evaluate, fold_affine
+from ktc.passes.utils.ir import enclosing_function, erase_unused
+from ktc.passes.utils.values import affine_value, evaluate, fold_affine
 
 Index = SSAValue | int
 
@@ -90,13 +98,16 @@ def _split(view: ktdp.ConstructDistributedMemoryViewOp, ranges: Ranges) -> None:
     local = {part.view: _local_view(part, view) for part in parts}
     tiles = []
     for access, tile in accesses(view):
-        kind, part = access_kind(access, tile, parts, ranges)
+        kind, held = access_kind(access, tile, parts, ranges)
         if kind == COPY:
             tiles += _copy(access, tile, parts, local, ranges)
+        elif kind == HELD:
+            _retarget(access, tile, held[0], local[held[0].view], ranges)
         else:
-            _retarget(access, tile, part, local[part.view], ranges)
+            _retarget_per_tile(access, tile, held, view, ranges)
         tiles.append(tile)
-    erase_unused(tiles + [view])
+    erase_unused(tiles + [view] + [value.owner for value in local.values()]
+                 + [part.view for part in parts])
 
 
 def _local_view(part: Partition, before: Operation) -> SSAValue:
@@ -127,6 +138,39 @@ def _retarget(access: Operation, tile: ktdp.ConstructAccessTileOp, part: Partiti
     new = _tile(emit, local, first, tile.access_tile_set, tile.result.type, tile)
     index = 0 if isinstance(access, ktdp.LoadOp) else 1
     access.operands[index] = new
+
+
+def _retarget_per_tile(access: Operation, tile: ktdp.ConstructAccessTileOp,
+                       held: list[Partition], before: Operation, ranges: Ranges) -> None:
+    """``access`` through a local view chosen per tile: its start the sum over the
+    partitions of their start times a per-tile 0/1 table (``ktdf.tile_table`` of the
+    linear tile id), the tile at its start minus the holder's ``l``, also a table."""
+    emit = _Emit(InsertPoint.before(access), ranges)
+    kernel = enclosing_function(access)
+    grid = grid_of(kernel)
+    ids = ktdp.GetComputeTileIdOp.build(result_types=[[IndexType()] * len(grid)])
+    emit.op(ids, result=False)
+    linear: Index = 0
+    for dim in reversed(range(len(grid))):
+        linear = emit.add(emit.mul(linear, grid[dim]), ids.results[dim])
+    linear = emit.ssa(linear)
+    offset: Index = 0
+    for part in dict.fromkeys(held):
+        chosen = emit.op(ktdf.TileTableOp(linear, [int(h is part) for h in held]))
+        offset = emit.add(offset, emit.mul(chosen, part.view.offset))
+    first = held[0]
+    local = _local_view(first, access)
+    local.owner.operands[0] = emit.ssa(offset)
+    tile_ids = [[t // prod(grid[:d]) % grid[d] for d in range(len(grid))] for t in range(len(held))]
+    starts_at = _starts(emit, tile)
+    shifted = []
+    for dim, start in enumerate(starts_at):
+        lows = [affine_value(h.lows[dim], [], [evaluate(s, ids_) for s in h.view.sizes])
+                for h, ids_ in zip(held, tile_ids)]
+        low = lows[0] if len(set(lows)) == 1 else emit.op(ktdf.TileTableOp(linear, lows))
+        shifted.append(emit.sub(start, low))
+    new = _tile(emit, local, shifted, tile.access_tile_set, tile.result.type, tile)
+    access.operands[0 if isinstance(access, ktdp.LoadOp) else 1] = new
 
 
 def _copy(load: ktdp.LoadOp, tile: ktdp.ConstructAccessTileOp, parts: list[Partition],

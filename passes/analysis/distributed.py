@@ -8,13 +8,17 @@ A partition is a ``ktdp.construct_memory_view`` whose ``coordinate_set`` is a bo
 ``x`` lies at its local coordinate ``x - l``. An access tile of the distributed view is
 a box of points ``a_j <= p_j < b_j`` (constants) at the start its indices give, in the
 identity order. A load whose every user is a ``ktdp.store`` (a copy) is split into
-one copy per partition and store; any other load, and a store, must lie in one
-partition for every value its indices can take (``passes/analysis/ranges.py``).
+one copy per partition and store unless it lies in one partition as below; any other
+load, and a store, must lie in one
+partition for every value its indices can take (``passes/analysis/ranges.py``), or, in
+a static grid, on each tile in one of partitions alike but for their start (the rows
+of a 2x2 grid of tiles split over four arrays).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from math import prod
 
 from xdsl.ir import Operation
 from xdsl.ir.affine import AffineConstantExpr, AffineExpr, AffineMap
@@ -23,15 +27,22 @@ from ktc.dialects import ktdp
 from ktc.dialects.diagnostics import KtcError, where
 from ktc.dialects.printer import affine_set_text
 from ktc.passes.analysis.ranges import Interval, Ranges
+from ktc.dialects.ktdp import grid_of
 from ktc.passes.utils.affine import box_range
+from ktc.passes.utils.ir import enclosing_function
+from ktc.passes.utils.values import affine_value, evaluate
 
 COPY = "copy"
 """A load whose users are all stores: one copy per partition."""
 HELD = "held"
 """An access that lies in one partition."""
+PER_TILE = "per tile"
+"""An access that lies, on each tile of a static grid, in one partition, the
+partitions alike but for their start (same memory space, sizes, strides and extents):
+the partition chosen per tile."""
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class Partition:
     """One input of a distributed view: the box of global coordinates it holds."""
 
@@ -104,6 +115,55 @@ def holder(tile: ktdp.ConstructAccessTileOp, parts: list[Partition],
     return None
 
 
+def tile_holders(tile: ktdp.ConstructAccessTileOp, parts: list[Partition]) -> list[Partition] | None:
+    """Per tile of the kernel's grid (linear id, x fastest), the partition holding
+    every coordinate ``tile`` names there, when its start and the partitions' bounds
+    are constants of the tile id and those partitions are alike but for their start;
+    None otherwise."""
+    kernel = enclosing_function(tile)
+    if kernel is None:
+        return None
+    grid = grid_of(kernel)
+    lows, highs = tile_box(tile)
+    base_map = tile.base_map.data
+    found = []
+    for linear in range(prod(grid)):
+        ids = [linear // prod(grid[:d]) % grid[d] for d in range(len(grid))]
+        indices = [evaluate(index, ids) for index in tile.indices]
+        if None in indices:
+            return None
+        first = [affine_value(e, indices[:base_map.num_dims], indices[base_map.num_dims:])
+                 for e in base_map.results]
+        held = [part for part in parts if _holds(part, first, lows, highs, ids)]
+        if not held:
+            return None
+        found.append(held[0])
+    if not all(_alike(part, found[0]) for part in found):
+        return None
+    return found
+
+
+def _holds(part: Partition, first: list[int], lows: list[int], highs: list[int],
+           ids: list[int]) -> bool:
+    sizes = [evaluate(size, ids) for size in part.view.sizes]
+    if None in sizes:
+        return False
+    return all(
+        start + a >= affine_value(low, [], sizes) and start + b <= affine_value(high, [], sizes)
+        for start, a, b, low, high in zip(first, lows, highs, part.lows, part.highs)
+    )
+
+
+def _alike(part: Partition, other: Partition) -> bool:
+    """The same memory space, sizes, strides and extents (``n_j - l_j``)."""
+    a, b = part.view, other.view
+    return (a.memory_space == b.memory_space and a.static_sizes == b.static_sizes
+            and list(a.sizes) == list(b.sizes) and a.static_strides == b.static_strides
+            and list(a.strides) == list(b.strides)
+            and [h - l for l, h in zip(part.lows, part.highs)]
+            == [h - l for l, h in zip(other.lows, other.highs)])
+
+
 def is_copy(load: ktdp.LoadOp) -> bool:
     """Whether every user of ``load``'s tensor stores it, whole, through a memory view."""
     uses = list(load.result.uses)
@@ -134,17 +194,22 @@ def accesses(view: ktdp.ConstructDistributedMemoryViewOp) -> list[tuple[Operatio
 
 
 def access_kind(access: Operation, tile: ktdp.ConstructAccessTileOp, parts: list[Partition],
-                ranges: Ranges) -> tuple[str, Partition | None]:
-    """How ``split-distributed-views`` rewrites ``access``: ``COPY`` or ``HELD`` (with
-    the partition); a located error naming what it does not rewrite."""
+                ranges: Ranges) -> tuple[str, list[Partition]]:
+    """How ``split-distributed-views`` rewrites ``access``: ``COPY``, ``HELD`` (with
+    the partition) or ``PER_TILE`` (with the partition of each tile); a located error
+    naming what it does not rewrite."""
     tile_box(tile)
-    if isinstance(access, ktdp.LoadOp) and is_copy(access):
-        return COPY, None
     part = holder(tile, parts, ranges)
-    if part is None:
-        what = "a load whose tensor is computed with" if isinstance(access, ktdp.LoadOp) else "a store"
-        raise KtcError(f"{what} through a tile of a distributed view that may span several "
-                       "partitions is not compiled: the tile must lie in one partition for "
-                       "every value of its indices (or the load only be stored: a copy)",
-                       where(access))
-    return HELD, part
+    if part is not None:
+        return HELD, [part]
+    per_tile = tile_holders(tile, parts)
+    if per_tile is not None:
+        return PER_TILE, per_tile
+    if isinstance(access, ktdp.LoadOp) and is_copy(access):
+        return COPY, []
+    what = "a load whose tensor is computed with" if isinstance(access, ktdp.LoadOp) else "a store"
+    raise KtcError(f"{what} through a tile of a distributed view that may span several "
+                   "partitions is not compiled: the tile must lie in one partition for "
+                   "every value of its indices, or on each tile in one of partitions alike "
+                   "but for their start (or the load only be stored: a copy)",
+                   where(access))
