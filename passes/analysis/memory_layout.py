@@ -363,5 +363,8 @@ def kernel_placed(module: Operation, device: Device) -> dict[str, list[tuple[int
         reach = [(n - 1) * stride for n, stride in zip(extents, view.static_strides.get_values()) if n > 0]
         low = start[0] + sum(min(r, 0) for r in reach)
         high = start[1] + sum(max(r, 0) for r in reach) + 1
+        if high * element > memory.size:
+            raise KtcError(f"the kernel's data in {memory.kind} ends at byte {high * element}, "
+                           f"beyond its {memory.size} bytes on device @{device.name}", where(view))
         placed.setdefault(memory.kind, []).append((low * element, high * element))
     return placed
