@@ -116,9 +116,11 @@ class KtirLegalityCheck(ModulePass):
     ``[1]``) in a module that declares its device (``ktc-opt --arch``). Accepted:
     kernel arguments that are pointers, scalars or runtime arguments of a scalar
     type (read by ``ktdp.runtime_arg_extract``);
-    loads and stores through ``ktdp.construct_memory_view`` (``global`` or the
-    tile's own ``ct_local``) and ``ktdp.construct_access_tile`` (an order that
-    permutes the dimensions);
+    loads and stores through ``ktdp.construct_memory_view`` (``global``, or the
+    tile's own ``ct_local`` at a constant address in a grid of one wave; constant
+    strides) and ``ktdp.construct_access_tile`` (an order that permutes the
+    dimensions); distributed views as ``split-distributed-views`` rewrites them
+    (``ktc.passes.analysis.distributed``);
     elementwise ``arith``/``math`` ops the compute engine has an instruction for,
     on tensors or scalars, and any integer/index arithmetic on scalars; named
     elementwise ``linalg`` ops, ``linalg.generic`` (parallel and reduction

@@ -67,6 +67,8 @@ FORMULAS = {
     "row_sum": (lambda args: _wide(args, "x").sum(axis=1), 1e-4),
     "rotary": (_rotary, 1e-2),
     "layernorm_fwd": (_layernorm_fwd, 2e-2),
+    "distributed_copy": (lambda args: np.concatenate(
+        [_wide(args, f"a{k}") for k in range(len(args) - 1)]), 0.0),
 }
 """Per kernel: the expected output, and the absolute and relative tolerance."""
 
