@@ -166,26 +166,18 @@ LAYOUTS = {
 }
 
 
-WRAPS = {("columns at launch 40", "toy")}
-"""Known wrong: toy's 8 lanes cut the 32-column copy window of the second partition
-(columns 40..71, masked at 64) into 8-column DMAs, and the masked lowering splits the
-start of the one at column 64 by the view's strides into row 1, column 0, so it writes
-there (docs/ktir.md, distributed views)."""
-
-
 @pytest.mark.parametrize("device", DEVICES)
 @pytest.mark.parametrize("name", LAYOUTS)
 def test_distributed_copy_matches(name: str, device: str):
-    if (name, device) in WRAPS:
-        pytest.xfail("a masked DMA starting past the end of a row wraps into the next row "
-                     "(WRAPS)")
+    """On toy (8 lanes) the 32-column window of the second partition at a boundary of
+    40 (columns 40..71, masked at 64) moves as 8-column DMAs, one of them starting at
+    column 64: past the row, so outside the box (not row 1, column 0)."""
     check_copy(LAYOUTS[name], DEVICES[device])
 
 
 @st.composite
 def layouts(draw) -> Layout:
-    """(Not on toy: its 8 lanes cut copy windows into DMAs that may start past the end
-    of a row, ``WRAPS``.) Rows or columns split in 2 or 3 partitions at drawn boundaries (one known only
+    """Rows or columns split in 2 or 3 partitions at drawn boundaries (one known only
     at launch when drawn so), tiles of drawn power-of-two shapes narrower than the
     tensor (a masked copy of whole rows into a block of another shape is not lowered
     yet, docs/ktir.md), partitions at least 2 wide (a column partition 1 wide has
@@ -204,7 +196,7 @@ def layouts(draw) -> Layout:
 
 @settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(layout=layouts())
-@pytest.mark.parametrize("device", ["spyre", "line4"])
+@pytest.mark.parametrize("device", DEVICES)
 def test_generated_distributed_copy_matches(device: str, layout: Layout):
     check_copy(layout, DEVICES[device])
 
