@@ -513,7 +513,7 @@ SIZES: dict[str, dict[str, dict[str, int]]] = {
     "layernorm_fwd": {"small": {"cols": 1024, "block": 1024},
                       "large": {"cols": 8192, "block": 1024}},
     "distributed_copy": {"small": {"rows": 256, "cols": 128, "grid": 32, "parts": 4, "block": 8},
-                         "large": {"rows": 4096, "cols": 1024, "grid": 32, "parts": 32,
+                         "large": {"rows": 2048, "cols": 1024, "grid": 32, "parts": 32,
                                    "block": 8}},
 }
 """Shapes and grids per kernel: the small one is the example's, the large one the

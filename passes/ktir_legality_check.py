@@ -344,11 +344,14 @@ def _memory_view(op: ConstructMemoryViewOp) -> None:
         space = space.to_memory_space()
     if not isinstance(space, MemorySpaceAttr):
         raise _error(op, "names no memory space; a view lives in global or ct_local memory")
-    if isinstance(space.ct_id, IntAttr):
+    uses = list(op.result.uses)
+    if isinstance(space.ct_id, IntAttr) and not (uses and all(
+            isinstance(use.operation, ConstructDistributedMemoryViewOp) for use in uses)):
         raise _error(
             op,
             f"is in {attr_text(op.memory_space)}, the scratchpad of tile {space.ct_id.data}; "
-            "views of another tile's scratchpad are not supported yet",
+            "views of another tile's scratchpad are not supported yet, but as a partition of "
+            "a distributed view copied into device memory",
         )
     if op.strides:
         raise _error(

@@ -27,7 +27,12 @@ global coordinate ``x`` is local ``x - l``:
   tile's part in the partition, nothing else, whatever the runtime values of ``s`` and
   the partitions' bounds; a partition the tile provably misses gets no copy. When the
   part's corners are constants, the copy is of exactly that part (a tile of its shape,
-  into the store's own view), and an empty part gets no copy.
+  into the store's own view), and an empty part gets no copy. A copy out of a partition
+  in the scratchpad of tile ``N`` (``ct_local, ct_id = N``) is made by tile ``N``
+  alone, from its own scratchpad: on the others the destination's first size is
+  multiplied by a ``ktdf.tile_table`` that is 0 there, so they write nothing (they
+  would write the same values) (``ktir-legality-check`` makes sure the kernel stores
+  into no scratchpad and the copy goes to device memory).
 
 The distributed view and the tiles of it are erased; nothing is left to change, so a
 second run changes nothing.
@@ -59,7 +64,7 @@ from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from ktc.dialects import ktdf, ktdp
-from ktc.dialects.ktdp import grid_of
+from ktc.dialects.ktdp import MemorySpaceAttr, MemorySpaceKind, grid_of
 from ktc.dialects.ktdp import sizes_box
 from ktc.passes.analysis.distributed import (
     COPY,
@@ -123,6 +128,8 @@ def _local_view(part: Partition, before: Operation) -> SSAValue:
     coordinates = AffineSet(len(part.lows), old.coordinate_set.data.num_symbols, tuple(constraints))
     new = old.clone()
     new.properties["coordinate_set"] = AffineSetAttr(coordinates)
+    if part.owner is not None:
+        new.properties["memory_space"] = MemorySpaceAttr(MemorySpaceKind.CT_LOCAL)
     if old.result.name_hint:
         new.result.name_hint = f"{old.result.name_hint}_local"
     Rewriter.insert_op(new, InsertPoint.before(before))
@@ -146,14 +153,8 @@ def _retarget_per_tile(access: Operation, tile: ktdp.ConstructAccessTileOp,
     partitions of their start times a per-tile 0/1 table (``ktdf.tile_table`` of the
     linear tile id), the tile at its start minus the holder's ``l``, also a table."""
     emit = _Emit(InsertPoint.before(access), ranges)
-    kernel = enclosing_function(access)
-    grid = grid_of(kernel)
-    ids = ktdp.GetComputeTileIdOp.build(result_types=[[IndexType()] * len(grid)])
-    emit.op(ids, result=False)
-    linear: Index = 0
-    for dim in reversed(range(len(grid))):
-        linear = emit.add(emit.mul(linear, grid[dim]), ids.results[dim])
-    linear = emit.ssa(linear)
+    grid = grid_of(enclosing_function(access))
+    linear = _linear_tile(emit, grid)
     offset: Index = 0
     for part in dict.fromkeys(held):
         chosen = emit.op(ktdf.TileTableOp(linear, [int(h is part) for h in held]))
@@ -171,6 +172,22 @@ def _retarget_per_tile(access: Operation, tile: ktdp.ConstructAccessTileOp,
         shifted.append(emit.sub(start, low))
     new = _tile(emit, local, shifted, tile.access_tile_set, tile.result.type, tile)
     access.operands[0 if isinstance(access, ktdp.LoadOp) else 1] = new
+
+
+def _linear_tile(emit: _Emit, grid: Sequence[int]) -> SSAValue:
+    """The linear id of the executing tile (x fastest)."""
+    ids = ktdp.GetComputeTileIdOp.build(result_types=[[IndexType()] * len(grid)])
+    emit.op(ids, result=False)
+    linear: Index = 0
+    for dim in reversed(range(len(grid))):
+        linear = emit.add(emit.mul(linear, grid[dim]), ids.results[dim])
+    return emit.ssa(linear)
+
+
+def _owner_gate(emit: _Emit, owner: int, grid: Sequence[int]) -> SSAValue:
+    """1 on tile ``owner``, 0 on the others (a ``ktdf.tile_table``)."""
+    tiles = prod(grid)
+    return emit.op(ktdf.TileTableOp(_linear_tile(emit, grid), [int(t == owner) for t in range(tiles)]))
 
 
 def _copy(load: ktdp.LoadOp, tile: ktdp.ConstructAccessTileOp, parts: list[Partition],
@@ -191,7 +208,9 @@ def _copy(load: ktdp.LoadOp, tile: ktdp.ConstructAccessTileOp, parts: list[Parti
         for part in parts:
             if _misses(tile, part, ranges):
                 continue
-            _piece(emit, load, store, part, local[part.view], source, dest, extents)
+            gate = None if part.owner is None else _owner_gate(
+                emit, part.owner, grid_of(enclosing_function(load)))
+            _piece(emit, load, store, part, local[part.view], source, dest, extents, gate)
         Rewriter.erase_op(store)
         dest_tiles.append(dest_tile)
     Rewriter.erase_op(load)
@@ -211,9 +230,12 @@ def _misses(tile: ktdp.ConstructAccessTileOp, part: Partition, ranges: Ranges) -
 
 
 def _piece(emit: _Emit, load: ktdp.LoadOp, store: ktdp.StoreOp, part: Partition,
-           local: SSAValue, source: list[Index], dest: list[Index], extents: list[int]) -> None:
+           local: SSAValue, source: list[Index], dest: list[Index], extents: list[int],
+           gate: SSAValue | None) -> None:
     """The copy of the tile's part in ``part`` (see the module docstring); when its
-    corners are constants, a copy of exactly that part."""
+    corners are constants, a copy of exactly that part. With a ``gate`` (1 on the tile
+    that makes the copy, 0 elsewhere) the destination's first size is multiplied by
+    it: the other tiles write nothing."""
     sizes = list(part.view.sizes)
     lows = [emit.affine(low, [], sizes) for low in part.lows]
     highs = [emit.affine(high, [], sizes) for high in part.highs]
@@ -222,17 +244,19 @@ def _piece(emit: _Emit, load: ktdp.LoadOp, store: ktdp.StoreOp, part: Partition,
     dest_view = store.access_tile.owner.base.owner
     at = [emit.add(t, emit.sub(q, s)) for t, q, s in zip(dest, first, source)]
     shape = extents
+    limits = [emit.affine(bound, [], list(dest_view.sizes))
+              for bound in box_bounds(dest_view.coordinate_set.data)]
     if all(isinstance(x, int) for x in first + ends):
         shape = [end - q for q, end in zip(first, ends)]
         if min(shape) <= 0:
             return
-        written_view = dest_view.result
+        bounds = list(limits)
     else:
-        limits = [emit.affine(bound, [], list(dest_view.sizes))
-                  for bound in box_bounds(dest_view.coordinate_set.data)]
         bounds = [emit.min(emit.min(m, emit.add(t, e)), emit.add(t, emit.sub(n, s)))
                   for m, t, e, n, s in zip(limits, dest, extents, highs, source)]
-        written_view = _bounded_view(emit, dest_view, bounds)
+    if gate is not None:
+        bounds[0] = emit.mul(bounds[0], gate)
+    written_view = dest_view.result if bounds == limits else _bounded_view(emit, dest_view, bounds)
     points = AffineSetAttr(box(shape))
     tile_type = ktdp.AccessTileType(shape)
     read = _tile(emit, local, [emit.sub(q, low) for q, low in zip(first, lows)], points, tile_type,

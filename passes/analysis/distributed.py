@@ -20,6 +20,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from math import prod
 
+from xdsl.dialects.builtin import IntAttr
 from xdsl.ir import Operation
 from xdsl.ir.affine import AffineConstantExpr, AffineExpr, AffineMap
 
@@ -27,7 +28,7 @@ from ktc.dialects import ktdp
 from ktc.dialects.diagnostics import KtcError, where
 from ktc.dialects.printer import affine_set_text
 from ktc.passes.analysis.ranges import Interval, Ranges
-from ktc.dialects.ktdp import grid_of
+from ktc.dialects.ktdp import MemorySpaceKind, grid_of
 from ktc.passes.utils.affine import box_range
 from ktc.passes.utils.ir import enclosing_function
 from ktc.passes.utils.values import affine_value, evaluate
@@ -51,6 +52,12 @@ class Partition:
     """``l_j`` over the view's dynamic sizes (its coordinate set's symbols)."""
     highs: list[AffineExpr]
     """``n_j`` likewise (one past the last coordinate)."""
+
+    @property
+    def owner(self) -> int | None:
+        """The tile whose scratchpad holds the partition (``ct_local, ct_id = N``)."""
+        ct_id = _space(self.view).ct_id
+        return ct_id.data if isinstance(ct_id, IntAttr) else None
 
     def bounds(self, ranges: Ranges, dim: int) -> tuple[Interval | None, Interval | None]:
         sizes = [ranges.of(size) for size in self.view.sizes]
@@ -175,6 +182,48 @@ def is_copy(load: ktdp.LoadOp) -> bool:
     )
 
 
+def _owned_copy(load: ktdp.LoadOp, parts: list[Partition]) -> None:
+    """A copy out of a partition in a tile's scratchpad is made by that tile alone, from
+    its own scratchpad (the others would write the same values): it must go to device
+    memory, the tile must be in the grid, and nothing in the kernel may store into a
+    scratchpad (which could change what the tiles would read)."""
+    owners = [part.owner for part in parts if part.owner is not None]
+    if not owners:
+        return
+    kernel = enclosing_function(load)
+    tiles = prod(grid_of(kernel)) if kernel is not None else 1
+    for use in load.result.uses:
+        dest = use.operation.access_tile.owner.base.owner
+        if _space(dest).kind.data != MemorySpaceKind.GLOBAL:
+            raise KtcError("a copy out of another tile's scratchpad is compiled only into "
+                           "device memory (made by the tile that holds it); this one stores "
+                           "into a scratchpad", where(use.operation))
+    if max(owners) >= tiles:
+        raise KtcError(f"a partition lies in the scratchpad of tile {max(owners)}, but the grid "
+                       f"has {tiles} tiles", where(load))
+    if kernel is not None and _stores_to_scratchpad(kernel):
+        raise KtcError("a copy out of another tile's scratchpad is compiled only in a kernel "
+                       "that stores into no scratchpad (its tile makes it alone, from what the "
+                       "scratchpad holds at the start)", where(load))
+
+
+def _stores_to_scratchpad(kernel: Operation) -> bool:
+    for op in kernel.walk():
+        tile = op.access_tile.owner if isinstance(op, ktdp.StoreOp) else None
+        view = tile.base.owner if isinstance(tile, ktdp.ConstructAccessTileOp) else None
+        views = view.memrefs if isinstance(view, ktdp.ConstructDistributedMemoryViewOp) else (
+            [view.result] if isinstance(view, ktdp.ConstructMemoryViewOp) else [])
+        if any(isinstance(v.owner, ktdp.ConstructMemoryViewOp)
+               and _space(v.owner).kind.data == MemorySpaceKind.CT_LOCAL for v in views):
+            return True
+    return False
+
+
+def _space(view: ktdp.ConstructMemoryViewOp) -> ktdp.MemorySpaceAttr:
+    space = view.memory_space
+    return space.to_memory_space() if isinstance(space, ktdp.SpyreMemorySpaceAttr) else space
+
+
 def accesses(view: ktdp.ConstructDistributedMemoryViewOp) -> list[tuple[Operation, ktdp.ConstructAccessTileOp]]:
     """Every load and store through a tile of ``view``, with its tile; a located error
     for another use of the view or of one of its tiles."""
@@ -200,13 +249,18 @@ def access_kind(access: Operation, tile: ktdp.ConstructAccessTileOp, parts: list
     naming what it does not rewrite."""
     tile_box(tile)
     part = holder(tile, parts, ranges)
-    if part is not None:
+    if part is not None and part.owner is None:
         return HELD, [part]
     per_tile = tile_holders(tile, parts)
-    if per_tile is not None:
+    if per_tile is not None and all(p.owner is None for p in per_tile):
         return PER_TILE, per_tile
     if isinstance(access, ktdp.LoadOp) and is_copy(access):
+        _owned_copy(access, parts)
         return COPY, []
+    if part is not None:
+        raise KtcError(f"the tile lies in the scratchpad of tile {part.owner}; another tile's "
+                       "scratchpad is read only by a copy into device memory (a load only "
+                       "stored there), which that tile makes", where(access))
     what = "a load whose tensor is computed with" if isinstance(access, ktdp.LoadOp) else "a store"
     raise KtcError(f"{what} through a tile of a distributed view that may span several "
                    "partitions is not compiled: the tile must lie in one partition for "
