@@ -64,8 +64,7 @@ from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from ktc.dialects import ktdf, ktdp
-from ktc.dialects.ktdp import MemorySpaceAttr, MemorySpaceKind, grid_of
-from ktc.dialects.ktdp import sizes_box
+from ktc.dialects.ktdp import MemorySpaceAttr, MemorySpaceKind, grid_of, sizes_box
 from ktc.passes.analysis.distributed import (
     COPY,
     HELD,
@@ -75,6 +74,7 @@ from ktc.passes.analysis.distributed import (
     partitions,
     starts,
     tile_box,
+    tile_coordinates,
 )
 from ktc.passes.analysis.ranges import Ranges
 from ktc.passes.utils.affine import box, box_bounds
@@ -109,7 +109,7 @@ def _split(view: ktdp.ConstructDistributedMemoryViewOp, ranges: Ranges) -> None:
         elif kind == HELD:
             _retarget(access, tile, held[0], local[held[0].view], ranges)
         else:
-            _retarget_per_tile(access, tile, held, view, ranges)
+            _retarget_per_tile(access, tile, held, ranges)
         tiles.append(tile)
     erase_unused(tiles + [view] + [value.owner for value in local.values()]
                  + [part.view for part in parts])
@@ -148,7 +148,7 @@ def _retarget(access: Operation, tile: ktdp.ConstructAccessTileOp, part: Partiti
 
 
 def _retarget_per_tile(access: Operation, tile: ktdp.ConstructAccessTileOp,
-                       held: list[Partition], before: Operation, ranges: Ranges) -> None:
+                       held: list[Partition], ranges: Ranges) -> None:
     """``access`` through a local view chosen per tile: its start the sum over the
     partitions of their start times a per-tile 0/1 table (``ktdf.tile_table`` of the
     linear tile id), the tile at its start minus the holder's ``l``, also a table."""
@@ -162,12 +162,11 @@ def _retarget_per_tile(access: Operation, tile: ktdp.ConstructAccessTileOp,
     first = held[0]
     local = _local_view(first, access)
     local.owner.operands[0] = emit.ssa(offset)
-    tile_ids = [[t // prod(grid[:d]) % grid[d] for d in range(len(grid))] for t in range(len(held))]
-    starts_at = _starts(emit, tile)
     shifted = []
-    for dim, start in enumerate(starts_at):
-        lows = [affine_value(h.lows[dim], [], [evaluate(s, ids_) for s in h.view.sizes])
-                for h, ids_ in zip(held, tile_ids)]
+    for dim, start in enumerate(_starts(emit, tile)):
+        lows = [affine_value(h.lows[dim], [], [evaluate(s, tile_coordinates(grid, t))
+                                              for s in h.view.sizes])
+                for t, h in enumerate(held)]
         low = lows[0] if len(set(lows)) == 1 else emit.op(ktdf.TileTableOp(linear, lows))
         shifted.append(emit.sub(start, low))
     new = _tile(emit, local, shifted, tile.access_tile_set, tile.result.type, tile)

@@ -135,7 +135,7 @@ def tile_holders(tile: ktdp.ConstructAccessTileOp, parts: list[Partition]) -> li
     base_map = tile.base_map.data
     found = []
     for linear in range(prod(grid)):
-        ids = [linear // prod(grid[:d]) % grid[d] for d in range(len(grid))]
+        ids = tile_coordinates(grid, linear)
         indices = [evaluate(index, ids) for index in tile.indices]
         if None in indices:
             return None
@@ -148,6 +148,11 @@ def tile_holders(tile: ktdp.ConstructAccessTileOp, parts: list[Partition]) -> li
     if not all(_alike(part, found[0]) for part in found):
         return None
     return found
+
+
+def tile_coordinates(grid: tuple[int, ...], linear: int) -> list[int]:
+    """The grid coordinates of the tile of linear id ``linear`` (x fastest)."""
+    return [linear // prod(grid[:d]) % grid[d] for d in range(len(grid))]
 
 
 def _holds(part: Partition, first: list[int], lows: list[int], highs: list[int],
