@@ -241,7 +241,8 @@ def _piece(emit: _Emit, load: ktdp.LoadOp, store: ktdp.StoreOp, part: Partition,
     first = [emit.max(s, low) for s, low in zip(source, lows)]
     ends = [emit.min(emit.add(s, e), n) for s, e, n in zip(source, extents, highs)]
     dest_view = store.access_tile.owner.base.owner
-    at = [emit.add(t, emit.sub(q, s)) for t, q, s in zip(dest, first, source)]
+    # t + max(s, l) - s, written max(t, t + l - s) so that its range starts at t's
+    at = [emit.max(t, emit.add(t, emit.sub(low, s))) for t, low, s in zip(dest, lows, source)]
     shape = extents
     limits = [emit.affine(bound, [], list(dest_view.sizes))
               for bound in box_bounds(dest_view.coordinate_set.data)]
