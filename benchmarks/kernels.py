@@ -105,13 +105,18 @@ def _identity(rank: int) -> str:
     return f"affine_map<({dims}) -> ({dims})>"
 
 
-def _view(name: str, shape: tuple[int, ...], element: str) -> str:
-    """A row-major memory view ``%{name}_view`` over argument ``%{name}``."""
+def _view(name: str, shape: tuple[int, ...], element: str, first: int = 0) -> str:
+    """A row-major memory view ``%{name}_view`` over argument ``%{name}``, covering rows
+    ``first ..`` (of a distributed view)."""
     strides = [math.prod(shape[i + 1:]) for i in range(len(shape))]
+    coordinates = _box(shape)
+    if first:
+        coordinates = coordinates.replace(
+            f"d0 >= 0, -d0 + {shape[0] - 1} >= 0", f"d0 - {first} >= 0, -d0 + {first + shape[0] - 1} >= 0")
     return (
         f"    %{name}_view = ktdp.construct_memory_view %{name}, sizes: {list(shape)}, "
         f"strides: {strides} {{\n"
-        f"      coordinate_set = {_box(shape)}, memory_space = #ktdp.memory_space<global>\n"
+        f"      coordinate_set = {coordinates}, memory_space = #ktdp.memory_space<global>\n"
         f"    }} : memref<{_dims(shape)}x{element}>\n"
     )
 
@@ -529,6 +534,31 @@ def _case(kernel: str, arguments: tuple[Argument, ...], output: str, params: dic
     return Case(kernel, params, text, arguments, output)
 
 
+def distributed_copy(rows: int, cols: int, grid: int, parts: int, block: int) -> Case:
+    """``b = np.concatenate([a0, a1, ...])``: A's rows split over ``parts`` arrays of
+    ``rows / parts`` rows, read through one ``ktdp.construct_distributed_memory_view``;
+    each tile copies its rows into B, ``block`` rows a step (each tile's rows in one
+    partition)."""
+    part_rows = rows // parts
+    if part_rows * parts != rows or part_rows % (rows // grid):
+        raise ValueError(f"{rows} rows split over {parts} arrays and {grid} tiles do not nest")
+    shape, part, tile = (rows, cols), (part_rows, cols), (block, cols)
+    names = [f"a{k}" for k in range(parts)]
+    arguments = (*_arrays("f16", **{n: part for n in names}), *_arrays("f16", b=shape))
+    views = "".join(_view(name, part, "f16", k * part_rows) for k, name in enumerate(names))
+    memrefs = ", ".join(f"memref<{_dims(part)}xf16>" for _ in names)
+    views += (f"    %a_view = ktdp.construct_distributed_memory_view("
+              f"{', '.join(f'%{n}_view' for n in names)} : {memrefs}) : memref<{_dims(shape)}xf16>\n"
+              + _view("b", shape, "f16"))
+    body = (_load("x", "a", shape, ["%r", "%c0"], tile, "f16")
+            + _tile("y", "b", shape, ["%r", "%c0"], tile, "f16")
+            + f"      ktdp.store %x, %y_tile : tensor<{_dims(tile)}xf16>, "
+            f"!ktdp.access_tile<{_dims(tile)}xindex>\n")
+    params = {"rows": rows, "cols": cols, "grid": grid, "parts": parts, "block": block}
+    return _case("distributed_copy", arguments, "b", params,
+                 _kernel("distributed_copy", arguments, grid, rows, block, views, body))
+
+
 GENERATORS: dict[str, Callable[..., Case]] = {
     "add": add,
     "broadcast_add": broadcast_add,
@@ -541,6 +571,7 @@ GENERATORS: dict[str, Callable[..., Case]] = {
     "layernorm_fwd": layernorm_fwd,
     "paged_gather": paged_gather,
     "matmul": matmul,
+    "distributed_copy": distributed_copy,
 }
 
 SIZES: dict[str, dict[str, dict[str, int]]] = {
@@ -569,6 +600,9 @@ SIZES: dict[str, dict[str, dict[str, int]]] = {
     "matmul": {"small": {"m": 64, "n": 64, "k": 128, "grid_m": 2, "grid_n": 1, "block_k": 128},
                "large": {"m": 2048, "n": 2048, "k": 2048, "grid_m": 4, "grid_n": 8,
                          "block_k": 128}},
+    "distributed_copy": {"small": {"rows": 256, "cols": 128, "grid": 32, "parts": 4, "block": 8},
+                         "large": {"rows": 2048, "cols": 1024, "grid": 32, "parts": 32,
+                                   "block": 8}},
 }
 """Shapes and grids per kernel: the small one is the example's, the large one the
 issue's (row_sum, which it leaves open: 1024x2048, anchors-broader §4.3's example;

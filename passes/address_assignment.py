@@ -24,6 +24,7 @@ from ktc.passes.analysis.memory_layout import (
     by_memory,
     find_buffers,
     high_water,
+    kernel_placed,
     layout,
     program_layouts,
 )
@@ -86,8 +87,9 @@ class AddressAssignment(ModulePass):
     need, and ``ktdf.copy_stride`` when it stands for several copies (a ``modulo``
     pipeline's rotating buffers, an alloc inside ``ktdf.parallel`` in a memory
     the instances share, device memory per grid tile). Scratchpad buffers are laid
-    out per function (each program starts from an empty scratchpad), with space
-    reused between steps of the function that run one after another; device
+    out per function (each program starts from an empty scratchpad but for the
+    kernel's own data: no buffer takes the bytes of a ``ct_local`` memory view of the
+    module, ``kernel_placed``), with space reused between steps of the function that run one after another; device
     memory is laid out once for the whole module. Memrefs without a memory space
     and kernel arguments get no address. A buffer past its memory's capacity is an
     error naming the memory and its capacity, with a table of the buffers live at
@@ -99,8 +101,9 @@ class AddressAssignment(ModulePass):
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         device = device_of(op)
+        reserved = kernel_placed(op, device)
         for func in [f for f in op.walk() if isinstance(f, FuncOp) and f.body.blocks]:
-            for placed in program_layouts(find_buffers(func, device), device, {}).values():
+            for placed in program_layouts(find_buffers(func, device), device, {}, reserved).values():
                 _check_fits(placed, device, f"@{func.sym_name.data}")
                 _record(placed)
         shared = by_memory(buffers(op, device, {})).get(device.device_memory, [])

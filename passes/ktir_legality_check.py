@@ -29,6 +29,7 @@ from ktc.dialects.ktdf_arch import DeviceOp, attr_text, instruction_of
 from ktc.dialects.ktdp import (
     AccessTileType,
     ConstructAccessTileOp,
+    ConstructDistributedMemoryViewOp,
     ConstructIndirectAccessTileOp,
     ConstructMemoryViewOp,
     MemorySpaceAttr,
@@ -42,10 +43,13 @@ from ktc.dialects.ktdp import (
 from ktc.dialects.printer import affine_map_text, affine_set_text
 from ktc.dialects.spyreop import DF16Type
 from ktc.passes.analysis.contractions import contraction
+from ktc.passes.analysis.distributed import access_kind, accesses, partitions
 from ktc.passes.analysis.indirect import describe
 from ktc.passes.analysis.inter_tile import consumer_of, function_of, resolve, resolve_consume
+from ktc.passes.analysis.ranges import Ranges
 from ktc.passes.analysis.reductions import extremum_of
 from ktc.passes.utils.affine import box_bounds
+from ktc.passes.utils.values import evaluate
 
 ELEMENTWISE = frozenset({
     "arith.addf", "arith.subf", "arith.mulf", "arith.divf", "arith.negf",
@@ -88,7 +92,6 @@ NESTING = frozenset({
 """Ops whose regions hold more KTIR to check."""
 
 NOT_YET: dict[str, str] = {
-    "ktdp.construct_distributed_memory_view": "the pipeline schedules views of one memory",
     "linalg.quantized_matmul": "the pipeline schedules contractions of floating-point operands",
     **dict.fromkeys(
         ("tensor.reshape", "tensor.expand_shape", "tensor.collapse_shape", "tensor.cast"),
@@ -118,9 +121,11 @@ class KtirLegalityCheck(ModulePass):
     ``[1]``) in a module that declares its device (``ktc-opt --arch``). Accepted:
     kernel arguments that are pointers, scalars or runtime arguments of a scalar
     type (read by ``ktdp.runtime_arg_extract``);
-    loads and stores through ``ktdp.construct_memory_view`` (``global`` or the
-    tile's own ``ct_local``) and ``ktdp.construct_access_tile`` (an order that
-    permutes the dimensions);
+    loads and stores through ``ktdp.construct_memory_view`` (``global``, or the
+    tile's own ``ct_local`` at a constant address in a grid of one wave; constant
+    strides) and ``ktdp.construct_access_tile`` (an order that permutes the
+    dimensions); distributed views as ``split-distributed-views`` rewrites them
+    (``ktc.passes.analysis.distributed``);
     elementwise ``arith``/``math`` ops the compute engine has an instruction for,
     on tensors or scalars, conversions between float types on tensors, and any
     integer/index arithmetic on scalars; named
@@ -151,7 +156,7 @@ class KtirLegalityCheck(ModulePass):
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         device = device_of(op)
-        _Rules(device, tuple(lowering_patterns(device, ctx))).check(op)
+        _Rules(device, tuple(lowering_patterns(device, ctx)), Ranges(op)).check(op)
 
 
 @dataclass(frozen=True)
@@ -159,6 +164,8 @@ class _Rules:
     device: Device
     lowering: tuple[ArchPattern, ...]
     """The device's patterns that lower an intrinsic before scheduling."""
+    ranges: Ranges
+    """The values the module's index expressions take (for distributed views)."""
 
     def check(self, op: Operation) -> None:
         """Check ``op`` and, where it nests KTIR, what it holds (pre-order)."""
@@ -182,6 +189,8 @@ class _Rules:
             self._kernel(op)
         elif isinstance(op, ConstructMemoryViewOp):
             _memory_view(op)
+        elif isinstance(op, ConstructDistributedMemoryViewOp):
+            self._distributed_view(op)
         elif isinstance(op, ConstructAccessTileOp):
             _access_tile(op)
         elif isinstance(op, ConstructIndirectAccessTileOp):
@@ -221,6 +230,14 @@ class _Rules:
         self._fixed_addresses(func)
         grid = grid_of(func)
         communicates = any(inner.name.startswith("ktdp.inter_tile_") for inner in func.walk())
+        if any(_in_scratchpad(inner) for inner in func.walk()) and prod(grid) > self.device.cores:
+            raise _error(
+                func,
+                f"cannot run on device @{self.device.name}: grid {list(grid)} has {prod(grid)} "
+                "tiles that keep data in their own scratchpad (ct_local views), but the device "
+                f"has {self.device.cores} cores to run them at once; in several waves tiles "
+                "would share a core's scratchpad",
+            )
         try:
             self.device.place_grid(grid, single_wave=communicates)
         except KtcError as err:
@@ -255,6 +272,13 @@ class _Rules:
                     f"reaches byte {end} of device memory at its fixed address, beyond the "
                     f"{capacity} bytes of {self.device.device_memory} on device @{self.device.name}",
                 )
+
+    def _distributed_view(self, op: ConstructDistributedMemoryViewOp) -> None:
+        """A distributed view as ``split-distributed-views`` rewrites it
+        (``ktc.passes.analysis.distributed`` names what it refuses)."""
+        parts = partitions(op)
+        for access, tile in accesses(op):
+            access_kind(access, tile, parts, self.ranges)
 
     def _generic(self, op: Operation) -> None:
         _on_tensors(op)
@@ -330,19 +354,45 @@ def _memory_view(op: ConstructMemoryViewOp) -> None:
         space = space.to_memory_space()
     if not isinstance(space, MemorySpaceAttr):
         raise _error(op, "names no memory space; a view lives in global or ct_local memory")
-    if isinstance(space.ct_id, IntAttr):
+    uses = list(op.result.uses)
+    if isinstance(space.ct_id, IntAttr) and not (uses and all(
+            isinstance(use.operation, ConstructDistributedMemoryViewOp) for use in uses)):
         raise _error(
             op,
             f"is in {attr_text(op.memory_space)}, the scratchpad of tile {space.ct_id.data}; "
-            "views of another tile's scratchpad are not supported yet",
+            "views of another tile's scratchpad are not supported yet, but as a partition of "
+            "a distributed view copied into device memory",
+        )
+    if op.strides:
+        raise _error(
+            op,
+            "has dynamic strides; the compiled transfers lay tiles out with constant strides "
+            "(a DMA descriptor holds them), so give the strides as constants",
+        )
+    if space.kind.data == MemorySpaceKind.CT_LOCAL and evaluate(op.offset, []) is None:
+        raise _error(
+            op,
+            "places data in the tile's scratchpad at an address that is not a constant; "
+            "the compiler keeps its own scratchpad buffers clear of the kernel's only at "
+            "constant addresses",
         )
 
 
-def _global(view: ConstructMemoryViewOp) -> bool:
+def _kind_of(view: ConstructMemoryViewOp) -> MemorySpaceKind | None:
     space = view.memory_space
     if isinstance(space, SpyreMemorySpaceAttr):
         space = space.to_memory_space()
-    return isinstance(space, MemorySpaceAttr) and space.kind.data == MemorySpaceKind.GLOBAL
+    return space.kind.data if isinstance(space, MemorySpaceAttr) else None
+
+
+def _global(view: ConstructMemoryViewOp) -> bool:
+    return _kind_of(view) == MemorySpaceKind.GLOBAL
+
+
+def _in_scratchpad(op: Operation) -> bool:
+    """A view of data the kernel keeps in a tile's scratchpad: it belongs to that tile,
+    so the grid must run in one wave (a core runs one tile)."""
+    return isinstance(op, ConstructMemoryViewOp) and _kind_of(op) == MemorySpaceKind.CT_LOCAL
 
 
 def _end_byte(view: ConstructMemoryViewOp) -> int | None:
@@ -359,6 +409,8 @@ def _end_byte(view: ConstructMemoryViewOp) -> int | None:
 
 
 def _access_tile(op: ConstructAccessTileOp) -> None:
+    if isinstance(op.base.owner, ConstructDistributedMemoryViewOp):
+        return
     if not isinstance(op.base.owner, ConstructMemoryViewOp):
         raise _error(op, "must address a ktdp.construct_memory_view")
     coordinates = op.base.owner.coordinate_set.data

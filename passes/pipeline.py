@@ -33,6 +33,9 @@ KTIR_TO_SCHEDULE = ",".join([
     # A reduction keeping an extremum by compare and select combines with a max or min.
     "permute-access-tiles",
     # Every access tile is in the identity order (a permuted one reads a permuted view).
+    "split-distributed-views",
+    # Every view is of one memory: an access of a distributed view is accesses of its
+    # partitions' views in local coordinates (a copy one per partition, masked).
     "compute-group-extraction",
     # One module @local_schedule_N per compute group; the kernel is an orchestrator
     # of control flow, address arithmetic and calls.

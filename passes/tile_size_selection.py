@@ -48,6 +48,7 @@ from ktc.passes.analysis.memory_layout import (
     exact,
     find_buffers,
     high_water,
+    kernel_placed,
     program_layouts,
 )
 from ktc.passes.utils.ir import ancestor, enclosing_function
@@ -100,6 +101,8 @@ class CostModel:
 
     device: Device
     func: FuncOp
+    reserved: dict[str, list[tuple[int, int]]] = field(default_factory=dict)
+    """The bytes of the kernel's own data per memory (``kernel_placed``)."""
     work: list[_Work] = field(init=False)
     buffers: list[Buffer] = field(init=False)
 
@@ -125,7 +128,7 @@ class CostModel:
     def peaks(self, sizes: Sizes) -> dict[str, int]:
         """Per memory below device memory, the bytes its buffers span when laid out
         as ``address-assignment`` lays them out."""
-        layouts = program_layouts(self.buffers, self.device, sizes)
+        layouts = program_layouts(self.buffers, self.device, sizes, self.reserved)
         return {kind: high_water(placed) for kind, placed in layouts.items()}
 
     def fits(self, sizes: Sizes) -> bool:
@@ -378,11 +381,12 @@ class TileSizeSelection(ModulePass):
         device = device_of(op)
         given = self._given(reserves)
         chosen_by = BY_OPTION if given else BY_COST_MODEL
+        reserved = kernel_placed(op, device)
         functions: dict[FuncOp, list[ReserveSizeOp]] = {}
         for reserve in reserves:
             functions.setdefault(_function(reserve), []).append(reserve)
         for func, own in functions.items():
-            model = CostModel(device, func)
+            model = CostModel(device, func, reserved)
             sizes = {r: given[r] for r in own} if given else choose(model, own)
             _record(func, model, sizes, chosen_by)
             for reserve, size in sizes.items():

@@ -93,7 +93,7 @@ def _tile_block(block: Block, device: Device) -> None:
             *((op, op.data_tile) for op in chain.stores),
         ]
         lanes = min(_lanes(device, value.type.get_element_type(), op) for op, value in crossing)
-        in_place = [value for op, value in crossing
+        in_place = [(value, op.access_tile.owner.base.type) for op, value in crossing
                     if op.access_tile.owner.base.type.memory_space.data != device.device_memory]
         _Tiling(chain, _space(chain, lanes, in_place)).build(anchor)
         tiled += chain.stores
@@ -225,7 +225,7 @@ def _indexed(generic: GenericOp) -> list[tuple[SSAValue, AffineMap]]:
     )
 
 
-def _space(chain: Chain, lanes: int, in_place: Sequence[SSAValue]) -> _Space:
+def _space(chain: Chain, lanes: int, in_place: Sequence[tuple[SSAValue, MemRefType]]) -> _Space:
     """Join the loops of the chain's generics through the tensor dimensions they index,
     and tile the result (the tiles of the tensors ``in_place`` contiguous in them)."""
     classes = _Classes()
@@ -251,7 +251,7 @@ def _space(chain: Chain, lanes: int, in_place: Sequence[SSAValue]) -> _Space:
     ordered = _ordered_dims(chain, classes, dims)
     operands = _operand_dims(chain, classes, dims, ordered)
     rows = [[(ordered.index(dim) if (dim := of_value[(value, j)]).looped else None, dim.extent)
-             for j in range(value.type.get_num_dims())] for value in in_place]
+             for j in _memory_order(memory)] for value, memory in in_place]
     tiles = tile_sizes(
         [dim.extent for dim in ordered], [dim.reduction for dim in ordered], lanes, operands, rows
     )
@@ -357,6 +357,16 @@ def _widenable(tiles: Sequence[int], operands: Sequence[_Operand]) -> bool:
         math.prod(tiles[d] for d in indexed) in (1, math.prod(tiles[d] for d in loops))
         for indexed, loops in operands
     )
+
+
+def _memory_order(memory: MemRefType) -> list[int]:
+    """The dimensions of a memref from the largest stride to the smallest (row-major:
+    in order; a column-major view: reversed)."""
+    strides = memory.get_strides()
+    rank = memory.get_num_dims()
+    if strides is None or None in strides:
+        return list(range(rank))
+    return sorted(range(rank), key=lambda d: -strides[d])
 
 
 def _contiguous(tiles: Sequence[int], rows: Sequence[Sequence[tuple[int | None, int]]]) -> bool:

@@ -21,6 +21,7 @@ from dataclasses import dataclass, replace
 
 from xdsl.dialects import arith, memref, scf
 from xdsl.dialects.builtin import (
+    DYNAMIC_INDEX,
     FixedBitwidthType,
     IndexType,
     IntegerAttr,
@@ -39,7 +40,8 @@ from ktc.dialects.ktdf import (
     PrivateYieldOp,
     ReserveSizeOp,
 )
-from ktc.dialects.ktdp import grid_of
+from ktc.dialects.ktdp import ConstructMemoryViewOp, grid_of
+from ktc.passes.analysis.ranges import Ranges
 from ktc.passes.utils.ir import enclosing_function
 
 
@@ -287,17 +289,18 @@ def _aliases(user: Operation, index: int) -> Sequence[SSAValue]:
 # ---------------------------------------------------------------------------------
 
 
-def layout(placed: Sequence[Buffer]) -> list[tuple[Buffer, int]]:
+def layout(placed: Sequence[Buffer], reserved: Sequence[tuple[int, int]] = ()) -> list[tuple[Buffer, int]]:
     """First fit in program order: each buffer at the lowest aligned offset that
-    no buffer it lives alongside occupies. Capacity is not checked."""
+    no buffer it lives alongside occupies, nor a ``reserved`` range of bytes
+    [start, end). Capacity is not checked."""
     result: list[tuple[Buffer, int]] = []
     for buffer in placed:
         align = buffer.alignment
-        taken = sorted(
+        taken = sorted(list(reserved) + [
             (offset, offset + other.footprint)
             for other, offset in result
             if other.first <= buffer.last and buffer.first <= other.last
-        )
+        ])
         offset = 0
         for start, end in taken:
             if offset + buffer.footprint <= start:
@@ -320,13 +323,48 @@ def by_memory(found: Iterable[Buffer]) -> dict[str, list[Buffer]]:
 
 
 def program_layouts(
-    found: Sequence[Buffer], device: Device, sizes: Sizes
+    found: Sequence[Buffer], device: Device, sizes: Sizes,
+    reserved: Mapping[str, Sequence[tuple[int, int]]] | None = None,
 ) -> dict[str, list[tuple[Buffer, int]]]:
     """Per memory kind below device memory, the layout of the buffers of one
-    function (a program, ``find_buffers``) for ``sizes``."""
+    function (a program, ``find_buffers``) for ``sizes``, clear of the ``reserved``
+    bytes of each kind (``kernel_placed``)."""
     sized = (buffer.sized(sizes) for buffer in found)
+    reserved = reserved or {}
     return {
-        kind: layout(group)
+        kind: layout(group, reserved.get(kind, ()))
         for kind, group in by_memory(sized).items()
         if kind != device.device_memory
     }
+
+
+def kernel_placed(module: Operation, device: Device) -> dict[str, list[tuple[int, int]]]:
+    """Per memory kind below device memory, the bytes [start, end) of the kernel's own
+    memory views there (``#ktdp.memory_space<ct_local>`` data at the addresses the
+    kernel gives, typed with their kind by ``lower-ktdp-views``), which no buffer may
+    take: every value the start can take (``Ranges``), the view's largest extent."""
+    ranges = Ranges(module)
+    placed: dict[str, list[tuple[int, int]]] = {}
+    for view in module.walk():
+        if not isinstance(view, ConstructMemoryViewOp):
+            continue
+        memory = device.memory_of(view.result.type, where(view))
+        if memory is None or memory.kind == device.device_memory:
+            continue
+        start = ranges.of(view.offset)
+        sizes = iter(ranges.of(size) for size in view.sizes)
+        extents = [size if size != DYNAMIC_INDEX else (next(sizes) or (None, None))[1]
+                   for size in view.static_sizes.get_values()]
+        if start is None or None in extents:
+            raise KtcError("a scratchpad view whose start or sizes the compiler cannot bound; "
+                           "it keeps its buffers clear of the kernel's own only where it can",
+                           where(view))
+        element = view.result.type.get_element_type().bitwidth // 8
+        reach = [(n - 1) * stride for n, stride in zip(extents, view.static_strides.get_values()) if n > 0]
+        low = start[0] + sum(min(r, 0) for r in reach)
+        high = start[1] + sum(max(r, 0) for r in reach) + 1
+        if high * element > memory.size:
+            raise KtcError(f"the kernel's data in {memory.kind} ends at byte {high * element}, "
+                           f"beyond its {memory.size} bytes on device @{device.name}", where(view))
+        placed.setdefault(memory.kind, []).append((low * element, high * element))
+    return placed

@@ -90,8 +90,11 @@ class Views:
         coordinate set, as the sizes of the block's shape in ``view`` (unit dimensions
         dropped; one outside the set makes the first size 0; with ``contiguous``,
         one row), when the view is
-        ``ktdf.masked``; None otherwise. The block's start is split into the view's
-        coordinates by the view's strides, largest first; each dimension of the block
+        ``ktdf.masked``; None otherwise. The start of the tile the block lies in (the
+        offset of the casts of the view) is split into the view's coordinates by the
+        view's strides, largest first, and the block's position in the tile added to
+        the dimension of its stride (a block may start past the end of the view's row:
+        it then lies outside the box, not in the next row); each dimension of the block
         is the view's dimension of the same stride, clamped to ``n_j - start_j``."""
         value, cast_offset = self._in_view(side.value)
         view = value.owner
@@ -99,13 +102,19 @@ class Views:
             return None
         a = self.p.arith
         strides = list(side.value.type.get_strides())
-        rest = a.add(cast_offset, self._offset(side, strides))
         view_strides = list(view.static_strides.get_values())
+        within = self._positions(side)
+        if not set(strides) <= set(view_strides) or len(set(view_strides)) < len(view_strides):
+            cast_offset, within = a.add(cast_offset, self._offset(side, strides)), []
+        rest = cast_offset
         sizes = [self.p.value(size) for size in view.sizes]
         left: dict[int, Index] = {}
         for dim in sorted(range(len(view_strides)), key=lambda d: -view_strides[d]):
             start = a.div(rest, view_strides[dim])
             rest = a.rem(rest, view_strides[dim])
+            for position, stride in zip(within, strides):
+                if stride == view_strides[dim]:
+                    start = a.add(start, position)
             bound = a.affine(box_bounds(view.coordinate_set.data)[dim], [], sizes)
             left[dim] = a.max(a.sub(bound, start), 0)
         shape, layout = _block_layout(self._sizes(side), strides)
@@ -134,13 +143,16 @@ class Views:
             value = through_private(cast.source)
         return value, offset
 
+    def _positions(self, side) -> list[Index]:
+        """The block's first position along each dimension of ``side.value``."""
+        return [self.p.arith.affine(expr, [self.p.value(i) for i in side.indices], [])
+                for expr in side.access.data.results]
+
     def _offset(self, side, strides: Sequence[int]) -> Index:
         """The block's first element, in elements from the start of ``side.value``."""
         a = self.p.arith
-        starts = [a.affine(expr, [self.p.value(i) for i in side.indices], [])
-                  for expr in side.access.data.results]
         offset: Index = 0
-        for start, stride in zip(starts, strides):
+        for start, stride in zip(self._positions(side), strides):
             offset = a.add(offset, a.mul(start, stride))
         return offset
 

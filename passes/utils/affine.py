@@ -1,4 +1,4 @@
-"""Affine sets the passes build (``box``) and read (``box_bounds``)."""
+"""Affine sets the passes build (``box``) and read (``box_bounds``, ``box_range``)."""
 
 from __future__ import annotations
 
@@ -30,7 +30,18 @@ def box_bounds(coordinates: AffineSet) -> list[AffineExpr] | None:
     """Per dimension ``j`` the bound ``n_j`` (an expression of the set's symbols) when
     the set is the box ``0 <= d_j < n_j``: one constraint ``d_j >= 0`` and one
     ``-d_j + e >= 0`` (``n_j = e + 1``) per dimension and nothing else; None otherwise."""
-    lower: set[int] = set()
+    ranged = box_range(coordinates)
+    if ranged is None or any(low != AffineExpr.constant(0) for low in ranged[0]):
+        return None
+    return ranged[1]
+
+
+def box_range(coordinates: AffineSet) -> tuple[list[AffineExpr], list[AffineExpr]] | None:
+    """Per dimension ``j`` the bounds ``(l_j, n_j)`` (expressions of the set's symbols)
+    when the set is the box ``l_j <= d_j < n_j``: one constraint ``d_j - l >= 0`` and
+    one ``-d_j + e >= 0`` (``n_j = e + 1``) per dimension and nothing else; None
+    otherwise."""
+    lower: dict[int, AffineExpr] = {}
     upper: dict[int, AffineExpr] = {}
     for constraint in coordinates.constraints:
         terms = _linear(constraint.lhs - constraint.rhs)
@@ -38,16 +49,16 @@ def box_bounds(coordinates: AffineSet) -> list[AffineExpr] | None:
             return None
         ((dim, coefficient),) = terms[0].items()
         rest = terms[1]
-        if coefficient == 1 and rest == AffineExpr.constant(0) and dim not in lower:
-            lower.add(dim)
+        if coefficient == 1 and dim not in lower:
+            lower[dim] = rest * -1
         elif coefficient == -1 and dim not in upper:
             upper[dim] = rest + 1
         else:
             return None
     dims = set(range(coordinates.num_dims))
-    if lower != dims or set(upper) != dims:
+    if set(lower) != dims or set(upper) != dims:
         return None
-    return [upper[dim] for dim in range(coordinates.num_dims)]
+    return [lower[d] for d in range(coordinates.num_dims)], [upper[d] for d in range(coordinates.num_dims)]
 
 
 def _linear(expr: AffineExpr) -> tuple[dict[int, int], AffineExpr] | None:

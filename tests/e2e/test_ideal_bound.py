@@ -17,8 +17,15 @@ import pytest
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
-from conftest import DEVICES, EXAMPLES  # noqa: E402
+from conftest import DEVICES, EXAMPLES, refused  # noqa: E402
 from test_simulator_figures import DEVICE_FILES, SCALARS, inputs  # noqa: E402
+
+
+TWO_DATAFLOWS = {
+    "distributed_rmsnorm": "a launch of two dataflows (the copy into each tile's scratchpad, "
+    "then the normalization): the report is the last execution's, and its ideal counts only "
+    "the arrays the host wrote after the first one, not all the launch's (a report limitation)",
+}
 
 
 def port_latency(device) -> int:
@@ -33,6 +40,10 @@ def port_latency(device) -> int:
 def test_no_run_beats_the_ideal(path: Path, device: str):
     from ktc.driver import compile
     from ktc.sim.simulator import Simulator
+
+    refused(path.stem, device)
+    if path.stem in TWO_DATAFLOWS:
+        pytest.xfail(TWO_DATAFLOWS[path.stem])
 
     arch = DEVICE_FILES[Path(device).stem]
     package = compile(path.read_text(), arch, str(path))

@@ -76,6 +76,8 @@ FORMULAS = {
     "layernorm_fwd": (_layernorm_fwd, 2e-2),
     "paged_gather": (_paged_gather, 0.0),
     "matmul": (lambda args: _wide(args, "a") @ _wide(args, "b"), 5e-2),
+    "distributed_copy": (lambda args: np.concatenate(
+        [_wide(args, f"a{k}") for k in range(len(args) - 1)]), 0.0),
 }
 """Per kernel: the expected output, and the absolute and relative tolerance (matmul's
 f16 sums of 128 products of N(0, 1) inputs, of magnitude ~11, rounded once: u 11 ~ 0.005,

@@ -97,11 +97,12 @@ func.func @reductions(%x: index, %y: index, %n: i32, %eps: f16) attributes {grid
 #identity1 = affine_map<(d0) -> (d0)>
 #per_row = affine_map<(d0, d1) -> (d0)>
 #first_column = affine_map<(d0, d1) -> (d0, 0)>
-func.func @generic_reduction(%x: index, %y: index) {
+func.func @generic_reduction(%y: index) {
   %c0 = arith.constant 0 : index
+  %x = arith.constant 4096 : index
   %zero = arith.constant 0.0 : f32
   %x_view = ktdp.construct_memory_view %x, sizes: [8, 64], strides: [64, 1] {coordinate_set = #matrix, memory_space = #ktdp.memory_space<ct_local>} : memref<8x64xf32>
-  %y_view = ktdp.construct_memory_view %y, sizes: [8], strides: [1] {coordinate_set = #column, memory_space = #ktdp.spyre_memory_space<LX>} : memref<8xf32>
+  %y_view = ktdp.construct_memory_view %c0, sizes: [8], strides: [1] {coordinate_set = #column, memory_space = #ktdp.spyre_memory_space<LX>} : memref<8xf32>
   %x_tile = ktdp.construct_access_tile %x_view[%c0, %c0] {access_tile_set = #matrix, access_tile_order = #identity} : memref<8x64xf32> -> !ktdp.access_tile<8x64xindex>
   %y_tile = ktdp.construct_access_tile %y_view[%c0] {access_tile_set = #column, access_tile_order = #identity1} : memref<8xf32> -> !ktdp.access_tile<8xindex>
   %v = ktdp.load %x_tile : !ktdp.access_tile<8x64xindex> -> tensor<8x64xf32>

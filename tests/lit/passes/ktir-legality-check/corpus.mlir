@@ -1,6 +1,7 @@
 // The corpus kernels of the scheduling scope (elementwise, broadcast, reduction,
-// contraction, runtime arguments and indirect access) pass the check on every device;
-// those that need distributed views are rejected with the reason.
+// contraction, runtime arguments, indirect access and a distributed view over device
+// memory and two tiles' scratchpads) pass the check on every device; those that need
+// views with strides given at launch are rejected with the reason.
 
 // REQUIRES: corpus
 // RUN: ktc-opt %corpus/ktir-cpu/triton-ktir/vector_add_ktir.mlir --arch toy -p ktir-legality-check | filecheck %s --check-prefix=ADD
@@ -13,6 +14,7 @@
 // RUN: ktc-opt %corpus/ktir-mlir-frontend/add-with-control-flow-runtime-arg.mlir --arch toy -p ktir-legality-check | filecheck %s --check-prefix=RUNTIME
 // RUN: ktc-opt %corpus/ktir-mlir-frontend/runtime-arg-extract.mlir --arch spyre -p ktir-legality-check | filecheck %s --check-prefix=EXTRACT
 // RUN: ktc-opt %corpus/ktir-cpu/triton-ktir/indexed_add.mlir --arch toy -p ktir-legality-check | filecheck %s --check-prefix=INDEXED
+// RUN: ktc-opt %corpus/ktir-cpu/rfc/distributed-view-copy.mlir --arch toy -p ktir-legality-check | filecheck %s --check-prefix=SCRATCHPADS
 // RUN: not ktc-opt %corpus/ktir-cpu/rfc/distributed-view-copy-dynamic.mlir --arch toy -p ktir-legality-check 2>&1 | filecheck %s --check-prefix=DISTRIBUTED
 
 // ADD:         func.func @add_kernel(
@@ -37,4 +39,6 @@
 // EXTRACT:     func.func @extract_i32_value(
 // INDEXED:     func.func @indexed_add_kernel(
 // INDEXED:     ktdp.construct_indirect_access_tile
-// DISTRIBUTED: distributed-view-copy-dynamic.mlir:{{[0-9]+}}:{{[0-9]+}}: error: 'ktdp.construct_distributed_memory_view' is not supported yet
+// SCRATCHPADS: func.func @distributed_view_copy()
+// SCRATCHPADS: ktdp.construct_distributed_memory_view
+// DISTRIBUTED: distributed-view-copy-dynamic.mlir:48:5: error: 'ktdp.construct_memory_view' has dynamic strides

@@ -1,7 +1,9 @@
 // Memory must be reachable the way the pipeline moves data: a view lives in
 // global memory or in the tile's own ct_local scratchpad (not in an unspecified
-// space, not in another tile's scratchpad), and an access tile addresses a memory
-// view in an order that permutes its dimensions (not one that mixes them), a view whose
+// space, not in another tile's scratchpad), with constant strides, a scratchpad view
+// at a constant address (the compiler keeps its buffers clear of it), and an access tile
+// addresses a memory view in an order that permutes its dimensions (not one that mixes
+// them), a view whose
 // coordinate set is a box from 0 (the compiler masks accesses outside such a box only).
 
 // RUN: ktc-opt %s --split-input-file --verify-diagnostics --arch toy -p ktir-legality-check
@@ -19,6 +21,24 @@ func.func @unspecified(%x: index) {
 func.func @other_scratchpad(%x: index) attributes {grid = [2]} {
   // expected-error@+1 {{'ktdp.construct_memory_view' is in #ktdp.memory_space<ct_local, ct_id = 1>, the scratchpad of tile 1; views of another tile's scratchpad are not supported yet}}
   %view = ktdp.construct_memory_view %x, sizes: [64], strides: [1] {coordinate_set = #vector, memory_space = #ktdp.memory_space<ct_local, ct_id = 1>} : memref<64xf16>
+  return
+}
+
+// -----
+
+#matrix = affine_set<(d0, d1)[s0] : (d0 >= 0, -d0 + 15 >= 0, d1 >= 0, -d1 + s0 - 1 >= 0)>
+func.func @dynamic_strides(%x: index, %n: index) {
+  // expected-error@+1 {{'ktdp.construct_memory_view' has dynamic strides; the compiled transfers lay tiles out with constant strides (a DMA descriptor holds them), so give the strides as constants}}
+  %view = ktdp.construct_memory_view %x, sizes: [16, %n], strides: [%n, 1] {coordinate_set = #matrix, memory_space = #ktdp.memory_space<global>} : memref<16x?xf16>
+  return
+}
+
+// -----
+
+#vector = affine_set<(d0) : (d0 >= 0, -d0 + 63 >= 0)>
+func.func @scratchpad_at_argument(%x: index) {
+  // expected-error@+1 {{'ktdp.construct_memory_view' places data in the tile's scratchpad at an address that is not a constant; the compiler keeps its own scratchpad buffers clear of the kernel's only at constant addresses}}
+  %view = ktdp.construct_memory_view %x, sizes: [64], strides: [1] {coordinate_set = #vector, memory_space = #ktdp.memory_space<ct_local>} : memref<64xf16>
   return
 }
 
