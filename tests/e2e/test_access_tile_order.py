@@ -15,11 +15,8 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from conftest import DEVICES  # noqa: E402
+from simulated import run  # noqa: E402
 
-from ktc.driver import compile as compile_kernel  # noqa: E402
-from ktc.runtime.executable import prepare  # noqa: E402
-from ktc.sim.reference import Kernel  # noqa: E402
-from ktc.sim.simulator import Simulator  # noqa: E402
 
 TRANSPOSED_ADD = """#xs = affine_set<(d0, d1) : (d0 >= 0, -d0 + 63 >= 0, d1 >= 0, -d1 + 31 >= 0)>
 #bs = affine_set<(d0, d1) : (d0 >= 0, -d0 + 31 >= 0, d1 >= 0, -d1 + 63 >= 0)>
@@ -101,13 +98,6 @@ func.func @trd(%x: index, %y: index, %m: index, %k: index) {
 """
 """y = x^T over the m x k f32 box of x (rows 16 apart), read as a 16x64 tile in the
 (d1, d0) order: y[j, i] = x[i, j] for i < m, j < k, 0 elsewhere."""
-
-
-def run(text: str, device: str, inputs: dict) -> tuple[dict, dict]:
-    """The outputs of the simulated kernel and of the reference interpreter."""
-    simulated = prepare(compile_kernel(text, device), Simulator(device)).launch(*inputs.values())
-    reference = Kernel.from_text(text).execute(dict(inputs)).outputs
-    return simulated, reference
 
 
 def check(simulated: dict, reference: dict, expected: dict) -> None:

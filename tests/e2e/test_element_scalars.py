@@ -15,12 +15,8 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from conftest import DEVICES  # noqa: E402
+from simulated import agree, run  # noqa: E402
 
-from ktc.driver import compile as compile_kernel  # noqa: E402
-from ktc.runtime.executable import prepare  # noqa: E402
-from ktc.sim.check import compare  # noqa: E402
-from ktc.sim.reference import Kernel  # noqa: E402
-from ktc.sim.simulator import Simulator  # noqa: E402
 
 CENTER = """#all = affine_set<(d0, d1) : (d0 >= 0, -d0 + 7 >= 0, d1 >= 0, -d1 + 255 >= 0)>
 #row = affine_set<(d0, d1) : (d0 >= 0, -d0 >= 0, d1 >= 0, -d1 + 255 >= 0)>
@@ -165,19 +161,8 @@ func.func @scale_by_max(%x: index, %y: index) {
 loop, in another phase than the compute using it."""
 
 
-def run(text: str, device: str, inputs: dict) -> tuple[dict, dict]:
-    """The outputs of the simulated kernel and of the reference interpreter."""
-    executable = prepare(compile_kernel(text, device), Simulator(device))
-    simulated = executable.launch(*inputs.values())
-    reference = Kernel.from_text(text).execute(dict(inputs)).outputs
-    return simulated, reference
-
-
 def check(simulated: dict, reference: dict, expected: dict, element: str, length: int) -> None:
-    elements = dict.fromkeys(expected, element)
-    assert compare(simulated, expected, elements, length) is None
-    assert compare(reference, expected, elements, length) is None
-    assert compare(simulated, reference, elements, length) is None
+    agree(simulated, reference, expected, dict.fromkeys(expected, element), length)
 
 
 def rows(shape, dtype, seed: int) -> np.ndarray:

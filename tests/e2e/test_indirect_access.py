@@ -20,12 +20,12 @@ from hypothesis import strategies as st
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from conftest import DEVICES, ROOT, require_corpus  # noqa: E402
+from simulated import agree, run  # noqa: E402
 
 from ktc.driver import compile as compile_kernel  # noqa: E402
 from ktc.errors import KtcError  # noqa: E402
 from ktc.runtime.executable import prepare  # noqa: E402
 from ktc.sim.check import compare  # noqa: E402
-from ktc.sim.reference import Kernel  # noqa: E402
 from ktc.sim.simulator import Simulator  # noqa: E402
 
 ROWS, WIDTH, TABLE = 8, 64, 100
@@ -140,21 +140,18 @@ PAGED = (ROOT / "examples" / "paged_kv_gather.mlir").read_text()
 PAGES, HEADS, PAGE, FEATURES, SEQUENCES, BLOCKS = 64, 4, 16, 32, 2, 4
 
 
-def run(text: str, name: str, device: str, inputs: dict) -> tuple[dict, dict, object]:
+def run_reported(text: str, name: str, device: str, inputs: dict) -> tuple[dict, dict, object]:
     """The outputs of the simulated kernel, of the reference interpreter, and the
     simulator's report."""
-    executable = prepare(compile_kernel(text, device, name), Simulator(device))
-    simulated = executable.launch(*inputs.values())
-    reference = Kernel.from_text(text, name).execute(dict(inputs)).outputs
-    return simulated, {key: reference[key] for key in simulated}, executable.report()
+    simulator = Simulator(device)
+    simulated, reference = run(text, device, inputs, name, simulator)
+    return simulated, reference, simulator.report()
 
 
 def check(simulated: dict, reference: dict, expected: dict) -> None:
     elements = {name: {"float16": "f16", "int32": "i32", "int64": "i64"}[str(array.dtype)]
                 for name, array in simulated.items()}
-    assert compare(simulated, expected, elements, 1) is None
-    assert compare(reference, expected, elements, 1) is None
-    assert compare(simulated, reference, elements, 1) is None
+    agree(simulated, reference, expected, elements)
 
 
 def _table(rng) -> np.ndarray:
@@ -164,7 +161,7 @@ def _table(rng) -> np.ndarray:
 def _embedding(device: str, ids: np.ndarray):
     table = _table(np.random.default_rng(1))
     inputs = {"table": table, "ids": ids.astype(np.int32), "out": np.zeros((ROWS, WIDTH), np.float16)}
-    simulated, reference, report = run(EMBEDDING, "embedding", device, inputs)
+    simulated, reference, report = run_reported(EMBEDDING, "embedding", device, inputs)
     check(simulated, reference, {"table": table, "ids": inputs["ids"], "out": table[ids]})
     return report
 
@@ -179,7 +176,7 @@ def test_a_gather_in_a_loop_reads_its_indices_at_the_loop_variable(device: str):
     table = _table(np.random.default_rng(1))
     ids = np.array([5, 99, 0, 5, 42, 43, 44, 7], np.int32)
     inputs = {"table": table, "ids": ids, "out": np.zeros((ROWS, WIDTH), np.float16)}
-    simulated, reference, _ = run(LOOPED, "looped", device, inputs)
+    simulated, reference, _ = run_reported(LOOPED, "looped", device, inputs)
     check(simulated, reference, {"table": table, "ids": ids, "out": table[ids] + table[ids]})
 
 
@@ -189,7 +186,7 @@ def test_scatter_writes_only_the_rows_its_indices_name(device: str):
     x = rng.standard_normal((ROWS, WIDTH)).astype(np.float16)
     y = _table(rng)
     ids = np.array([17, 3, 99, 0, 64, 65, 12, 50], np.int32)
-    simulated, reference, _ = run(SCATTER, "scatter_add_one", device, {"x": x, "ids": ids, "y": y.copy()})
+    simulated, reference, _ = run_reported(SCATTER, "scatter_add_one", device, {"x": x, "ids": ids, "y": y.copy()})
     expected = y.copy()
     expected[ids] = x + np.float16(1)
     check(simulated, reference, {"x": x, "ids": ids, "y": expected})
@@ -200,7 +197,7 @@ def test_scatter_with_a_repeated_index_keeps_the_later_row():
     x = rng.standard_normal((ROWS, WIDTH)).astype(np.float16)
     y = _table(rng)
     ids = np.array([4, 9, 4, 1, 9, 2, 4, 3], np.int32)
-    simulated, reference, _ = run(SCATTER, "scatter_add_one", "spyre", {"x": x, "ids": ids, "y": y.copy()})
+    simulated, reference, _ = run_reported(SCATTER, "scatter_add_one", "spyre", {"x": x, "ids": ids, "y": y.copy()})
     expected = y.copy()
     for row, target in enumerate(ids):
         expected[target] = x[row] + np.float16(1)
@@ -214,7 +211,7 @@ def test_two_indirect_dimensions_gather_point_by_point(device: str):
     rows = rng.integers(0, 16, (16, 16)).astype(np.int32)
     cols = rng.integers(0, 16, (16, 16)).astype(np.int32)
     inputs = {"x": x, "i1": rows, "i2": cols, "y": np.zeros((16, 16), np.float16)}
-    simulated, reference, _ = run(POINTS, "point_copy", device, inputs)
+    simulated, reference, _ = run_reported(POINTS, "point_copy", device, inputs)
     check(simulated, reference, {"x": x, "i1": rows, "i2": cols, "y": x[rows, cols]})
 
 
@@ -222,7 +219,7 @@ def _paged(device: str, table: np.ndarray):
     pages = np.random.default_rng(5).standard_normal((PAGES, HEADS, PAGE, FEATURES)).astype(np.float16)
     keys = np.zeros((SEQUENCES, HEADS, BLOCKS * PAGE, FEATURES), np.float16)
     inputs = {"pages": pages, "table": table.astype(np.int32), "k": keys}
-    simulated, reference, report = run(PAGED, "paged_kv_gather", device, inputs)
+    simulated, reference, report = run_reported(PAGED, "paged_kv_gather", device, inputs)
     t = np.arange(BLOCKS * PAGE)
     expected = pages[inputs["table"][:, t // PAGE], :, t % PAGE, :].transpose(0, 2, 1, 3)
     check(simulated, reference, {"pages": pages, "table": inputs["table"], "k": expected})
@@ -249,7 +246,7 @@ def test_the_check_fails_on_a_gather_of_the_wrong_row():
     table = _table(np.random.default_rng(1))
     ids = np.array([5, 99, 0, 5, 42, 43, 44, 7], np.int32)
     inputs = {"table": table, "ids": ids, "out": np.zeros((ROWS, WIDTH), np.float16)}
-    simulated, _, _ = run(EMBEDDING, "embedding", "spyre", inputs)
+    simulated, _, _ = run_reported(EMBEDDING, "embedding", "spyre", inputs)
     wrong = ids.copy()
     wrong[6] = 45
     elements = {name: "f16" for name in ("table", "out")}
@@ -293,7 +290,7 @@ def _indexed_add(device: str):
     index = np.array([77, 3], np.int64)
     inputs = {"x_ptr": x, "y_ptr": y, "index_ptr": index,
               "output_ptr": np.zeros((2, 32, 8, 128), np.float16), "dim1_start": 0}
-    simulated, reference, _ = run(text, "indexed_add_kernel", device, inputs)
+    simulated, reference, _ = run_reported(text, "indexed_add_kernel", device, inputs)
     expected = (x[index][:, :32] + y).astype(np.float16)
     check(simulated, reference, {"output_ptr": expected})
 

@@ -18,11 +18,11 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from conftest import DEVICES, require_corpus  # noqa: E402
+from simulated import agree  # noqa: E402
+from simulated import run as simulated_and_reference  # noqa: E402
 
 from ktc.driver import compile as compile_kernel  # noqa: E402
 from ktc.runtime.executable import prepare  # noqa: E402
-from ktc.sim.check import compare  # noqa: E402
-from ktc.sim.reference import Kernel  # noqa: E402
 from ktc.sim.simulator import TIMINGS, Simulator, default_timing  # noqa: E402
 
 TILE = 1024
@@ -196,18 +196,13 @@ def run(text: str, name: str, device: str, inputs: dict) -> tuple[dict, dict]:
     simulator runs on its default timing (the compiled core where it is built: a
     ``dmaz`` does not send it to the Python engines)."""
     simulator = Simulator(device)
-    executable = prepare(compile_kernel(text, device, name), simulator)
-    simulated = executable.launch(*inputs.values())
+    simulated, reference = simulated_and_reference(text, device, inputs, name, simulator)
     assert simulator.ran_on == default_timing()
-    reference = Kernel.from_text(text, name).execute(dict(inputs)).outputs
-    return simulated, {key: reference[key] for key in simulated}
+    return simulated, reference
 
 
 def check(simulated: dict, reference: dict, expected: dict, length: int = 1) -> None:
-    elements = {key: "f32" for key in expected}
-    assert compare(simulated, expected, elements, length) is None
-    assert compare(reference, expected, elements, length) is None
-    assert compare(simulated, reference, elements, length) is None
+    agree(simulated, reference, expected, {key: "f32" for key in expected}, length)
 
 
 @pytest.mark.parametrize("device", DEVICES)

@@ -14,12 +14,12 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from conftest import DEVICES, corpus_kernel  # noqa: E402
+from simulated import agree, run  # noqa: E402
 
 from ktc.codegen.package import decode, encode  # noqa: E402
 from ktc.driver import compile as compile_kernel  # noqa: E402
 from ktc.errors import KtcError  # noqa: E402
 from ktc.runtime.executable import prepare  # noqa: E402
-from ktc.sim.check import compare  # noqa: E402
 from ktc.sim.reference import Kernel  # noqa: E402
 from ktc.sim.simulator import Simulator  # noqa: E402
 
@@ -83,19 +83,8 @@ func.func @scale(%x: index, %y: index, %s_arg: !s, %n_arg: !n) {
 most 16); the other rows of y keep their values."""
 
 
-def run(text: str, name: str, device: str, inputs: dict) -> tuple[dict, dict]:
-    """The outputs of the simulated kernel and of the reference interpreter."""
-    executable = prepare(compile_kernel(text, device, name), Simulator(device))
-    simulated = executable.launch(*inputs.values())
-    reference = Kernel.from_text(text, name).execute(dict(inputs)).outputs
-    return simulated, {key: reference[key] for key in simulated}
-
-
 def check(simulated: dict, reference: dict, expected: dict, element: str) -> None:
-    elements = dict.fromkeys(expected, element)
-    assert compare(simulated, expected, elements, 1) is None
-    assert compare(reference, expected, elements, 1) is None
-    assert compare(simulated, reference, elements, 1) is None
+    agree(simulated, reference, expected, dict.fromkeys(expected, element))
 
 
 @pytest.mark.parametrize("device", DEVICES)
@@ -104,7 +93,7 @@ def test_rows_add_over_a_runtime_row_count(device: str, m: int):
     rng = np.random.default_rng(m)
     a, b = (rng.standard_normal((m, 64)).astype(np.float16) for _ in range(2))
     c = np.zeros((m, 64), np.float16)
-    simulated, reference = run(ROWS_ADD, "rows_add", device, {"M_symb": m, "A": a, "B": b, "C": c})
+    simulated, reference = run(ROWS_ADD, device, {"M_symb": m, "A": a, "B": b, "C": c}, "rows_add")
     check(simulated, reference, {"A": a, "B": b, "C": a + b}, "f16")
 
 
@@ -116,7 +105,7 @@ def test_float_and_loop_bound_runtime_arguments(device: str, n: int):
     y = rng.standard_normal((16, 64)).astype(np.float32)
     expected = y.copy()
     expected[:n] = x[:n] * np.float32(-1.75)
-    simulated, reference = run(SCALE, "scale", device, {"x": x, "y": y, "s_arg": -1.75, "n_arg": n})
+    simulated, reference = run(SCALE, device, {"x": x, "y": y, "s_arg": -1.75, "n_arg": n}, "scale")
     check(simulated, reference, {"x": x, "y": expected}, "f32")
 
 
