@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from xdsl.dialects.builtin import IndexType, IntAttr, ShapedType
+from xdsl.dialects.builtin import DYNAMIC_INDEX, IndexType, IntAttr, ShapedType
 from xdsl.dialects.func import FuncOp
 from xdsl.ir import Attribute, BlockArgument
 
@@ -32,7 +32,7 @@ from ktc.dialects.ktdp import (
 )
 from ktc.dialects.spyreop import DF16Type
 
-DYNAMIC = -(1 << 63)
+DYNAMIC = DYNAMIC_INDEX
 
 
 @dataclass(frozen=True)

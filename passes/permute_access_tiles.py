@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import (
+    DYNAMIC_INDEX,
     AffineMapAttr,
     AffineSetAttr,
     DenseArrayBase,
@@ -27,8 +28,6 @@ from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from ktc.dialects.ktdp import ConstructAccessTileOp, ConstructMemoryViewOp
-
-DYNAMIC = -(1 << 63)
 
 
 @dataclass(frozen=True)
@@ -98,9 +97,9 @@ def _dims(static, dynamic, sigma: list[int]) -> tuple[list[tuple[int, SSAValue |
     """Each dimension's static value and dynamic operand, permuted by ``sigma``; and,
     per dynamic operand in the old order, its position among the new ones."""
     operands = iter(dynamic)
-    pairs = [(n, next(operands) if n == DYNAMIC else None) for n in static]
-    old = [j for j, (n, _) in enumerate(pairs) if n == DYNAMIC]
-    new = [j for j in sigma if pairs[j][0] == DYNAMIC]
+    pairs = [(n, next(operands) if n == DYNAMIC_INDEX else None) for n in static]
+    old = [j for j, (n, _) in enumerate(pairs) if n == DYNAMIC_INDEX]
+    new = [j for j in sigma if pairs[j][0] == DYNAMIC_INDEX]
     return [pairs[j] for j in sigma], [new.index(j) for j in old]
 
 

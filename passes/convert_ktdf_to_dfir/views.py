@@ -9,6 +9,7 @@ from math import prod
 
 from xdsl.dialects import arith, memref
 from xdsl.dialects.builtin import (
+    DYNAMIC_INDEX,
     FixedBitwidthType,
     MemRefType,
     NoneAttr,
@@ -27,7 +28,7 @@ from ktc.passes.convert_ktdf_to_dfir.values import ARG, Index, is_scalar, roots
 from ktc.passes.utils.affine import box_bounds
 from ktc.passes.utils.values import evaluate
 
-DYNAMIC = -(2 ** 63)
+DYNAMIC = DYNAMIC_INDEX
 """xDSL's dynamic size and offset marker (INT64_MIN)."""
 
 
