@@ -40,7 +40,7 @@ from xdsl.dialects.pdl import PatternOp
 from xdsl.ir import Attribute
 
 from ktc.arch import is_packaged_name, resolve
-from ktc.arch.routing import search, walk
+from ktc.arch.routing import arcs, connected, search, walk
 from ktc.dialects.diagnostics import KtcError, where
 from ktc.dialects.ktdf_arch import DeviceOp, PatternsOp, attr_text
 from ktc.dialects.ktdp import MemorySpaceAttr, SpyreMemorySpaceAttr
@@ -496,7 +496,11 @@ class Device:
     """The figures the description marks as example values."""
 
     pattern_blocks: tuple[PatternsOp, ...]
-    _paths: dict[tuple[int, int, bool], dict[int, Link]] = field(
+    _paths: dict[tuple[int, bool, int], dict[int, Link]] = field(
+        default_factory=dict, compare=False, repr=False
+    )
+    _arcs_for: dict[tuple[bool, int], tuple] = field(default_factory=dict, compare=False, repr=False)
+    _paths_to: dict[tuple[int, int, int], tuple[Link, ...] | None] = field(
         default_factory=dict, compare=False, repr=False
     )
 
@@ -666,38 +670,49 @@ class Device:
             into[link.target.index].append(link)
         return into
 
-    def _passable(self, index: int) -> bool:
-        """Paths go through memories, ports and movers, never through a compute engine
-        or a matrix unit."""
-        node = self.nodes[index]
-        if node.role != ENGINE:
-            return True
-        engine = self.engine_kinds[node.kind]
-        return not engine.compute and engine.matrix is None
+    @cached_property
+    def _passable(self) -> tuple[bool, ...]:
+        """Per node, whether paths may go through it: through memories, ports and
+        movers, never through a compute engine or a matrix unit."""
+        return tuple(node.role != ENGINE or (not self.engine_kinds[node.kind].compute
+                                             and self.engine_kinds[node.kind].matrix is None)
+                     for node in self.nodes)
 
-    def _cost(self, nbytes: int):
-        return (lambda link: link.cycles(nbytes)) if self.timed else (lambda link: 1)
+    def _arcs(self, reverse: bool, nbytes: int):
+        """The links as ``search`` walks them, for ``nbytes`` (cached)."""
+        key = (reverse, nbytes)
+        if key not in self._arcs_for:
+            cost = (lambda link: link.cycles(nbytes)) if self.timed else (lambda link: 1)
+            self._arcs_for[key] = arcs(self._links_in if reverse else self._links_out, cost, reverse)
+        return self._arcs_for[key]
 
     def reachable(self, source: Node, reverse: bool = False, nbytes: int = 1) -> dict[int, Link]:
         """Every node a path from ``source`` reaches (that reaches ``source`` when
         ``reverse``), with the last link of the cheapest such path."""
         key = (source.index, reverse, nbytes)
         if key not in self._paths:
-            links = self._links_in if reverse else self._links_out
-            self._paths[key] = search(links, source.index, self._cost(nbytes), self._passable, reverse)
+            self._paths[key] = search(self._arcs(reverse, nbytes), source.index, self._passable)
         return self._paths[key]
 
     def path(self, source: Node, target: Node, nbytes: int = 1) -> tuple[Link, ...]:
         """The links of the fastest route for ``nbytes`` from ``source`` to ``target``:
         per hop ``latency + ceil(nbytes / bytes_per_cycle)`` cycles (store and
         forward); by hop count on an untimed device."""
-        route = walk(self.reachable(source, nbytes=nbytes), source.index, target.index)
+        key = (source.index, target.index, nbytes)
+        if key not in self._paths_to:
+            found = search(self._arcs(False, nbytes), source.index, self._passable, target.index)
+            self._paths_to[key] = walk(found, source.index, target.index)
+        route = self._paths_to[key]
         if route is None:
             raise KtcError(
                 f"device @{self.name} has no path from {source.name} to {target.name}",
                 self.where,
             )
         return route
+
+    def has_path(self, source: Node, target: Node) -> bool:
+        """Whether any datapath leads from ``source`` to ``target``."""
+        return connected(self._arcs(False, 1), source.index, target.index, self._passable)
 
     def path_cycles(self, route: Sequence[Link], nbytes: int) -> int:
         """Cycles for ``nbytes`` to cross ``route`` as a stream: every latency plus

@@ -114,8 +114,8 @@ typedef struct {
     Bucket *ring; i64 ringed, scan;
     i64 now, order, last_event, events_run;
     i64 *free_at; size_t nfree;
-    Route **routes; int nroutes, caproutes; Map route_map;
-    Fifo **fifos; int nfifos, capfifos; Map fifo_map;
+    Route **routes; int nroutes, caproutes; int **route_at; /* [a][b]: index + 1, 0 unknown */
+    Fifo **fifos; int nfifos, capfifos; int **fifo_at;
     Signal *signals; int nsignals, capsignals; Map signal_map;
     Mem *mems; char *mem_known;
     i64 *memory_bytes, *port_bytes, *port_latency; int nkinds;
@@ -331,22 +331,30 @@ static int new_route(Core *c, PyObject *t) {
     return c->nroutes - 1;
 }
 
+/* The entry of (a, b) in a table of units by units made a row at a time, or NULL
+   (out of memory, or a unit that does not exist). */
+static int *pair(Core *c, int **table, i64 a, i64 b) {
+    if (!table || a < 0 || b < 0 || a >= c->nunits || b >= c->nunits) return NULL;
+    if (!table[a] && !(table[a] = calloc((size_t)c->nunits, sizeof(int)))) return NULL;
+    return &table[a][b];
+}
+
 static Route *route(Core *c, i64 a, i64 b) {
-    i64 k[3] = {a, b, 0};
-    int found = map_find(&c->route_map, k);
-    if (found >= 0) return c->routes[found];
+    int *known = pair(c, c->route_at, a, b);
+    if (!known) { bail(c, "no route", a); return NULL; }
+    if (*known) return c->routes[*known - 1];
     PyObject *t = PyObject_CallFunction(c->route_cb, "LL", (long long)a, (long long)b);
     int index = t ? new_route(c, t) : -1;
     Py_XDECREF(t);
     if (index < 0) { PyErr_Clear(); bail(c, "no route", a); return NULL; }
-    map_put(&c->route_map, k, index);
+    *known = index + 1;
     return c->routes[index];
 }
 
 static Fifo *fifo(Core *c, i64 a, i64 b) {
-    i64 k[3] = {a, b, 0};
-    int found = map_find(&c->fifo_map, k);
-    if (found >= 0) return c->fifos[found];
+    int *known = pair(c, c->fifo_at, a, b);
+    if (!known) { bail(c, "no FIFO", a); return NULL; }
+    if (*known) return c->fifos[*known - 1];
     PyObject *t = PyObject_CallFunction(c->fifo_cb, "LL", (long long)a, (long long)b);
     long long depth, beat;
     PyObject *r;
@@ -366,7 +374,7 @@ static Fifo *fifo(Core *c, i64 a, i64 b) {
     }
     Py_XDECREF(t);
     if (index < 0) { PyErr_Clear(); bail(c, "no FIFO", a); return NULL; }
-    map_put(&c->fifo_map, k, index);
+    *known = index + 1;
     return c->fifos[index];
 }
 
@@ -997,6 +1005,7 @@ static int dma_done(Core *c, int index) {
 
 typedef struct { int32_t w[CHUNK], r[CHUNK]; } Chunk;
 typedef struct { i64 type, level, count, words, first, out; } Batch;
+typedef struct { i64 k0, k2; int batch; } Recent;
 typedef struct {
     Map chunk_map; Chunk **chunks; size_t nchunks, capchunks;
     Map page_map; i64 *pages; size_t npages, cappages; /* (unit, page) pairs */
@@ -1085,6 +1094,51 @@ static int cmp_batches(const void *a, const void *b) {
     return *(const int *)a - *(const int *)b;
 }
 
+/* The rows of a table: a bit per row below ``top`` (the table's row count), set while
+   the row is free. A batch takes the first free run long enough for all its vectors,
+   or one reaching ``top``, grown, or rows above ``top``. */
+typedef struct { u64 *bits; size_t words; i64 top; } Rows;
+
+static void rows_free(Rows *r, i64 row) { r->bits[row >> 6] |= 1ULL << (row & 63); }
+
+/* Marks [first, end) taken. */
+static void rows_clear(Rows *r, i64 first, i64 end) {
+    for (i64 row = first; row < end;) {
+        i64 w = row >> 6, lo = row & 63, hi = end - (w << 6) < 64 ? end - (w << 6) : 64;
+        u64 mask = (hi == 64 ? ~0ULL : (1ULL << hi) - 1) & ~((1ULL << lo) - 1);
+        r->bits[w] &= ~mask;
+        row = (w + 1) << 6;
+    }
+}
+
+/* The first of ``count`` consecutive rows, now taken; -1 when out of memory. */
+static i64 rows_take(Rows *r, i64 count) {
+    i64 first = 0, length = 0, words = (r->top + 63) >> 6;
+    for (i64 w = 0; w < words && length < count; w++) {
+        u64 x = r->bits[w];
+        for (int bit = 0; bit < 64 && length < count;) {
+            u64 y = x >> bit;
+            if (!y) { length = 0; break; }
+            int taken = __builtin_ctzll(y);
+            if (taken) { length = 0; bit += taken; y >>= taken; }
+            int free_ = __builtin_ctzll(~y);
+            if (!length) first = (w << 6) + bit;
+            length += free_ < 64 - bit ? free_ : 64 - bit;
+            bit += free_;
+        }
+    }
+    if (length < count && !(length && first + length == r->top)) first = r->top;
+    i64 end = first + count;
+    if (end > r->top) {
+        size_t had = r->words;
+        if (grow((void **)&r->bits, &r->words, (size_t)((end + 63) >> 6), sizeof(u64))) return -1;
+        memset(r->bits + had, 0, (r->words - had) * sizeof(u64));
+        r->top = end;
+    }
+    rows_clear(r, first, end);
+    return first;
+}
+
 /* plan() -> (plan bytes, tables ((type, length, rows), ...), segments ((unit, first
    page, pages, arena offset, page bytes), ...), arena bytes) */
 static PyObject *core_plan(Core *c, PyObject *noargs) {
@@ -1095,12 +1149,19 @@ static PyObject *core_plan(Core *c, PyObject *noargs) {
     int32_t *vlast = calloc(nv + 1, sizeof(int32_t));
     i64 top = 0;
     i64 *vrow = calloc(nv + 1, sizeof(i64));
-    Map table_map = {0}, batch_map = {0};
+    Map batch_map = {0};
+    /* per instruction of every program (``bases``: where a program's start), the batch
+       of its last entry and that batch's key */
+    i64 *bases = calloc((size_t)c->nprograms + 1, sizeof(i64));
+    for (int p = 0; p < c->nprograms; p++) bases[p + 1] = bases[p] + c->programs[p].count;
+    Recent *recents = malloc(sizeof(Recent) * ((size_t)bases[c->nprograms] + 1));
+    for (i64 i = 0; i <= bases[c->nprograms]; i++) recents[i].batch = -1;
     i64 *tables = NULL; size_t ntables = 0, captables = 0;
     Batch *batches = NULL; size_t nbatches = 0, capbatches = 0;
     /* per entry: log position, batch, index in the batch */
     i64 *entries = NULL; size_t nentries = 0, capentries = 0;
     PyObject *result = NULL;
+    if (!bases || !recents) goto done;
     for (size_t at = 0; at < c->nlog;) {
         i64 *w = c->log + at, type = w[0], level = 0, vid = -1, dtype = 0, length = 0, words = 0;
         i64 k[3];
@@ -1151,24 +1212,27 @@ static PyObject *core_plan(Core *c, PyObject *noargs) {
             at += 1 + view_words(src) + view_words(dst);
         }
         if (vid >= 0) {
-            i64 tk[3] = {dtype, length, 0};
-            int table = map_find(&table_map, tk);
-            if (table < 0) {
+            int table = 0;
+            while (table < (int)ntables && (tables[3 * table] != dtype || tables[3 * table + 1] != length)) table++;
+            if (table == (int)ntables) {
                 grow((void **)&tables, &captables, 3 * ntables + 3, sizeof(i64));
                 tables[3 * ntables] = dtype; tables[3 * ntables + 1] = length; tables[3 * ntables + 2] = 0;
-                table = (int)ntables++;
-                map_put(&table_map, tk, table);
+                ntables++;
             }
             vlevel[vid] = vlast[vid] = (int32_t)level; vtable[vid] = table;
         }
         if (level > top) top = level;
-        int batch = map_find(&batch_map, k);
+        /* an op's batch: most often the one its instruction's last entry went to */
+        Recent *recent = type == L_OP ? &recents[bases[c->engines[w[2]].program] + w[3]] : NULL;
+        int batch = recent && recent->batch >= 0 && recent->k0 == k[0] && recent->k2 == k[2] ? recent->batch
+                                                                                         : map_find(&batch_map, k);
         if (batch < 0) {
             if (grow((void **)&batches, &capbatches, nbatches + 1, sizeof(Batch))) goto done;
             batches[nbatches] = (Batch){type, level, 0, words, (i64)(w - c->log), 0};
             batch = (int)nbatches++;
             map_put(&batch_map, k, batch);
         }
+        if (recent) *recent = (Recent){k[0], k[2], batch};
         if (grow((void **)&entries, &capentries, 3 * nentries + 3, sizeof(i64))) goto done;
         entries[3 * nentries] = (i64)(w - c->log); entries[3 * nentries + 1] = batch;
         entries[3 * nentries + 2] = batches[batch].count++;
@@ -1218,38 +1282,36 @@ static PyObject *core_plan(Core *c, PyObject *noargs) {
     {
         i64 *bucket = calloc((size_t)top + 2, sizeof(i64)), *byl = malloc(sizeof(i64) * (nv + 1));
         i64 *slot = malloc(sizeof(i64) * (nentries + 1)), *start = calloc(nbatches + 1, sizeof(i64));
-        i64 **spare = calloc(ntables + 1, sizeof(i64 *)), *nspare = calloc(ntables + 1, sizeof(i64));
-        size_t *capspare = calloc(ntables + 1, sizeof(size_t));
-        int failed = 0;
-        for (size_t v = 0; v < nv; v++) bucket[vlast[v] + 1]++;
-        for (i64 l = 0; l <= top; l++) bucket[l + 1] += bucket[l];
-        for (size_t v = 0; v < nv; v++) byl[bucket[vlast[v]]++] = (i64)v;
+        Rows *free_rows = calloc(ntables + 1, sizeof(Rows));
+        int failed = !free_rows;
+        for (size_t v = 0; !failed && v < nv; v++) bucket[vlast[v] + 1]++;
+        for (i64 l = 0; !failed && l <= top; l++) bucket[l + 1] += bucket[l];
+        for (size_t v = 0; !failed && v < nv; v++) byl[bucket[vlast[v]]++] = (i64)v;
         /* bucket[l] is now the end of level l's values, byl ordered by last use */
-        for (size_t o = 0, run = 0; o < nbatches; o++) { start[order[o]] = (i64)run; run += batches[order[o]].count; }
+        for (size_t o = 0, run = 0; !failed && o < nbatches; o++) { start[order[o]] = (i64)run; run += batches[order[o]].count; }
         /* slot: in batch order, the vector each entry makes (-1: none) */
-        for (size_t e = 0; e < nentries; e++) {
+        for (size_t e = 0; !failed && e < nentries; e++) {
             i64 *w = c->log + entries[3 * e];
             slot[start[entries[3 * e + 1]] + entries[3 * e + 2]] = w[0] == L_LOAD || w[0] == L_OP ? w[1] : -1;
         }
+        /* a batch's vectors (of one table: one type and length) in consecutive rows */
         i64 freed = 0, level = 0;
-        for (size_t o = 0, run = 0; o < nbatches; o++) {
+        for (size_t o = 0, run = 0; !failed && o < nbatches; o++) {
             Batch *b = &batches[order[o]];
-            for (; level < b->level; level++)
-                for (; freed < bucket[level]; freed++) {
-                    i64 v = byl[freed], tb = vtable[v];
-                    if (grow((void **)&spare[tb], &capspare[tb], (size_t)nspare[tb] + 1, sizeof(i64))) { failed = 1; goto rows_done; }
-                    spare[tb][nspare[tb]++] = vrow[v];
-                }
-            for (i64 i = 0; i < b->count; i++, run++) {
-                i64 v = slot[run];
-                if (v < 0) continue;
-                i64 tb = vtable[v];
-                vrow[v] = nspare[tb] ? spare[tb][--nspare[tb]] : tables[3 * tb + 2]++;
-            }
+            for (; !failed && level < b->level; level++)
+                for (; !failed && freed < bucket[level]; freed++)
+                    rows_free(&free_rows[vtable[byl[freed]]], vrow[byl[freed]]);
+            i64 made = 0, tb = -1;
+            for (i64 i = 0; i < b->count; i++)
+                if (slot[run + i] >= 0) { made++; if (tb < 0) tb = vtable[slot[run + i]]; }
+            i64 first = made ? rows_take(&free_rows[tb], made) : 0;
+            failed = failed || first < 0;
+            for (i64 i = 0; !failed && i < b->count; i++, run++)
+                if (slot[run] >= 0) vrow[slot[run]] = first++;
         }
-    rows_done:
-        for (size_t i = 0; i < ntables; i++) free(spare[i]);
-        free(bucket); free(byl); free(slot); free(start); free(spare); free(nspare); free(capspare);
+        for (size_t i = 0; !failed && i < ntables; i++) tables[3 * i + 2] = free_rows[i].top;
+        for (size_t i = 0; free_rows && i < ntables; i++) free(free_rows[i].bits);
+        free(bucket); free(byl); free(slot); free(start); free(free_rows);
         if (failed) { free(order); Py_DECREF(segments); goto done; }
     }
     /* every word of the plan is written below */
@@ -1296,7 +1358,7 @@ static PyObject *core_plan(Core *c, PyObject *noargs) {
     result = Py_BuildValue("(NNNL)", bytes, tabs, segments, (long long)size);
     free(order);
 done:
-    free(vlevel); free(vtable); free(vlast); free(vrow); free(table_map.slots); free(batch_map.slots);
+    free(vlevel); free(vtable); free(vlast); free(vrow); free(batch_map.slots); free(bases); free(recents);
     free(tables); free(batches); free(entries);
     for (size_t i = 0; i < t.nchunks; i++) free(t.chunks[i]);
     free(t.chunks); free(t.chunk_map.slots); free(t.page_map.slots); free(t.pages); free(t.page_offset);
@@ -1327,11 +1389,14 @@ static void core_dealloc(Core *c) {
     if (c->ring) for (int i = 0; i < RING; i++) free(c->ring[i].items);
     free(c->ring);
     for (int i = 0; i < c->nroutes; i++) { free(c->routes[i]->hops); free(c->routes[i]); }
-    free(c->routes); free(c->route_map.slots);
+    free(c->routes);
     for (int i = 0; i < c->nfifos; i++) {
         free(c->fifos[i]->ring); free(c->fifos[i]->waiting.items); free(c->fifos[i]);
     }
-    free(c->fifos); free(c->fifo_map.slots);
+    free(c->fifos);
+    for (i64 u = 0; c->route_at && u < c->nunits; u++) free(c->route_at[u]);
+    for (i64 u = 0; c->fifo_at && u < c->nunits; u++) free(c->fifo_at[u]);
+    free(c->route_at); free(c->fifo_at);
     for (int i = 0; i < c->nsignals; i++) free(c->signals[i].waiting.items);
     free(c->signals); free(c->signal_map.slots);
     if (c->mems) for (i64 u = 0; u < c->nunits; u++) free(c->mems[u].alloc);
@@ -1361,6 +1426,8 @@ static int core_init(Core *c, PyObject *args, PyObject *kw) {
     c->nunits = units;
     c->mems = calloc(units ? units : 1, sizeof(Mem));
     c->mem_known = calloc(units ? units : 1, 1);
+    c->route_at = calloc(units ? units : 1, sizeof(int *));
+    c->fifo_at = calloc(units ? units : 1, sizeof(int *));
     c->nprograms = (int)PyTuple_GET_SIZE(programs);
     c->programs = calloc(c->nprograms ? c->nprograms : 1, sizeof(Program));
     for (int p = 0; p < c->nprograms; p++) {

@@ -320,7 +320,7 @@ def _loads(run, space, rows, words, at, count):
     raw = source[index]
     if raw.ndim == 3:
         raw = raw.reshape(count, -1).view(numerics.storage_dtype(name))
-    rows[table][where] = numerics.from_storage(name, raw)
+    _scatter(rows[table], where, numerics.from_storage(name, raw))
     return at + 6 + 2 * count
 
 
@@ -329,7 +329,7 @@ def _stores(run, space, rows, words, at, count):
     addresses, where = words[at + 6:at + 6 + count], words[at + 6 + count:at + 6 + 2 * count]
     name = isa.TYPES[dtype]
     target, index = _rows(space, addresses, name, length, stride)
-    stored = np.ascontiguousarray(numerics.to_storage(name, rows[table][where]), numerics.storage_dtype(name))
+    stored = np.ascontiguousarray(numerics.to_storage(name, _gather(rows[table], where)), numerics.storage_dtype(name))
     target[index] = stored if index.ndim == 1 else stored.view(np.uint8).reshape(index.shape)
     return at + 6 + 2 * count
 
@@ -343,11 +343,44 @@ def _computes(run, space, rows, words, at, count):
     instruction = run.engines[engine].program[pc]
     if n < 0:
         scalars = words[at:at + count]
-        rows[table][where] = VALUES[type(instruction)](instruction, [], scalars)
+        _scatter(rows[table], where, VALUES[type(instruction)](instruction, [], scalars))
         return at + count
-    operands = [rows[t][words[at + k * count:at + (k + 1) * count]] for k, t in enumerate(tables)]
-    rows[table][where] = VALUES[type(instruction)](instruction, operands)
+    operands = [_gather(rows[t], words[at + k * count:at + (k + 1) * count]) for k, t in enumerate(tables)]
+    _scatter(rows[table], where, VALUES[type(instruction)](instruction, operands))
     return at + n * count
+
+
+def _run(where: np.ndarray) -> slice | None:
+    """``where`` as a slice when it is consecutive rows in ascending order (the plan
+    gives a batch's vectors consecutive rows), so reading and writing them is one block
+    copy, or none."""
+    count = len(where)
+    if not count or where[-1] - where[0] != count - 1 or (count > 1 and (np.diff(where) != 1).any()):
+        return None
+    return slice(int(where[0]), int(where[0]) + count)
+
+
+def _gather(table: np.ndarray, where: np.ndarray) -> np.ndarray:
+    """Rows ``where`` of a table: a view of them when they are consecutive, else a copy
+    (``np.take`` copies whole rows, several times faster than indexing, which walks them
+    element by element)."""
+    rows = _run(where)
+    return table[rows] if rows is not None else np.take(table, where, axis=0)
+
+
+def _scatter(table: np.ndarray, where: np.ndarray, values) -> None:
+    """``table[where] = values`` (cast to the table's type, broadcast to its rows): one
+    block copy into consecutive rows, else each row assigned as one opaque item of its
+    bytes rather than element by element."""
+    rows = _run(where)
+    if rows is not None:
+        table[rows] = values
+        return
+    if not table.shape[1]:
+        return
+    values = np.broadcast_to(np.asarray(values).astype(table.dtype, copy=False), (len(where), table.shape[1]))
+    items = np.dtype((np.void, table.shape[1] * table.itemsize))
+    table.view(items).reshape(-1)[where] = np.ascontiguousarray(values).view(items).reshape(-1)
 
 
 def _copy(run, space, rows, words, at, count):

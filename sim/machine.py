@@ -224,5 +224,5 @@ def _only_beside(device: Device, a: Node, b: Node) -> bool:
         and memory.role == MEMORY
         and memory.kind in device.engine(engine.kind).local_memories
         and (engine.core, engine.subcore) == (memory.core, memory.subcore)
-        and b.index not in device.reachable(a)
+        and not device.has_path(a, b)
     )
