@@ -6,7 +6,10 @@ The graph comes after decomposition to core ATen. Each call is one of:
   through it, and PyTorch applies it where its result is needed outside a kernel;
 - a **computation** this table lowers to kernel steps (``ktc.frontend.kernel``):
   elementwise ops, reductions along the last dimension, softmax and layer norm along
-  the last dimension, casts between float16 and float32;
+  the last dimension, casts between float16 and float32, ``where`` by a comparison;
+- **fused** into the computations reading it (``fused``): a comparison only ``where``s
+  select by, which each computes itself (a compare and a select in one step, the
+  boolean tensor no kernel value), and a ``scalar_tensor`` only ``where``s select;
 - anything else, which runs in PyTorch; ``refusal`` says why.
 
 A computation is either *elementwise* (its frame is its result's shape, each tensor
@@ -67,18 +70,28 @@ CONTRACTIONS = {
                aten._scaled_dot_product_flash_attention.default)
 }
 
-_NO_SELECT = ("compares and selects: ktc's compute engines have no compare or select "
-              "instruction (arith.cmpf, arith.select)")
+COMPARISONS = {
+    op: select
+    for ops, select in (
+        ((aten.gt.Scalar, aten.gt.Tensor), "where_gt"), ((aten.lt.Scalar, aten.lt.Tensor), "where_lt"),
+        ((aten.ge.Scalar, aten.ge.Tensor), "where_ge"), ((aten.le.Scalar, aten.le.Tensor), "where_le"),
+        ((aten.eq.Scalar, aten.eq.Tensor), "where_eq"), ((aten.ne.Scalar, aten.ne.Tensor), "where_ne"))
+    for op in ops
+}
+"""Comparisons, and the select step (``ktc.frontend.kernel.SELECTS``) a ``where`` by
+each becomes: the comparison is computed inside every ``where`` reading it (``fused``),
+so that its boolean tensor is never a kernel value."""
+
 KNOWN_REFUSALS = {
     **CONTRACTIONS,
-    **{op: _NO_SELECT for op in (
-        aten.where.self, aten.gt.Scalar, aten.gt.Tensor, aten.lt.Scalar, aten.lt.Tensor,
-        aten.ge.Scalar, aten.ge.Tensor, aten.le.Scalar, aten.le.Tensor, aten.eq.Scalar,
-        aten.eq.Tensor, aten.ne.Scalar, aten.ne.Tensor)},
     **{op: "a transpose, which moves data" for op in (
         aten.permute.default, aten.transpose.int, aten.t.default)},
 }
 """Ops PyTorch runs instead, with the reason."""
+
+_BOOLEAN = ("a boolean tensor {}: kernels keep a comparison's mask inside the where that "
+            "selects by it (compare and select on the compute engine), never as a value of "
+            "their own")
 
 
 @dataclass(frozen=True)
@@ -189,6 +202,20 @@ def _cast(b: Builder, a: dict) -> tuple[str, ...]:
     return (b.emit("cast", b.value(a["self"])),)
 
 
+def _where(b: Builder, a: dict) -> tuple[str, ...]:
+    """The select step of the comparison ``where`` selects by (``fused``)."""
+    condition = a["condition"]
+    compared = arguments(condition)
+    values = (_selected(b, a[key]) for key in ("self", "other"))
+    return (b.emit(COMPARISONS[condition.target], b.value(compared["self"]),
+                   b.value(compared["other"]), *values),)
+
+
+def _selected(b: Builder, value) -> str | float:
+    """A value ``where`` selects: a kernel value, or the float of a scalar tensor."""
+    return float(value.args[0]) if _scalar_constant(value) else b.value(value)
+
+
 def _reduction(op: str, mean: bool = False) -> Lowering:
     def lower(b: Builder, a: dict) -> tuple[str, ...]:
         x = b.value(a["self"])
@@ -245,6 +272,7 @@ LOWERINGS: dict[object, Lowering] = {
     aten.amax.default: _reduction("amax"),
     aten._softmax.default: _softmax,
     aten.native_layer_norm.default: _layer_norm,
+    aten.where.self: _where,
 }
 """Each computation and how it is written in kernel steps."""
 
@@ -281,6 +309,38 @@ def is_alias(node: Node) -> bool:
     return node.op == "call_function" and node.target in ALIASES
 
 
+def fused(node: Node) -> bool:
+    """Whether ``node`` is computed inside the nodes reading it rather than as a value:
+    a comparison whose only readers are ``where``s selecting by it, or a scalar tensor
+    only ``where``s select."""
+    if node.op != "call_function" or not node.users:
+        return False
+    if node.target in COMPARISONS:
+        return all(_selects_by(user, node) for user in node.users)
+    return _scalar_constant(node)
+
+
+def _selects_by(user: Node, condition: Node) -> bool:
+    return user.target is aten.where.self and user.args[0] is condition \
+        and condition not in user.args[1:]
+
+
+def _scalar_constant(node) -> bool:
+    """A ``scalar_tensor`` that only ``where``s select (as a value, not a condition)."""
+    return isinstance(node, Node) and node.target is aten.scalar_tensor.default and all(
+        user.target is aten.where.self and node not in user.args[:1] for user in node.users)
+
+
+def inputs_of(node: Node) -> list[Node]:
+    """The nodes whose values ``node`` reads: a ``where`` reads the operands of the
+    comparison it selects by in place of the comparison, and no scalar tensor it
+    selects (both ``fused``)."""
+    if node.target is not aten.where.self:
+        return list(node.all_input_nodes)
+    inputs = [i for arg in node.all_input_nodes if fused(arg) for i in arg.all_input_nodes]
+    return list(dict.fromkeys(inputs + [arg for arg in node.all_input_nodes if not fused(arg)]))
+
+
 def is_result(node: Node) -> bool:
     """``getitem`` of a node's tuple of results."""
     return node.op == "call_function" and node.target is operator.getitem
@@ -290,6 +350,10 @@ def refusal(node: Node) -> str | None:
     """Why ``node`` cannot be computed in a kernel, or None if it can."""
     if node.target in KNOWN_REFUSALS:
         return KNOWN_REFUSALS[node.target]
+    if node.target in COMPARISONS:
+        return _BOOLEAN.format("(a graph output, or read by other than a where's condition)")
+    if node.target is aten.where.self and not fused(node.args[0]):
+        return _BOOLEAN.format("that is not a comparison computed for the where")
     if node.target not in LOWERINGS:
         return "no lowering to KTIR in the PyTorch front end"
     values = node.meta.get("val")
@@ -387,7 +451,7 @@ def _relation(shape: tuple[int, ...], frame: tuple[int, ...]) -> str | None:
 
 
 def _tensor_operands(node: Node) -> list[Node]:
-    return list(node.all_input_nodes)
+    return inputs_of(node)
 
 
 def _is_last(dim: int, tensor: torch.Tensor) -> bool:

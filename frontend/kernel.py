@@ -27,9 +27,13 @@ BINARY = ("add", "sub", "mul", "div", "max", "min")
 UNARY = ("neg", "abs", "exp", "log", "tanh", "erf", "sqrt", "rsqrt", "gelu")
 REDUCTIONS = ("sum", "amax")
 CAST = "cast"
-STEP_OPS = (*BINARY, *UNARY, *REDUCTIONS, CAST)
-"""What a step computes: elementwise (binary, unary), a reduction of a ``FULL`` value
-along its rows into a ``ROW`` value, or a conversion between the float types."""
+SELECTS = ("where_gt", "where_lt", "where_ge", "where_le", "where_eq", "where_ne")
+"""``where_gt(a, b, x, y)`` is ``x`` where ``a > b``, else ``y`` (and so on): a compare
+and the select by its mask in one step, so that the mask lives in no kernel value."""
+STEP_OPS = (*BINARY, *UNARY, *REDUCTIONS, CAST, *SELECTS)
+"""What a step computes: elementwise (binary, unary, a select by a comparison), a
+reduction of a ``FULL`` value along its rows into a ``ROW`` value, or a conversion
+between the float types."""
 
 
 @dataclass(frozen=True)

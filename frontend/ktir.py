@@ -32,7 +32,7 @@ from math import prod
 import numpy as np
 
 from ktc.arch.model import Device
-from ktc.frontend.kernel import BINARY, CAST, COL, FULL, REDUCTIONS, ROW, Array, Kernel, Step
+from ktc.frontend.kernel import BINARY, CAST, COL, FULL, REDUCTIONS, ROW, SELECTS, Array, Kernel, Step
 
 BYTES = {"f16": 2, "f32": 4}
 _NUMPY = {"f16": "float16", "f32": "float32"}
@@ -49,6 +49,10 @@ _UNARY_OPS = {
 _INTRINSICS = {"gelu": "spyreop.gelu"}
 """Unary ops written as a device intrinsic, which works on scalars: the tensor op is a
 ``linalg.generic`` around it."""
+_PREDICATES = dict(zip(SELECTS, ("ogt", "olt", "oge", "ole", "oeq", "une")))
+"""The ``arith.cmpf`` predicate of each select step: PyTorch's comparisons are false
+on a NaN but ``!=``, which is true."""
+
 _REDUCTION_OPS = {"sum": ("arith.addf", 0.0), "amax": ("arith.maximumf", -math.inf)}
 
 _RESERVED = {"c0", "rows_per_tile", "block", "tile", "first_row", "step", "row"}
@@ -230,6 +234,8 @@ class _Emitter:
                     f"{self.tensor(step.layout, self.dtypes[source])} to {ty}", step.node)
         elif step.op in _INTRINSICS:
             self.intrinsic(step, result)
+        elif step.op in SELECTS:
+            self.select(step, result)
         else:
             operands = ", ".join(self.operand(a, step) for a in step.args)
             name = _BINARY_OPS[step.op] if step.op in BINARY else _UNARY_OPS[step.op]
@@ -252,6 +258,16 @@ class _Emitter:
         self.op(f"linalg.yield %applied : {step.dtype}", step.node)
         self.indent -= 2
         self.op(f"}} -> {ty}", step.node)
+
+    def select(self, step: Step, result: str) -> None:
+        """``arith.cmpf`` of the first two operands, ``arith.select`` of the others by
+        its mask."""
+        lhs, rhs, on_true, on_false = (self.operand(a, step) for a in step.args)
+        ty = self.tensor(step.layout, step.dtype)
+        self.op(f"{result}.mask = arith.cmpf {_PREDICATES[step.op]}, {lhs}, {rhs} : {ty}",
+                step.node)
+        self.op(f"{result} = arith.select {result}.mask, {on_true}, {on_false} : "
+                f"{self.tensor(step.layout, 'i1')}, {ty}", step.node)
 
     def reduction(self, step: Step, result: str) -> None:
         (source,) = step.args

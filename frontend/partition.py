@@ -88,7 +88,7 @@ def cut(graph: Graph, name: str, refused: dict[Node, str]) -> Partition:
     state = _State(graph)
     reasons: dict[Node, str] = {}
     for node in graph.nodes:
-        if node.op != "call_function" or aten.is_alias(node):
+        if node.op != "call_function" or aten.is_alias(node) or aten.fused(node):
             continue
         if aten.is_result(node):
             state.place_result(node)
@@ -109,7 +109,7 @@ class _State:
         self.users: dict[Node, set[Node]] = {node: set() for node in graph.nodes}
         for node in graph.nodes:
             if not aten.is_alias(node):
-                for arg in node.all_input_nodes:
+                for arg in aten.inputs_of(node):
                     self.users[root(arg)].add(node)
         self.group_of: dict[Node, _Group] = {}
 
@@ -242,7 +242,7 @@ def _kernel(group: _Group, name: str, state: _State) -> Cut:
             values[node] = values[(node.args[0], node.args[1])]
             continue
         operands = {}
-        for arg in node.all_input_nodes:
+        for arg in aten.inputs_of(node):
             source = root(arg)
             operands[arg] = values[source] if source in members else \
                 array(source, group.needs[node][source])

@@ -273,7 +273,8 @@ class _Program:
 
 def _schedule(gm: GraphModule, calls: list[KernelCall]) -> list:
     """Kernels and the nodes PyTorch runs, dependencies first, otherwise in graph order.
-    A view is run only where a node outside the kernels reads it."""
+    A view is run only where a node outside the kernels reads it, a fused comparison or
+    scalar tensor (``aten.fused``) only where a node outside them reads it."""
     order = {node: i for i, node in enumerate(gm.graph.nodes)}
     kernel_of = {n: call for call in calls for n in call.cut.nodes}
     needed: set[Node] = set()
@@ -283,7 +284,8 @@ def _schedule(gm: GraphModule, calls: list[KernelCall]) -> list:
             needed.add(node)
             need(node.args[0])
 
-    outside = [n for n in gm.graph.nodes if n not in kernel_of and not aten.is_alias(n)]
+    outside = [n for n in gm.graph.nodes if n not in kernel_of and not aten.is_alias(n)
+               and not (aten.fused(n) and all(u in kernel_of for u in n.users))]
     for node in outside:
         for arg in node.all_input_nodes:
             need(arg)

@@ -11,9 +11,9 @@ from dataclasses import dataclass
 
 from xdsl.context import Context
 from xdsl.dialects import tensor
-from xdsl.dialects.builtin import ModuleOp, TensorType
+from xdsl.dialects.builtin import ModuleOp, TensorType, i1
 from xdsl.dialects.linalg.ops import CopyOp, GenericOp
-from xdsl.ir import Block
+from xdsl.ir import Attribute, Block
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
@@ -48,8 +48,10 @@ class GeneralizeAndFuse(ModulePass):
       elementwise computation, plus one per reduction and the fills seeding them;
     - the loads, generics and empty tensors that no store needs erased.
 
-    Running it again changes nothing. An op left on tensors that is not a generic, a
-    load, a store or an empty tensor is an error at the op.
+    A compare's tensor of ``i1`` (``arith.cmpf``) fuses into the selects reading it,
+    so that the mask lives only in their bodies. Running it again changes nothing. An
+    op left on tensors that is not a generic, a load, a store or an empty tensor, and
+    a generic left making a tensor of ``i1``, are errors at the op.
     """
 
     name = "generalize-and-fuse"
@@ -77,8 +79,16 @@ def _copy_stored_loads(block: Block) -> None:
 
 
 def _require_supported(block: Block) -> None:
-    """Every op left on tensors must be a generic, a load, a store or an empty tensor."""
+    """Every op left on tensors must be a generic, a load, a store or an empty tensor,
+    and no generic may be left making a mask."""
     for op in block.ops:
+        if isinstance(op, GenericOp) and any(_is_mask(t) for t in op.result_types):
+            raise KtcError(
+                "'linalg.generic' makes a tensor of i1 that does not fuse into the generics "
+                "reading it (it reduces, reads its output or writes through a map that is "
+                "not a permutation); a compute stage neither stores nor hands over masks",
+                where(op),
+            )
         if isinstance(op, GenericOp | ktdp.LoadOp | ktdp.StoreOp | tensor.EmptyOp):
             continue
         if not any(isinstance(value.type, TensorType) for value in (*op.operands, *op.results)):
@@ -94,6 +104,10 @@ def _require_supported(block: Block) -> None:
             "stage cannot run it",
             where(op),
         )
+
+
+def _is_mask(value_type: Attribute) -> bool:
+    return isinstance(value_type, TensorType) and value_type.get_element_type() == i1
 
 
 def _erase_unneeded(block: Block) -> None:

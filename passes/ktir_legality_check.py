@@ -4,7 +4,7 @@ from dataclasses import dataclass
 from math import prod
 
 from xdsl.context import Context
-from xdsl.dialects import arith
+from xdsl.dialects import arith, tensor
 from xdsl.dialects.builtin import (
     AnyFloat,
     DenseIntOrFPElementsAttr,
@@ -14,10 +14,11 @@ from xdsl.dialects.builtin import (
     MemRefType,
     ModuleOp,
     TensorType,
+    i1,
 )
 from xdsl.dialects.func import FuncOp
 from xdsl.dialects.linalg.attrs import IteratorType
-from xdsl.ir import Operation
+from xdsl.ir import Operation, SSAValue
 from xdsl.ir.affine import AffineMap
 from xdsl.passes import ModulePass
 
@@ -49,6 +50,8 @@ from ktc.passes.analysis.inter_tile import consumer_of, function_of, resolve, re
 from ktc.passes.analysis.ranges import Ranges
 from ktc.passes.analysis.reductions import extremum_of
 from ktc.passes.utils.affine import box_bounds
+from ktc.passes.utils.compares import instructions_of
+from ktc.passes.utils.phases import holds_compute
 from ktc.passes.utils.values import evaluate
 
 ELEMENTWISE = frozenset({
@@ -57,6 +60,11 @@ ELEMENTWISE = frozenset({
     "math.exp", "math.sqrt", "math.rsqrt", "math.tanh", "math.absf", "math.fma",
 })
 """Float ops the compute engine has an instruction for (the ``dfir.compute`` kinds)."""
+
+SELECTION = frozenset({"arith.cmpf", "arith.select"})
+"""Ops computed by the compute engine's compare and select instructions, where the
+device has them (``passes/utils/compares.py``): on tensors and in a
+``linalg.generic``'s body, the compare's mask read by selects of the same computation."""
 
 CONVERSIONS = frozenset({"arith.extf", "arith.truncf"})
 """Conversions between float types the compute engine makes on tensors and in a
@@ -128,7 +136,12 @@ class KtirLegalityCheck(ModulePass):
     (``ktc.passes.analysis.distributed``);
     elementwise ``arith``/``math`` ops the compute engine has an instruction for,
     on tensors or scalars, conversions between float types on tensors, and any
-    integer/index arithmetic on scalars; named
+    integer/index arithmetic on scalars; ``arith.cmpf`` (any predicate) and
+    ``arith.select`` on tensors and in ``linalg.generic`` bodies where the device's
+    compute engine lists the instructions they take (``passes/utils/compares.py``),
+    each ``i1`` mask made by a compare (or a generic) and read only as the condition
+    of selects or an input of generics in the same phase (never stored, carried by a
+    loop or handed to another phase), each select's condition such a mask; named
     elementwise ``linalg`` ops, ``linalg.generic`` (parallel and reduction
     iterators, projected-permutation maps), ``linalg.reduce`` (add, mul, max, min,
     one result), a reduction body keeping the larger or smaller of a term and the
@@ -303,6 +316,8 @@ class _Rules:
         for inner in op.body.block.ops:
             if inner.name not in {"linalg.yield", "arith.constant", *CONVERSIONS} and inner not in kept:
                 self._elementwise(inner)
+            if isinstance(inner, arith.SelectOp) and inner not in kept:
+                _body_condition(inner)
 
     def _arith_math(self, op: Operation) -> None:
         """An arith, math or spyreop op: a constant, integer arithmetic on scalars
@@ -311,11 +326,26 @@ class _Rules:
             _constant(op)
         elif op.name in CONVERSIONS and isinstance(op.results[0].type, TensorType):
             return
+        elif op.name in SELECTION and not _on_integers(op):
+            self._selection(op)
         elif not op.name.startswith("arith.") or not _on_integers(op):
             self._elementwise(op)
 
+    def _selection(self, op: Operation) -> None:
+        """A compare or select outside a generic: on tensors, a select by a mask."""
+        if not isinstance(op.results[0].type, TensorType):
+            raise _error(op, "works on scalars; the compute engine compares and selects "
+                             "tensors element by element (or in a linalg.generic body)")
+        if isinstance(op, arith.SelectOp) and not isinstance(op.cond.type, TensorType):
+            raise _error(op, "selects between whole tensors by one i1; the compute engine "
+                             "selects element by element, by a mask of arith.cmpf")
+        self._elementwise(op)
+
     def _elementwise(self, op: Operation) -> None:
         """``op`` computes on the compute engine: it needs an instruction there."""
+        if op.name in SELECTION:
+            self._instructions(op)
+            return
         if op.name.startswith("spyreop."):
             if instruction_of(op) is None and not any(p.matches(op) for p in self.lowering):
                 raise _error(
@@ -329,12 +359,25 @@ class _Rules:
             raise _error(
                 op,
                 "has no compute instruction: the pipeline lowers add, sub, mul, div, max, "
-                "min, neg, abs, exp, sqrt, rsqrt, tanh and fma",
+                "min, neg, abs, exp, sqrt, rsqrt, tanh and fma, and cmpf and select",
+            )
+
+    def _instructions(self, op: Operation) -> None:
+        """A compare or select needs its instructions on the device's compute engine."""
+        missing = sorted(instructions_of(op) - set(self.device.compute.instructions))
+        if missing:
+            raise _error(
+                op,
+                f"needs the instruction{'s' * (len(missing) > 1)} {', '.join(missing)}, which "
+                f"the {self.device.compute_kind} of device @{self.device.name} "
+                f"({self.device.files[-1]}) does not have (its ktdf_arch.instructions)",
             )
 
     def _result_types(self, op: Operation) -> None:
         for result in op.results:
-            if isinstance(result.type, TensorType | AccessTileType):
+            if isinstance(result.type, TensorType) and result.type.get_element_type() == i1:
+                _mask(op, result)
+            elif isinstance(result.type, TensorType | AccessTileType):
                 self._shaped(op, result.type)
 
     def _shaped(self, op: Operation, shaped: TensorType | AccessTileType) -> None:
@@ -346,6 +389,59 @@ class _Rules:
             self.device.lanes(shaped.get_element_type())
         except KtcError as err:
             raise _error(op, f"produces {attr_text(shaped)}, but {err.message}") from None
+
+
+MASK_MAKERS = ("arith.cmpf", "linalg.generic", "tensor.empty")
+"""Ops whose tensor of ``i1`` may be a mask (an empty tensor as a generic's output)."""
+
+
+def _mask(op: Operation, mask: SSAValue) -> None:
+    """A tensor of ``i1`` lives only inside the computation that makes and reads it:
+    a compare's mask is read by selects or generics of its own phase, which fusion
+    makes one computation, so that the mask is never stored or handed over."""
+    text = attr_text(mask.type)
+    if op.name not in MASK_MAKERS:
+        raise _error(op, f"produces {text}; the compute engine makes masks by arith.cmpf only")
+    for use in mask.uses:
+        user = use.operation
+        if isinstance(op, tensor.EmptyOp):
+            read = user.name == "linalg.generic" and use.index >= len(user.inputs)
+        else:
+            read = (isinstance(user, arith.SelectOp) and use.index == 0
+                    or user.name == "linalg.generic" and use.index < len(user.inputs))
+        if not read or not _same_phase(op, user):
+            raise _error(
+                user,
+                f"uses the mask {text} of '{op.name}' at {where(op) or 'an unknown place'} "
+                "other than as a select's condition or a generic's input of the same phase; "
+                "the compute engine keeps compare results only within the computation "
+                "selecting by them: a mask is never stored, carried by a loop or handed over",
+            )
+
+
+def _same_phase(op: Operation, user: Operation) -> bool:
+    """Whether ``user`` follows ``op`` in its block with no op holding compute between."""
+    if user.parent_block() is not op.parent_block():
+        return False
+    between = op.next_op
+    while between is not None and between is not user:
+        if holds_compute(between):
+            return False
+        between = between.next_op
+    return between is user
+
+
+def _body_condition(select: arith.SelectOp) -> None:
+    """In a generic's body a select's condition is a compare of the body or an element
+    of a mask input."""
+    condition = select.cond
+    block = select.parent_block()
+    if isinstance(condition.owner, arith.CmpfOp) and condition.owner.parent_block() is block:
+        return
+    if condition in block.args:
+        return
+    raise _error(select, "selects by a condition that is not a compare of its body or an "
+                         "element of a mask; the compute engine selects by masks of arith.cmpf")
 
 
 def _memory_view(op: ConstructMemoryViewOp) -> None:

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from math import prod
 
 from xdsl.context import Context
+from xdsl.dialects import memref
 from xdsl.dialects.builtin import (
     AffineMapAttr,
     ArrayAttr,
@@ -33,7 +34,15 @@ from xdsl.rewriter import Rewriter
 from ktc.arch.model import kind_name
 from ktc.arch.model import Device, EngineKind, device_of
 from ktc.dialects.diagnostics import KtcError, where
-from ktc.dialects.ktdf import DataTransferOp, FifoSlotType, PrivateOp, ReadFromFifoOp, StageOp
+from ktc.dialects.ktdf import (
+    DataTransferOp,
+    FifoSlotType,
+    PrivateOp,
+    ReadFromFifoOp,
+    StageOp,
+    set_masked,
+)
+from ktc.dialects.ktdp import ConstructMemoryViewOp
 
 
 @dataclass(frozen=True)
@@ -52,11 +61,13 @@ class ScalarBroadcastLegalization(ModulePass):
     * every memref-to-memref transfer on its way whose engine cannot load the
       scalar in one exact access (``word_size``, ``access_granularity``) moves a
       whole vector (``lanes`` of the compute engine) instead, into a staging buffer
-      widened to match;
+      widened to match; a memory view read so is marked ``ktdf.masked``, so that the
+      copy stops at the view's end instead of reading past it;
     * if the compute engine cannot ``splat``, the transfer into the FIFO becomes
       ``transfer_mode = "splat"``: it reads one element and fills a slot of the
       vector dimension's extent; the FIFO read is widened and the map made
-      identity in the innermost dimension. The engine filling the FIFO must have
+      identity in the innermost dimension, in every generic reading that FIFO
+      read (of one vector width). The engine filling the FIFO must have
       ``simd.splat`` and its link must allow a scalar-sized transfer
       (``transfer_granularity``), otherwise the device cannot broadcast the
       scalar and the pass fails.
@@ -72,9 +83,12 @@ class ScalarBroadcastLegalization(ModulePass):
         if not generics:
             return
         device = device_of(op)
+        readers: dict[ReadFromFifoOp, list[tuple[GenericOp, int]]] = {}
         for generic in generics:
             for index, read in _scalar_inputs(generic):
-                _legalize(generic, index, read, device)
+                readers.setdefault(read, []).append((generic, index))
+        for read, inputs in readers.items():
+            _legalize(read, inputs, device)
 
 
 def _scalar_inputs(generic: GenericOp) -> list[tuple[int, ReadFromFifoOp]]:
@@ -90,7 +104,10 @@ def _scalar_inputs(generic: GenericOp) -> list[tuple[int, ReadFromFifoOp]]:
     return found
 
 
-def _legalize(generic: GenericOp, index: int, read: ReadFromFifoOp, device: Device) -> None:
+def _legalize(read: ReadFromFifoOp, inputs: list[tuple[GenericOp, int]], device: Device) -> None:
+    """One FIFO read of a scalar, and the generics taking it as the inputs ``inputs``
+    (generic, operand index): legalized once for all of them."""
+    generic, index = inputs[0]
     slot_type = read.fifo_slot.type
     assert isinstance(slot_type, FifoSlotType)
     element = slot_type.element_type
@@ -113,7 +130,7 @@ def _legalize(generic: GenericOp, index: int, read: ReadFromFifoOp, device: Devi
         if not _fetches(engine, _source_memory(transfer, device), scalar):
             _widen(transfer, device.lanes(element))
     if not compute.splat:
-        _splat(generic, index, read, transfers[-1])
+        _splat(inputs, read, transfers[-1])
 
 
 def _feeding(slot: SSAValue) -> list[DataTransferOp]:
@@ -168,7 +185,11 @@ def _fetches(engine: EngineKind, memory: str, nbytes: int) -> bool:
 
 def _widen(transfer: DataTransferOp, width: int) -> None:
     """Move ``width`` elements along the innermost dimension instead of one, into a
-    staging buffer at least that wide."""
+    staging buffer at least that wide; a tile of a memory view read so marks the view
+    ``ktdf.masked``, so that the copy stops at the view's end (the rest zeros)."""
+    cast = transfer.source.owner
+    if isinstance(cast, memref.ReinterpretCastOp) and isinstance(cast.source.owner, ConstructMemoryViewOp):
+        set_masked(cast.source.owner)
     for name in ("static_source_sizes", "static_dest_sizes"):
         sizes = list(transfer.properties[name].get_values())
         if sizes[-1] == 1:
@@ -218,19 +239,25 @@ def _check_splat(
             )
 
 
-def _splat(generic: GenericOp, index: int, read: ReadFromFifoOp, transfer: DataTransferOp) -> None:
+def _splat(inputs: list[tuple[GenericOp, int]], read: ReadFromFifoOp,
+           transfer: DataTransferOp) -> None:
     """Fill the FIFO with the scalar repeated over the vector dimension, and read it
-    as a vector."""
-    indexing = generic.indexing_maps.data[index].data
-    vector_dim = indexing.num_dims - 1
-    width = _extent(generic, vector_dim)
-    results = list(indexing.results)
+    as a vector, in every generic taking it (``inputs``: generic, operand index)."""
+    widths = {_extent(generic, len(generic.iterator_types) - 1) for generic, _ in inputs}
+    if len(widths) != 1:
+        raise KtcError(
+            f"'ktdf.read_from_fifo' of a scalar feeds generics whose vectors have "
+            f"{sorted(widths)} elements; a splat fills the FIFO for one of them",
+            where(read),
+        )
+    width = widths.pop()
     shape = list(read.result.type.get_shape())
-    if results and isinstance(results[-1], AffineConstantExpr):
-        results[-1], shape[-1] = AffineExpr.dimension(vector_dim), width
+    if shape and _reads_constant_last(*inputs[0]):
+        shape[-1] = width
     else:
-        results.append(AffineExpr.dimension(vector_dim))
         shape.append(width)
+    for generic, index in inputs:
+        _vector_map(generic, index)
 
     slot_type = read.fifo_slot.type
     wide_slot = FifoSlotType(slot_type.source, slot_type.destination, width, slot_type.element_type)
@@ -239,6 +266,24 @@ def _splat(generic: GenericOp, index: int, read: ReadFromFifoOp, transfer: DataT
     transfer.properties["static_dest_sizes"] = DenseArrayBase.from_list(i64, [*sizes[:-1], width])
     transfer.make_splat()
     Rewriter.replace_value_with_new_type(read.result, TensorType(slot_type.element_type, shape))
+
+
+def _reads_constant_last(generic: GenericOp, index: int) -> bool:
+    """Whether the input's map gives its innermost dimension a constant position."""
+    results = generic.indexing_maps.data[index].data.results
+    return bool(results) and isinstance(results[-1], AffineConstantExpr)
+
+
+def _vector_map(generic: GenericOp, index: int) -> None:
+    """The input's map reading along the vector (innermost) loop dimension: its
+    constant innermost position replaced by it, or it added innermost."""
+    indexing = generic.indexing_maps.data[index].data
+    vector_dim = AffineExpr.dimension(indexing.num_dims - 1)
+    results = list(indexing.results)
+    if _reads_constant_last(generic, index):
+        results[-1] = vector_dim
+    else:
+        results.append(vector_dim)
     maps = list(generic.indexing_maps.data)
     maps[index] = AffineMapAttr(AffineMap(indexing.num_dims, indexing.num_symbols, tuple(results)))
     generic.properties["indexing_maps"] = ArrayAttr(maps)

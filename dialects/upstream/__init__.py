@@ -3,7 +3,7 @@
 ``OVERRIDES`` maps a dialect name to a factory of a replacement ``Dialect`` that
 ktc registers instead of xDSL's. The installed xDSL is never edited: a replacement
 dialect is xDSL's, with some ops swapped for subclasses and some added. Each lives in
-a module named like the dialect (``linalg``, ``scf``, ``affine``: what each changes is
+a module named like the dialect (``arith``, ``linalg``, ``scf``, ``affine``: what each changes is
 said there), imported when its dialect is first used, so a kernel without linalg never
 loads xDSL's linalg. The ops are also reachable from here by name
 (``from ktc.dialects.upstream import ForOp``).
@@ -16,6 +16,7 @@ from xdsl.ir import Dialect, Operation
 
 OPS = {
     "linalg": ("ReduceOp", "BroadcastOp", "TransposeOp", "MatmulOp", "BatchMatmulOp"),
+    "arith": ("CmpfOp", "SelectOp"),
     "scf": ("ForOp", "ExecuteRegionOp"),
     "affine": ("ApplyOp", "MinOp", "LoadOp", "StoreOp", "VectorLoadOp", "VectorStoreOp"),
 }

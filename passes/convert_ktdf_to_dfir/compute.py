@@ -10,7 +10,11 @@ combines the one-element result with the accumulator's initial value. Float
 constants in the body become constant vectors. A spyreop intrinsic runs as the
 instructions a pattern of the device's arch file mapped it onto
 (``ktdf_arch.instruction``), a fused (mean, mean of squares) pair held in two
-vectors. An op with no instruction is an error at that op. On the matrix unit, a
+vectors. An ``arith.cmpf`` becomes the compare instructions of
+``passes/utils/compares.py``, held as a ``Mask`` (1 where it holds, 0 elsewhere, or
+the complement of that), which only an ``arith.select`` reads: one ``select``
+instruction, its values swapped for a complement, the mask converted to their type.
+An op with no instruction is an error at that op. On the matrix unit, a
 contraction ``C[m, n] += A[m, k] * B[k, n]`` of two-dimensional operands is one
 ``dfir.matmul`` (``lower_contraction``).
 """
@@ -18,6 +22,7 @@ contraction ``C[m, n] += A[m, k] * B[k, n]`` of two-dimensional operands is one
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from math import prod
 
 from xdsl.dialects import arith
@@ -49,6 +54,7 @@ from ktc.dialects.diagnostics import KtcError, where
 from ktc.dialects.ktdf_arch import Instruction, instruction_of
 from ktc.dialects.spyreop import FusedType
 from ktc.passes.analysis.contractions import contraction
+from ktc.passes.utils.compares import test_of
 
 INSTRUCTIONS: dict[str, ComputeKind] = {
     "arith.addf": ComputeKind.ADD,
@@ -87,8 +93,19 @@ CAPTURE = "capture"
 
 Emit = Callable[[Operation], Operation]
 
-Held = SSAValue | tuple[SSAValue, ...]
-"""What holds a body value: its vector, or one vector per component of a fused pair."""
+@dataclass(frozen=True)
+class Mask:
+    """What holds an ``arith.cmpf``'s ``i1``: a vector of 1 where it holds, 0 elsewhere,
+    in the compared type, or its complement (``negated``); no vector: a mask that
+    never holds (always, negated)."""
+
+    vector: SSAValue | None
+    negated: bool
+
+
+Held = SSAValue | tuple[SSAValue, ...] | Mask
+"""What holds a body value: its vector, one vector per component of a fused pair, or
+the mask of a compare."""
 
 
 def lower_generic(generic: GenericOp, inputs: Sequence[SSAValue], outputs: Sequence[SSAValue | None],
@@ -148,9 +165,9 @@ def _lower_body(block: Block, values: dict, lanes: int, emit: Emit) -> SSAValue:
     for op in block.ops:
         if isinstance(op, YieldOp):
             yielded = _operand(op.operands[0], values, lanes, emit, op)
-            if isinstance(yielded, tuple):
-                raise KtcError("a generic yields a fused pair; a compute stage hands over "
-                               "vectors of one element type", where(op))
+            if isinstance(yielded, tuple | Mask):
+                raise KtcError("a generic yields a fused pair or a mask; a compute stage "
+                               "hands over vectors of one element type", where(op))
             return yielded
         values.update(zip(op.results, _instruction(op, values, lanes, emit)))
     raise KtcError("a generic body without linalg.yield", where(block.parent_op()))
@@ -164,8 +181,12 @@ def _instruction(op: Operation, values: dict, lanes: int, emit: Emit) -> list[He
     mapped = instruction_of(op)
     if mapped is not None:
         return _mapped(op, mapped, operands, lanes, emit)
-    if any(isinstance(operand, tuple) for operand in operands):
-        raise KtcError(f"'{op.name}' takes a fused pair", where(op))
+    if isinstance(op, arith.SelectOp):
+        return [_select(op, operands, emit)]
+    if any(isinstance(operand, tuple | Mask) for operand in operands):
+        raise KtcError(f"'{op.name}' takes a fused pair or a mask", where(op))
+    if isinstance(op, arith.CmpfOp):
+        return [_compare(op, operands, emit)]
     result = _vector(op.results[0].type, lanes)
     if op.name in _CONVERSIONS:
         return [emit(ConvertOp.build(operands=[operands[0]], result_types=[result])).results[0]]
@@ -176,6 +197,32 @@ def _instruction(op: Operation, values: dict, lanes: int, emit: Emit) -> list[He
     kind = ComputeKindAttr(INSTRUCTIONS[op.name])
     return [emit(ComputeOp.build(operands=[operands], properties={"kind": kind},
                                  result_types=[result])).results[0]]
+
+
+def _compare(op: arith.CmpfOp, operands: list[SSAValue], emit: Emit) -> Mask:
+    """The mask of a compare (``passes/utils/compares.py``): its terms' masks, joined."""
+    test = test_of(op)
+    masks = [_compute(op, ComputeKind(name), [operands[left], operands[right]],
+                      operands[0].type, emit) for name, left, right in test.terms]
+    joined = masks[0] if masks else None
+    for mask in masks[1:]:
+        joined = _compute(op, ComputeKind(test.join), [joined, mask], mask.type, emit)
+    return Mask(joined, test.negated)
+
+
+def _select(op: arith.SelectOp, operands: list[Held], emit: Emit) -> SSAValue:
+    """A select by a compare's mask, its values swapped where the mask is the
+    complement; the mask converted to the values' type, exactly (it holds 0 and 1)."""
+    mask, on_true, on_false = operands
+    if not isinstance(mask, Mask) or isinstance(on_true, tuple | Mask) or isinstance(on_false, tuple | Mask):
+        raise KtcError("'arith.select' selects vectors by the mask of an arith.cmpf of its "
+                       "computation", where(op))
+    if mask.negated:
+        on_true, on_false = on_false, on_true
+    if mask.vector is None:
+        return on_false
+    condition = _converted(mask.vector, on_true.type.element_type, emit)
+    return _compute(op, ComputeKind.SELECT, [condition, on_true, on_false], on_true.type, emit)
 
 
 def _mapped(op: Operation, mapped: Instruction, operands: list[Held], lanes: int,

@@ -167,7 +167,8 @@ def test_views_do_not_move_data_or_split_kernels():
 
 def test_gelu_and_where():
     """gelu's tanh form is written with tanh; the exact form needs the device's gelu
-    intrinsic, and ``where`` a select: what the compiler refuses runs in PyTorch."""
+    intrinsic (what the compiler refuses runs in PyTorch); ``where`` by a comparison is
+    a compare and a select in the kernel."""
     def fn(x):
         approximate = torch.nn.functional.gelu(x, approximate="tanh")
         return approximate + torch.nn.functional.gelu(x), torch.where(x > 0, x, 0.1 * x) + 1
@@ -176,7 +177,55 @@ def test_gelu_and_where():
     nodes, refused = kernel_nodes(reports), fallback_nodes(reports)
     assert nodes["gelu"] == "aten.gelu"
     assert "gelu_1" in nodes or "spyreop.gelu" in refused["gelu_1"]
-    assert "select" in refused["where"]
+    assert nodes["where"] == "aten.where" and "gt" not in refused
+
+
+COMPARISONS = {
+    "gt": torch.gt, "lt": torch.lt, "ge": torch.ge, "le": torch.le, "eq": torch.eq, "ne": torch.ne,
+}
+
+
+@pytest.mark.parametrize("dtype", [F16, F32], ids=["f16", "f32"])
+@pytest.mark.parametrize("name", sorted(COMPARISONS))
+def test_where_by_each_comparison_in_scalar_and_tensor_forms(name: str, dtype):
+    """Each comparison, against a number (Scalar), a tensor of the same shape and a
+    per-row tensor (Tensor), selects in the kernel what eager selects, NaNs and ties
+    included (``!=`` holds on a NaN, the others do not), exactly (a select and a
+    doubling round nothing); the comparisons run in no kernel of their own and nothing
+    falls back."""
+    compare = COMPARISONS[name]
+
+    def fn(x, y, t):
+        return (torch.where(compare(x, 0.25), x, y), torch.where(compare(x, y), 1.5, x),
+                torch.where(compare(x, t), y, -2.0) * 2)
+
+    x, y, t = data(8, 64, dtype=dtype), data(8, 64, dtype=dtype, seed=1), data(8, 1, dtype=dtype, seed=2)
+    x[0, :4] = torch.tensor([float("nan"), 0.25, 0.0, -0.0])
+    y[0, :4] = torch.tensor([float("nan"), 0.25, -0.0, 0.0])
+    y[1:, ::3] = x[1:, ::3]
+    torch._dynamo.reset()  # one code object over the parameters: past Dynamo's recompile limit
+    before = len(pytorch.reports())
+    with torch.no_grad():
+        got = torch.compile(fn, backend="ktc", dynamic=False)(x, y, t)
+    for g, w in zip(got, fn(x, y, t)):
+        torch.testing.assert_close(g, w, rtol=0, atol=0, equal_nan=True)
+    reports = pytorch.reports()[before:]
+    assert in_kernels(reports) == {"aten.where", "aten.mul"}
+    assert not fallbacks(reports)
+
+
+def test_a_boolean_result_outside_a_where_runs_in_pytorch():
+    """A comparison that is a graph output, or read by a cast, runs in PyTorch with the
+    reason; the where beside it still runs in a kernel."""
+    def fn(x):
+        mask = x < 0
+        return mask, torch.where(x >= 0, x, 0.0), (x != 1).to(F16) * x
+
+    reports = compiled(fn, data(8, 64))
+    refused = fallback_nodes(reports)
+    assert "a boolean tensor (a graph output" in refused["lt"]
+    assert "a boolean tensor (a graph output" in refused["ne"]
+    assert kernel_nodes(reports)["where"] == "aten.where"
 
 
 class MLP(torch.nn.Module):
@@ -226,7 +275,7 @@ def test_environment_prints_the_report_and_writes_ktir(tmp_path, monkeypatch, ca
     monkeypatch.setenv(pytorch.KTIR_DIR_ENV, str(tmp_path))
 
     def fn(x):
-        return torch.where(x > 0, x.exp(), x)
+        return torch.where(torch.isnan(x), x.exp(), x)
 
     compiled(fn, data(4, 64))
     err = capfd.readouterr().err

@@ -184,3 +184,25 @@ def test_kernel_descriptions_are_checked():
     with pytest.raises(ValueError, match="another layout"):
         Kernel("k", 4, 4, (Array("x", FULL, "f16"),), (Step("sum", ("x",), "y", ROW, "f16", "n"),),
                ((Array("y.out", FULL, "f16"), "y"),))
+
+
+def test_a_select_step_is_a_compare_and_a_select_of_its_values():
+    """``where_gt(x, r, x, -1.5)`` and ``where_ne(x, w, 0.5, x)`` (``r`` per row, ``w``
+    per column) are an ``arith.cmpf`` and an ``arith.select`` each, their operands
+    broadcast, and compute on spyre's simulator what numpy selects (NaN included)."""
+    steps = (Step("where_gt", ("x", "r", "x", -1.5), "y", FULL, "f16", "where"),
+             Step("where_ne", ("x", "w", 0.5, "x"), "z", FULL, "f16", "where_1"))
+    inputs_ = (Array("x", FULL, "f16"), Array("w", COL, "f16"), Array("r", ROW, "f16"))
+    kernel = Kernel("selects", 8, 64, inputs_, steps,
+                    ((Array("y.out", FULL, "f16"), "y"), (Array("z.out", FULL, "f16"), "z")))
+    text = emit(kernel, Device.load("spyre"), "selects.mlir")
+    assert re.search(r"arith.cmpf ogt, %x.in, %r.in.full : tensor<\d+x64xf16>", text)
+    assert re.search(r"arith.cmpf une, %x.in, %w.in.full : tensor<\d+x64xf16>", text)
+    assert re.search(r"arith.select %y.mask, %x.in, %y.k0 : tensor<\d+x64xi1>, tensor<\d+x64xf16>", text)
+    x, w, r = inputs(8, 64, "f16", 3)
+    x[0, :2], w[:2] = np.nan, [np.nan, x[0, 1]]
+    w[5] = x[3, 5]
+    executable = ktc.Simulator("spyre").prepare(ktc.compile(text, arch="spyre", filename="selects.mlir"))
+    got = executable.launch(x, w, r, np.zeros_like(x), np.zeros_like(x))
+    np.testing.assert_array_equal(got["y.out"], np.where(x > r, x, np.float16(-1.5)))
+    np.testing.assert_array_equal(got["z.out"], np.where(x != w[None, :], np.float16(0.5), x))

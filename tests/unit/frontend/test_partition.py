@@ -63,16 +63,16 @@ def test_a_view_that_changes_the_last_dimension_starts_another_kernel():
 
 
 def test_no_kernel_depends_on_itself_through_pytorch():
-    """``add`` reads ``exp`` and ``where``, which reads ``exp`` and runs in PyTorch: it
-    cannot join ``exp``'s kernel."""
+    """``add`` reads ``exp`` and ``where``, which reads ``exp`` and runs in PyTorch (it
+    selects by ``isnan``, which has no lowering): it cannot join ``exp``'s kernel."""
     def fn(x):
         y = x.exp()
-        return y + torch.where(y > 1, y, x)
+        return y + torch.where(torch.isnan(y), y, x)
 
     result = partition(fn, torch.randn(4, 64, dtype=F16))
     assert kernels(result) == [["exp"], ["add"]]
-    assert set(refused(result)) == {"gt", "where"}
-    assert "select" in refused(result)["where"]
+    assert set(refused(result)) == {"isnan", "where"}
+    assert "not a comparison computed for the where" in refused(result)["where"]
 
 
 def test_layer_norm_results_and_their_layouts():
@@ -118,3 +118,33 @@ def test_a_change_of_float_type_is_a_computation_and_clone_an_alias():
     assert {"_to_copy", "_to_copy_1", "add"} <= computed and "clone" not in computed
     (add,) = [c for c in result.cuts if "add" in [n.name for n in c.nodes]]
     assert [n.name for n in add.inputs] == ["permute"]
+
+
+def test_a_comparison_read_only_by_wheres_is_computed_inside_them():
+    """``where(x > t, x, 0)`` with ``t`` per row is one select step of the kernel: the
+    comparison and the scalar tensor are no kernel values, the kernel reads x and t
+    (no boolean array), and a comparison read by two wheres is computed in each."""
+    def fn(x, t):
+        above = x > t
+        return torch.where(above, x, 0.0) + torch.where(above, 1.0, x), torch.where(x <= 0.5, x, t)
+
+    result = partition(fn, torch.randn(8, 64, dtype=F16), torch.randn(8, 1, dtype=F16))
+    assert len(result.cuts) == 1 and not result.refused
+    kernel = result.cuts[0].kernel
+    assert sorted(a.layout for a in kernel.inputs) == [FULL, ROW]
+    assert {a.dtype for a in kernel.arrays} == {"f16"}
+    selects = [(s.op, s.args[2:]) for s in kernel.steps if s.op.startswith("where_")]
+    assert sorted(op for op, _ in selects) == ["where_gt", "where_gt", "where_le"]
+    assert sorted(v for _, values in selects for v in values if isinstance(v, float)) == [0.0, 1.0]
+    computed = {n.name for n in result.cuts[0].nodes}
+    assert {"gt", "le", "scalar_tensor"} & computed == set()
+
+
+@pytest.mark.parametrize("fn, node, reason", [
+    (lambda x: (x > 0, x + 1), "gt", "a boolean tensor (a graph output, or read by other than a where's condition)"),
+    (lambda x: (x != 0).to(F16) * x, "ne", "a boolean tensor (a graph output"),
+    (lambda x: torch.where(torch.isnan(x), 0.0, x), "where", "a boolean tensor that is not a comparison computed for the where"),
+])
+def test_a_boolean_tensor_outside_a_where_runs_in_pytorch(fn, node, reason):
+    result = partition(fn, torch.randn(8, 64, dtype=F16))
+    assert reason in refused(result)[node], refused(result)

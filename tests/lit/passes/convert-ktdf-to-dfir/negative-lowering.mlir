@@ -2,8 +2,9 @@
 // without an address (address-assignment has not run), a generic body op that
 // has no SIMD instruction, a spyreop intrinsic no device pattern mapped onto an
 // instruction, one mapped onto an instruction of another arity or onto a name that
-// is no instruction, and a write of the sums of two rows (which the stage folds into
-// one element) into a FIFO slot of two.
+// is no instruction, a write of the sums of two rows (which the stage folds into
+// one element) into a FIFO slot of two, and a generic that yields a compare's mask
+// (the i1 lives only in the computation selecting by it).
 
 // RUN: not ktc-opt %s --split-input-file --arch toy -p convert-ktdf-to-dfir 2>&1 | filecheck %s
 
@@ -191,6 +192,40 @@ func.func @two_row_sums() attributes {grid = [1]} {
     } {applicable_units = ["SFU"]}
     ktdf.stage depends_in(none) depends_out(none) {
       ktdf.data_transfer from %p#1 size [2] to %p#3[0] size [2] : !ktdf.fifo.slot<"SFU" -> "L1SU", 2xf16>, memref<2xf16, "L1">
+    } {applicable_units = ["L1SU"]}
+  }
+  return
+}
+
+// -----
+
+#id = affine_map<(d0) -> (d0)>
+func.func @yields_mask() attributes {grid = [1]} {
+  ktdf.pipeline {
+    %p:5 = ktdf.private -> (!ktdf.fifo.slot<"L1LU" -> "SFU", 8xf16>, !ktdf.fifo.slot<"SFU" -> "L1SU", 8xi1>, !ktdf.token, memref<8xf16, "L1">, memref<8xi1, "L1">) {
+      %f = ktdf.fifo.allocate() : !ktdf.fifo.slot<"L1LU" -> "SFU", 8xf16>
+      %g = ktdf.fifo.allocate() : !ktdf.fifo.slot<"SFU" -> "L1SU", 8xi1>
+      %t = ktdf.create_token
+      %x = memref.alloc() {ktdf.address = 0 : i64} : memref<8xf16, "L1">
+      %y = memref.alloc() {ktdf.address = 64 : i64} : memref<8xi1, "L1">
+      ktdf.private_yield %f, %g, %t, %x, %y : !ktdf.fifo.slot<"L1LU" -> "SFU", 8xf16>, !ktdf.fifo.slot<"SFU" -> "L1SU", 8xi1>, !ktdf.token, memref<8xf16, "L1">, memref<8xi1, "L1">
+    }
+    ktdf.stage depends_in(none) depends_out(none) {
+      ktdf.data_transfer from %p#3[0] size [8] to %p#0 size [8] : memref<8xf16, "L1">, !ktdf.fifo.slot<"L1LU" -> "SFU", 8xf16>
+    } {applicable_units = ["L1LU"]}
+    ktdf.stage depends_in(none) depends_out(%p#2) {
+      %u = ktdf.read_from_fifo %p#0 : <"L1LU" -> "SFU", 8xf16> -> tensor<8xf16>
+      %e = tensor.empty() : tensor<8xi1>
+      %s = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel"]} ins(%u : tensor<8xf16>) outs(%e : tensor<8xi1>) {
+      ^bb0(%l: f16, %o: i1):
+        %m = arith.cmpf oeq, %l, %l : f16
+        // CHECK: negative-lowering.mlir:[[# @LINE + 1]]:{{[0-9]+}}: error: a generic yields a fused pair or a mask; a compute stage hands over vectors of one element type
+        linalg.yield %m : i1
+      } -> tensor<8xi1>
+      ktdf.write_to_fifo %s, %p#1 : tensor<8xi1>, <"SFU" -> "L1SU", 8xi1>
+    } {applicable_units = ["SFU"]}
+    ktdf.stage depends_in(none) depends_out(none) {
+      ktdf.data_transfer from %p#1 size [8] to %p#4[0] size [8] : !ktdf.fifo.slot<"SFU" -> "L1SU", 8xi1>, memref<8xi1, "L1">
     } {applicable_units = ["L1SU"]}
   }
   return

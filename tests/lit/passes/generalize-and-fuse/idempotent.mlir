@@ -7,6 +7,8 @@
 // RUN: ktc-opt %t.basic -p generalize-and-fuse | diff %t.basic -
 // RUN: ktc-opt %S/generalize.mlir -p generalize-and-fuse > %t.generalize
 // RUN: ktc-opt %t.generalize -p generalize-and-fuse | diff %t.generalize -
+// RUN: ktc-opt %S/select.mlir -p generalize-and-fuse > %t.select
+// RUN: ktc-opt %t.select -p generalize-and-fuse | diff %t.select -
 // RUN: ktc-opt %S/../construct-three-stage-pipeline/chain.mlir -p generalize-and-fuse > %t.chain
 // RUN: ktc-opt %t.chain -p generalize-and-fuse | diff %t.chain -
 // RUN: filecheck %s < %t.chain

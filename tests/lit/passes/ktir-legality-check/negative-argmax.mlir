@@ -1,6 +1,6 @@
 // A reduction into two outputs (an argmax's value and index) is refused at the
 // reduction; a compare and select that does not keep an extremum of the accumulator
-// and a term has no compute instruction.
+// and a term needs the compare instruction, which the toy device does not have.
 
 // RUN: ktc-opt %s --split-input-file --verify-diagnostics --arch toy -p ktir-legality-check
 
@@ -38,7 +38,7 @@ func.func @not_an_extremum(%x: index) {
       ins(%a : tensor<1x64xf16>) outs(%i : tensor<1xf16>) {
   ^bb0(%u: f16, %acc: f16):
     %h = arith.constant 0.5 : f16
-    // expected-error@+1 {{'arith.cmpf' has no compute instruction}}
+    // expected-error@+1 {{'arith.cmpf' needs the instruction cmp_gt, which the SFU of device @toy}}
     %gt = arith.cmpf ogt, %u, %h : f16
     %k = arith.select %gt, %u, %h : f16
     %t = arith.addf %k, %acc : f16
