@@ -14,9 +14,11 @@ operand has the frame's shape or is broadcast along the rows or over the columns
 it) or *row-wise* (its frame is its input's shape; it reduces or normalizes along the
 last dimension). ``Form`` tells the partitioner which, and ``lower`` writes the steps.
 
-Matrix products (``mm``, ``bmm``, ``addmm``, attention) are refused in ``CONTRACTIONS``:
-ktc compiles no contraction yet. A lowering for them goes into ``LOWERINGS`` and their
-entry out of ``CONTRACTIONS``.
+Matrix products (``mm``, ``addmm``, ``bmm``: what ``linear``, ``matmul`` and ``@``
+decompose to) and attention (``_scaled_dot_product_flash_attention_for_cpu``, which the
+front end keeps whole) are kernels of their own: ``product_form`` and
+``attention_form`` say what they multiply, reading through views and through a
+transpose of the last two dimensions of the second operand (a weight of ``linear``).
 """
 
 from __future__ import annotations
@@ -58,19 +60,9 @@ _PLAIN_COPY = {
 """The arguments of ``_to_copy`` that change nothing but the type (``x.float()``,
 ``type_as``)."""
 
-CONTRACTIONS = {
-    op: "a matrix product: ktc compiles no contraction (linalg.matmul) yet"
-    for op in (aten.mm.default, aten.bmm.default, aten.addmm.default, aten.baddbmm.default,
-               aten.matmul.default, aten.linear.default,
-               aten._scaled_dot_product_flash_attention_for_cpu.default,
-               aten._scaled_dot_product_efficient_attention.default,
-               aten._scaled_dot_product_flash_attention.default)
-}
-
 _NO_SELECT = ("compares and selects: ktc's compute engines have no compare or select "
               "instruction (arith.cmpf, arith.select)")
 KNOWN_REFUSALS = {
-    **CONTRACTIONS,
     **{op: _NO_SELECT for op in (
         aten.where.self, aten.gt.Scalar, aten.gt.Tensor, aten.lt.Scalar, aten.lt.Tensor,
         aten.ge.Scalar, aten.ge.Tensor, aten.le.Scalar, aten.le.Tensor, aten.eq.Scalar,
@@ -278,7 +270,19 @@ def arguments(node: Node) -> dict:
 
 
 def is_alias(node: Node) -> bool:
-    return node.op == "call_function" and node.target in ALIASES
+    """A view, a copy, or an ``expand`` to the shape it has already."""
+    if node.op != "call_function":
+        return False
+    if node.target is aten.expand.default:
+        return tensor_of(node) is not None and tensor_of(node).shape == tensor_of(node.args[0]).shape
+    return node.target in ALIASES
+
+
+def root(node: Node) -> Node:
+    """The node whose data ``node`` shows, through any chain of views."""
+    while is_alias(node):
+        node = node.args[0]
+    return node
 
 
 def is_result(node: Node) -> bool:
@@ -290,6 +294,12 @@ def refusal(node: Node) -> str | None:
     """Why ``node`` cannot be computed in a kernel, or None if it can."""
     if node.target in KNOWN_REFUSALS:
         return KNOWN_REFUSALS[node.target]
+    if node.target in PRODUCTS:
+        form = product_form(node)
+        return form if isinstance(form, str) else None
+    if node.target is ATTENTION:
+        form = attention_form(node)
+        return form if isinstance(form, str) else None
     if node.target not in LOWERINGS:
         return "no lowering to KTIR in the PyTorch front end"
     values = node.meta.get("val")
@@ -396,3 +406,129 @@ def _is_last(dim: int, tensor: torch.Tensor) -> bool:
 
 def op_name(node: Node) -> str:
     return str(node.target) if node.op == "call_function" else node.op
+
+
+# ---------------------------------------------------------------------------------
+# Products and attention
+# ---------------------------------------------------------------------------------
+
+PRODUCTS = (aten.mm.default, aten.addmm.default, aten.bmm.default)
+ATTENTION = aten._scaled_dot_product_flash_attention_for_cpu.default
+_TRANSPOSES = (aten.permute.default, aten.t.default, aten.transpose.int)
+
+
+@dataclass(frozen=True)
+class ProductForm:
+    """``alpha * lhs @ rhs + beta * bias`` over ``batch`` products of ``m x k`` by
+    ``k x n``; each operand the node whose data the kernel reads (through views)."""
+
+    lhs: Node
+    rhs: Node
+    """The second operand, or the tensor it is the transpose of (``transpose``)."""
+
+    transpose: Node | None
+    """The transpose ``rhs`` is read through, if any."""
+
+    bias: Node | None
+    bias_per_column: bool
+    batch: int
+    m: int
+    n: int
+    k: int
+    alpha: float
+    beta: float
+
+
+@dataclass(frozen=True)
+class AttentionForm:
+    """``softmax(scale * q @ k^T (+ a causal mask)) @ v`` of ``heads`` (batch times
+    heads) heads; ``result`` is the ``getitem`` of the attention's output."""
+
+    q: Node
+    k: Node
+    v: Node
+    result: Node
+    heads: int
+    queries: int
+    keys: int
+    dim: int
+    value_dim: int
+    scale: float
+    causal: bool
+
+
+def _transposed(node: Node) -> Node | None:
+    """What ``node`` is the transpose of (its last two dimensions swapped), if it is one."""
+    if node.op != "call_function" or node.target not in _TRANSPOSES:
+        return None
+    rank = tensor_of(node).dim()
+    if node.target is aten.permute.default:
+        dims = [d % rank for d in node.args[1]]
+        swapped = dims == [*range(rank - 2), rank - 1, rank - 2]
+    elif node.target is aten.transpose.int:
+        swapped = {node.args[1] % rank, node.args[2] % rank} == {rank - 1, rank - 2}
+    else:
+        swapped = rank == 2
+    return root(node.args[0]) if swapped and rank >= 2 else None
+
+
+def _float_refusal(nodes: list[Node]) -> str | None:
+    tensors = [tensor_of(n) for n in nodes]
+    if any(t is None for t in tensors):
+        return "an operand without a known shape"
+    dtypes = {t.dtype for t in tensors}
+    if len(dtypes) > 1:
+        return f"mixes {', '.join(sorted(str(d) for d in dtypes))}"
+    if dtypes - set(DTYPES):
+        return f"computes on {dtypes.pop()}: kernels take float16 and float32"
+    if any(not all(isinstance(s, int) for s in t.shape) for t in tensors):
+        return "a dynamic shape: kernels are static"
+    return None
+
+
+def product_form(node: Node) -> ProductForm | str:
+    """What the product ``node`` multiplies, or why the front end cannot say."""
+    a = arguments(node)
+    if node.target is aten.addmm.default:
+        bias, lhs, rhs = a["self"], a["mat1"], a["mat2"]
+    else:
+        bias, lhs, rhs = None, a["self"], a["mat2"]
+    reason = _float_refusal([n for n in (node, lhs, rhs, bias) if n is not None])
+    if reason:
+        return reason
+    *batch, m, k = tensor_of(lhs).shape
+    n = tensor_of(rhs).shape[-1]
+    source = _transposed(root(rhs))
+    per_column = False
+    if bias is not None:
+        shape = tuple(tensor_of(bias).shape)
+        per_column = shape in ((n,), (1, n))
+        if not per_column and shape != (m, n):
+            return (f"adds a bias of shape {shape} to an {m} x {n} product: a bias per "
+                    "column or per element is compiled")
+    return ProductForm(root(lhs), source or root(rhs), root(rhs) if source else None,
+                       None if bias is None else root(bias), per_column,
+                       math.prod(batch), m, n, k, float(a.get("alpha", 1)), float(a.get("beta", 1)))
+
+
+def attention_form(node: Node) -> AttentionForm | str:
+    """What the attention ``node`` computes, or why it is not compiled."""
+    a = arguments(node)
+    q, k, v = a["query"], a["key"], a["value"]
+    reason = _float_refusal([q, k, v])
+    if reason:
+        return reason
+    if a["dropout_p"]:
+        return f"with dropout {a['dropout_p']}: only attention without dropout is compiled"
+    if a["attn_mask"] is not None:
+        return "with an attention mask: only attention without one (or causal) is compiled"
+    *lead, queries, dim = tensor_of(q).shape
+    *key_lead, keys, value_dim = tensor_of(v).shape
+    if tuple(lead) != tuple(key_lead) or tuple(tensor_of(k).shape) != (*lead, keys, dim):
+        return "keys and values broadcast over the queries' heads: only equal heads are compiled"
+    results = {u.args[1]: u for u in node.users if is_result(u)}
+    if 0 not in results or any(results[i].users for i in set(results) - {0}):
+        return "its log-sum-exp is used: only the attention's output is computed"
+    scale = a["scale"] if a["scale"] is not None else 1 / math.sqrt(dim)
+    return AttentionForm(root(q), root(k), root(v), results[0], math.prod(lead), queries, keys,
+                         dim, value_dim, float(scale), bool(a["is_causal"]))

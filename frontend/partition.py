@@ -24,7 +24,8 @@ from math import prod
 from torch.fx import Graph, Node
 
 from ktc.frontend import aten
-from ktc.frontend.kernel import COL, FULL, ROW, Array, Kernel, Step
+from ktc.frontend.aten import root
+from ktc.frontend.kernel import COL, FULL, ROW, Array, Attention, Kernel, Product, Step
 
 _LAYOUT_OF = {aten.SAME: FULL, ROW: ROW, COL: COL}
 
@@ -59,7 +60,7 @@ class _Group:
 class Cut:
     """A kernel and the FX nodes its arrays stand for."""
 
-    kernel: Kernel
+    kernel: Kernel | Product | Attention
     inputs: tuple[Node, ...]
     """Per input array, the node whose value it holds (read through views)."""
 
@@ -74,12 +75,8 @@ class Partition:
     refused: dict[Node, str]
     """Every computation-like node PyTorch runs, with the reason."""
 
-
-def root(node: Node) -> Node:
-    """The node whose data ``node`` shows, through any chain of views."""
-    while aten.is_alias(node):
-        node = node.args[0]
-    return node
+    host: dict[Node, str] = field(default_factory=dict)
+    """Nodes of kernels part of which the front end computes on the host, and what."""
 
 
 def cut(graph: Graph, name: str, refused: dict[Node, str]) -> Partition:
@@ -87,8 +84,10 @@ def cut(graph: Graph, name: str, refused: dict[Node, str]) -> Partition:
     ``refused`` and every node the front end cannot compute run in PyTorch."""
     state = _State(graph)
     reasons: dict[Node, str] = {}
+    products = _contractions(graph, name, refused)
+    taken = {n for c in products for n in c.nodes}
     for node in graph.nodes:
-        if node.op != "call_function" or aten.is_alias(node):
+        if node.op != "call_function" or aten.is_alias(node) or node in taken:
             continue
         if aten.is_result(node):
             state.place_result(node)
@@ -100,7 +99,67 @@ def cut(graph: Graph, name: str, refused: dict[Node, str]) -> Partition:
             reasons[node] = reason
     groups = dict.fromkeys(state.group_of.values())
     cuts = tuple(_kernel(g, f"{name}_{g.nodes[0].name}", state) for g in groups)
-    return Partition(tuple(c for c in cuts if c.outputs), reasons)
+    host = {c.nodes[0]: CAUSAL_MASK for c in products
+            if isinstance(c.kernel, Attention) and c.kernel.mask is not None}
+    return Partition(tuple(products) + tuple(c for c in cuts if c.outputs), reasons, host)
+
+
+CAUSAL_MASK = ("its causal mask (0 where a key comes at or before the query, -inf after it) "
+               "is made on the host and added to the scores in the kernel: ktc's compute "
+               "engines have no compare or select (arith.cmpf, arith.select)")
+
+
+def _contractions(graph: Graph, name: str, refused: dict[Node, str]) -> list[Cut]:
+    """A kernel for each product and attention the front end compiles; a transpose
+    read only by such products belongs to the first of them."""
+    cuts: list[Cut] = []
+    readers: dict[Node, list[int]] = {}
+    for node in graph.nodes:
+        if node.op != "call_function" or node in refused or aten.refusal(node) is not None:
+            continue
+        if node.target in aten.PRODUCTS:
+            form = aten.product_form(node)
+            if form.transpose is not None:
+                readers.setdefault(form.transpose, []).append(len(cuts))
+            cuts.append(_product(node, form, f"{name}_{node.name}"))
+        elif node.target is aten.ATTENTION:
+            cuts.append(_attention(node, aten.attention_form(node), f"{name}_{node.name}"))
+    order = {node: i for i, node in enumerate(graph.nodes)}
+    for transpose, reading in readers.items():
+        if _users(transpose) <= {cuts[i].outputs[0] for i in reading}:
+            first = cuts[reading[0]]
+            cuts[reading[0]] = Cut(first.kernel, first.inputs, first.outputs, tuple(
+                sorted((*first.nodes, transpose), key=order.__getitem__)))
+    return cuts
+
+
+def _users(node: Node) -> set[Node]:
+    """The nodes reading ``node``'s data, through views."""
+    found: set[Node] = set()
+    for user in node.users:
+        found |= _users(user) if aten.is_alias(user) else {user}
+    return found
+
+
+def _product(node: Node, form: aten.ProductForm, name: str) -> Cut:
+    dtype = aten.DTYPES[aten.tensor_of(node).dtype]
+    bias = None if form.bias is None else Array("bias", COL if form.bias_per_column else FULL,
+                                                dtype)
+    product = Product(name, form.batch, form.m, form.n, form.k, Array("lhs", FULL, dtype),
+                      Array("rhs", FULL, dtype), Array("out", FULL, dtype), node.name,
+                      transposed=form.transpose is not None, bias=bias, alpha=form.alpha,
+                      beta=form.beta)
+    inputs = (form.lhs, form.rhs) + ((form.bias,) if form.bias is not None else ())
+    return Cut(product, inputs, (node,), (node,))
+
+
+def _attention(node: Node, form: aten.AttentionForm, name: str) -> Cut:
+    dtype = aten.DTYPES[aten.tensor_of(form.result).dtype]
+    arrays = {role: Array(role, FULL, dtype) for role in ("q", "k", "v", "out", "mask")}
+    attention = Attention(name, form.heads, form.queries, form.keys, form.dim, form.value_dim,
+                          form.scale, arrays["q"], arrays["k"], arrays["v"], arrays["out"],
+                          node.name, mask=arrays["mask"] if form.causal else None)
+    return Cut(attention, (form.q, form.k, form.v), (form.result,), (node, form.result))
 
 
 class _State:
