@@ -441,13 +441,26 @@ class ProductForm:
 
 @dataclass(frozen=True)
 class AttentionForm:
-    """``softmax(scale * q @ k^T (+ a causal mask)) @ v`` of ``heads`` (batch times
-    heads) heads; ``result`` is the ``getitem`` of the attention's output."""
+    """``softmax(scale * q @ k^T (+ a causal mask)) @ v`` of ``batch`` times ``heads``
+    heads; each operand the node whose data the kernel reads, ``result`` the node whose
+    value it writes (the ``getitem`` of the attention's output, or the transpose that
+    moves its heads back behind the tokens)."""
 
     q: Node
     k: Node
     v: Node
     result: Node
+    nodes: tuple[Node, ...]
+    """The attention, its output's ``getitem``, and that transpose if ``result``."""
+
+    moved: tuple[Node, ...]
+    """The transposes moving an operand's heads to the front that the kernel reads
+    through."""
+
+    tokens_first: frozenset[str]
+    """The operands (``q``, ``k``, ``v``, ``out``) stored tokens before heads."""
+
+    batch: int
     heads: int
     queries: int
     keys: int
@@ -455,6 +468,18 @@ class AttentionForm:
     value_dim: int
     scale: float
     causal: bool
+
+
+def _heads_moved(node: Node) -> Node | None:
+    """What ``node`` is, if a transpose of the second and third of four dimensions (the
+    heads and the tokens), a transpose of."""
+    if node.op != "call_function" or tensor_of(node) is None or tensor_of(node).dim() != 4:
+        return None
+    if node.target is aten.permute.default and [d % 4 for d in node.args[1]] == [0, 2, 1, 3]:
+        return root(node.args[0])
+    if node.target is aten.transpose.int and {node.args[1] % 4, node.args[2] % 4} == {1, 2}:
+        return root(node.args[0])
+    return None
 
 
 def _transposed(node: Node) -> Node | None:
@@ -522,13 +547,30 @@ def attention_form(node: Node) -> AttentionForm | str:
         return f"with dropout {a['dropout_p']}: only attention without dropout is compiled"
     if a["attn_mask"] is not None:
         return "with an attention mask: only attention without one (or causal) is compiled"
-    *lead, queries, dim = tensor_of(q).shape
-    *key_lead, keys, value_dim = tensor_of(v).shape
-    if tuple(lead) != tuple(key_lead) or tuple(tensor_of(k).shape) != (*lead, keys, dim):
+    shape = tuple(tensor_of(q).shape)
+    if len(shape) != 4:
+        return f"of {len(shape)} dimensions: attention over batch, heads, tokens and features is compiled"
+    batch, heads, queries, dim = shape
+    keys, value_dim = tensor_of(v).shape[-2:]
+    if tuple(tensor_of(k).shape) != (batch, heads, keys, dim) or \
+            tuple(tensor_of(v).shape) != (batch, heads, keys, value_dim):
         return "keys and values broadcast over the queries' heads: only equal heads are compiled"
     results = {u.args[1]: u for u in node.users if is_result(u)}
     if 0 not in results or any(results[i].users for i in set(results) - {0}):
         return "its log-sum-exp is used: only the attention's output is computed"
+    sources, moved, first = {}, [], set()
+    for role, operand in (("q", q), ("k", k), ("v", v)):
+        source = _heads_moved(root(operand))
+        sources[role] = source or root(operand)
+        if source is not None:
+            moved.append(root(operand))
+            first.add(role)
+    result, nodes = results[0], (node, results[0])
+    back = list(result.users)
+    if len(back) == 1 and _heads_moved(back[0]) is result:
+        result, nodes = back[0], (*nodes, back[0])
+        first.add("out")
     scale = a["scale"] if a["scale"] is not None else 1 / math.sqrt(dim)
-    return AttentionForm(root(q), root(k), root(v), results[0], math.prod(lead), queries, keys,
-                         dim, value_dim, float(scale), bool(a["is_causal"]))
+    return AttentionForm(sources["q"], sources["k"], sources["v"], result, nodes,
+                         tuple(dict.fromkeys(moved)), frozenset(first), batch, heads, queries,
+                         keys, dim, value_dim, float(scale), bool(a["is_causal"]))

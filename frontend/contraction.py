@@ -1,23 +1,28 @@
 """KTIR text for the front end's matrix products and attention (``Product`` and
 ``Attention`` of ``ktc.frontend.kernel``).
 
-Every operand lives in device memory as a row-major matrix, the batch (or the heads)
-folded into its rows: ``lhs`` is ``(batch m) x k``, ``rhs`` ``(batch k) x n`` (``(batch
-n) x k`` when transposed), the result ``(batch m) x n``.
+Every operand lives in device memory as a row-major matrix, the batch folded into its
+rows: ``lhs`` is ``(batch m) x k``, ``rhs`` ``(batch k) x n`` (``(batch n) x k`` when
+transposed), the result ``(batch m) x n``.
 
 A product is a ``func.func`` over a grid ``[gn, gm, gb]``: tile ``(j, i, b)`` multiplies
 rows ``i`` of ``lhs[b]`` (``m / gm`` of them) by columns ``j`` of ``rhs[b]`` (``n / gn``)
 over the whole ``k`` with one ``linalg.matmul`` into zeros of the inputs' type (the
-compiler accumulates in the device's accumulator type and rounds once). A transposed
+compiler accumulates in the device's accumulator type and rounds once); with more
+products than tiles, each tile walks ``batch / gb`` of them in an ``scf.for``. A transposed
 ``rhs`` is loaded as it is stored (``n / gn`` rows of ``k``) and read through a
 ``linalg.transpose``. The epilogue follows the product in the same kernel: times
 ``alpha`` (a constant tensor), plus ``beta`` times the bias (``linalg.broadcast`` over
 the rows of a per-column bias).
 
-Attention is a ``func.func`` over a grid ``[gq, gh]``: tile ``(q, h)`` takes its block of
-``queries / gq`` queries of head ``h`` and all the head's keys and values: the scores
-``Q K^T`` (``K`` through a ``linalg.transpose``), scaled, plus the mask, their softmax
-along each row (max, exp, sum, divide), and its product with ``V``.
+Attention is a ``func.func`` over a grid ``[gq, gh, gb]``: tile ``(q, h, b)`` takes its
+block of ``queries / gq`` queries of its heads (walking ``heads / gh`` of them, and
+``batch / gb`` batches, in ``scf.for`` loops) and all of each head's keys and values:
+the scores ``Q K^T`` (``K`` through a ``linalg.transpose``), scaled, plus the mask, their
+softmax along each row (max, exp, sum, divide), and its product with ``V``. A head's
+block of an operand stored heads first is rows of the ``(batch heads tokens) x dim``
+matrix; of one stored tokens first, the columns ``h dim`` on of the rows ``b tokens``
+on of the ``(batch tokens) x (heads dim)`` matrix.
 
 ``product_plan`` and ``attention_plan`` choose the grid from the device model: as many
 tiles as the device has cores (the batch or heads first, then blocks of rows and
@@ -60,8 +65,9 @@ class ProductPlan:
 
 @dataclass(frozen=True)
 class AttentionPlan:
-    """Tiles of an attention: ``heads`` x ``query_blocks``."""
+    """Tiles of an attention: ``batches`` x ``heads`` x ``query_blocks``."""
 
+    batches: int
     heads: int
     query_blocks: int
 
@@ -95,9 +101,10 @@ def product_plan(product: Product, device: Device) -> ProductPlan:
 def attention_plan(attention: Attention, device: Device) -> AttentionPlan:
     """The grid of ``attention`` on ``device`` (see the module docstring)."""
     heads = largest_divisor(attention.heads, device.cores)
+    batches = largest_divisor(attention.batch, device.cores // heads)
     rows, _ = _unit(device)
-    blocks = [g for g in _blocks(attention.queries, rows) if heads * g <= device.cores]
-    return AttentionPlan(heads, max(blocks))
+    blocks = [g for g in _blocks(attention.queries, rows) if batches * heads * g <= device.cores]
+    return AttentionPlan(batches, heads, max(blocks))
 
 
 def emit_product(product: Product, device: Device, filename: str) -> str:
@@ -125,10 +132,19 @@ def product_shape(product: Product, array: Array) -> tuple[int, ...]:
 def attention_shape(attention: Attention, array: Array) -> tuple[int, ...]:
     """The shape of an argument of ``attention`` in device memory."""
     a = attention
-    return {a.q.name: (a.heads * a.queries, a.dim), a.k.name: (a.heads * a.keys, a.dim),
-            a.v.name: (a.heads * a.keys, a.value_dim), a.output.name: (a.heads * a.queries,
-                                                                        a.value_dim),
-            **({a.mask.name: (a.queries, a.keys)} if a.mask else {})}[array.name]
+    if array == a.mask:
+        return a.queries, a.keys
+    tokens, width = _extents(a, array)
+    if array.name in a.tokens_first:
+        return a.batch * tokens, a.heads * width
+    return a.batch * a.heads * tokens, width
+
+
+def _extents(attention: Attention, array: Array) -> tuple[int, int]:
+    """The tokens and the width of one head of a ``q``, ``k``, ``v`` or output array."""
+    a = attention
+    return {a.q.name: (a.queries, a.dim), a.k.name: (a.keys, a.dim),
+            a.v.name: (a.keys, a.value_dim), a.output.name: (a.queries, a.value_dim)}[array.name]
 
 
 class _Writer(Writer):
@@ -138,6 +154,7 @@ class _Writer(Writer):
     def __init__(self, name: str, node: str, arrays: tuple[Array, ...], filename: str):
         super().__init__(filename)
         self.name, self.node, self.arrays = name, node, arrays
+        self.loops = 0
 
     def emit(self, text: str) -> None:
         self.op(text, self.node)
@@ -147,10 +164,26 @@ class _Writer(Writer):
         self.line(f"func.func @{self.name}({args}) attributes {{grid = {list(grid)}}} {{")
         self.indent += 2
         self.emit("%t.c0 = arith.constant 0 : index")
+        self.emit("%t.c1 = arith.constant 1 : index")
         self.emit(f"{', '.join(ids)} = ktdp.get_compute_tile_id : "
                   f"{', '.join('index' for _ in ids)}")
 
+    def walk(self, name: str, tile: str, count: int) -> str:
+        """The index of the tile's ``count`` consecutive ones (``tile * count`` on) it is
+        at: ``tile`` itself for one, else ``%t.<name>`` in an ``scf.for`` over them."""
+        if count == 1:
+            return tile
+        base = self.times(f"{name}.base", tile, count)
+        self.emit(f"%t.{name}.count = arith.constant {count} : index")
+        self.line(f"scf.for %t.{name}.step = %t.c0 to %t.{name}.count step %t.c1 {{")
+        self.indent += 2
+        self.loops += 1
+        return self.plus(name, base, f"%t.{name}.step")
+
     def end(self) -> str:
+        for _ in range(self.loops):
+            self.indent -= 2
+            self.line("}")
         self.emit("return")
         self.indent -= 2
         self.line("}")
@@ -262,21 +295,22 @@ class _ProductWriter(_Writer):
             f"{p.k} x {p.n}" + (" (the second read through its transpose)" if p.transposed
                                 else ""),
             f"//   grid [{g.col_blocks}, {g.row_blocks}, {g.batches}]: each tile {bm} x {bn} "
-            f"of the result",
+            f"of the result of {p.batch // g.batches} product(s)",
             "module {"]
-        self.function((g.col_blocks, g.row_blocks, g.batches), ("%t.j", "%t.i", "%t.b"))
+        self.function((g.col_blocks, g.row_blocks, g.batches), ("%t.j", "%t.i", "%t.tile_b"))
         shapes = {a.name: product_shape(p, a) for a in p.arrays}
         for array in p.arrays:
             self.view(array, shapes[array.name])
+        b = self.walk("b", "%t.tile_b", p.batch // g.batches)
         col = self.times("col", "%t.j", bn)
-        row = self.plus("row", self.times("batch_row", "%t.b", p.m), self.times("block_row", "%t.i", bm))
+        row = self.plus("row", self.times("batch_row", b, p.m), self.times("block_row", "%t.i", bm))
         lhs = self.load(p.lhs, shapes[p.lhs.name], (row, "%t.c0"), (bm, p.k))
         if p.transposed:
-            rhs_row = self.plus("rhs_row", self.times("rhs_batch", "%t.b", p.n), col)
+            rhs_row = self.plus("rhs_row", self.times("rhs_batch", b, p.n), col)
             stored = self.load(p.rhs, shapes[p.rhs.name], (rhs_row, "%t.c0"), (bn, p.k))
             rhs = self.transpose("rhs_t", stored, (bn, p.k), dtype)
         else:
-            rhs_row = self.times("rhs_row", "%t.b", p.k)
+            rhs_row = self.times("rhs_row", b, p.k)
             rhs = self.load(p.rhs, shapes[p.rhs.name], (rhs_row, col), (p.k, bn))
         result = self.matmul("product", lhs, rhs, bm, bn, p.k, dtype)
         ty = tensor_type((bm, bn), dtype)
@@ -312,21 +346,34 @@ class _AttentionWriter(_Writer):
         a, g = self.attention, self.plan
         bq, dtype = a.queries // g.query_blocks, a.output.dtype
         self.lines += [
-            f"// {a.name}: PyTorch FX node {a.node}, attention of {a.heads} head(s): "
-            f"{a.queries} queries, {a.keys} keys, {a.dim} -> {a.value_dim}"
+            f"// {a.name}: PyTorch FX node {a.node}, attention of {a.batch} x {a.heads} "
+            f"head(s): {a.queries} queries, {a.keys} keys, {a.dim} -> {a.value_dim}"
             + (", masked" if a.mask else ""),
-            f"//   grid [{g.query_blocks}, {g.heads}]: each tile {bq} queries of one head",
+            f"//   grid [{g.query_blocks}, {g.heads}, {g.batches}]: each tile {bq} queries of "
+            f"{a.heads // g.heads * (a.batch // g.batches)} head(s)",
             "module {"]
-        self.function((g.query_blocks, g.heads), ("%t.q", "%t.h"))
+        self.function((g.query_blocks, g.heads, g.batches), ("%t.q", "%t.tile_h", "%t.tile_b"))
         shapes = {x.name: attention_shape(a, x) for x in a.arrays}
         for array in a.arrays:
             self.view(array, shapes[array.name])
+        b = self.walk("b", "%t.tile_b", a.batch // g.batches)
+        h = self.walk("h", "%t.tile_h", a.heads // g.heads)
         block_row = self.times("block_row", "%t.q", bq)
-        row = self.plus("row", self.times("head_row", "%t.h", a.queries), block_row)
-        keys_row = self.times("keys_row", "%t.h", a.keys)
-        q = self.load(a.q, shapes[a.q.name], (row, "%t.c0"), (bq, a.dim))
-        k = self.load(a.k, shapes[a.k.name], (keys_row, "%t.c0"), (a.keys, a.dim))
-        v = self.load(a.v, shapes[a.v.name], (keys_row, "%t.c0"), (a.keys, a.value_dim))
+
+        def head(array: Array, first: str) -> tuple[str, str]:
+            """Where the head's block of ``array`` starts (its first token ``first``)."""
+            tokens, width = _extents(a, array)
+            name = array.name
+            if array.name in a.tokens_first:
+                return (self.plus(f"{name}_row", self.times(f"{name}_batch", b, tokens), first),
+                        self.times(f"{name}_col", h, width))
+            rows = self.plus(f"{name}_head", self.times(f"{name}_batch", b, a.heads), h)
+            return self.plus(f"{name}_row", self.times(f"{name}_rows", rows, tokens), first), \
+                "%t.c0"
+
+        q = self.load(a.q, shapes[a.q.name], head(a.q, block_row), (bq, a.dim))
+        k = self.load(a.k, shapes[a.k.name], head(a.k, "%t.c0"), (a.keys, a.dim))
+        v = self.load(a.v, shapes[a.v.name], head(a.v, "%t.c0"), (a.keys, a.value_dim))
         scores_shape = (bq, a.keys)
         ty = tensor_type(scores_shape, dtype)
         scores = self.matmul("scores", q, self.transpose("k_t", k, (a.keys, a.dim), dtype),
@@ -345,7 +392,8 @@ class _AttentionWriter(_Writer):
             "probabilities", "arith.divf", "%t.exp",
             self.broadcast("sum_rows", total, (bq,), scores_shape, 1, dtype), ty)
         result = self.matmul("attended", probabilities, v, bq, a.value_dim, a.keys, dtype)
-        self.store(result, a.output, shapes[a.output.name], (row, "%t.c0"), (bq, a.value_dim))
+        self.store(result, a.output, shapes[a.output.name], head(a.output, block_row),
+                   (bq, a.value_dim))
         return self.end()
 
 

@@ -127,12 +127,17 @@ class Product:
 
 @dataclass(frozen=True)
 class Attention:
-    """``out[h] = softmax(scale * q[h] @ k[h]^T (+ mask)) @ v[h]`` for each of ``heads``
-    (batch times heads) independent heads: ``q[h]`` is ``queries x dim``, ``k[h]``
-    ``keys x dim``, ``v[h]`` ``keys x value_dim``; ``mask`` (``queries x keys``, the
-    same for every head) is added to the scaled scores."""
+    """``out[b, h] = softmax(scale * q[b, h] @ k[b, h]^T (+ mask)) @ v[b, h]`` for
+    ``batch`` times ``heads`` independent heads: ``q[b, h]`` is ``queries x dim``,
+    ``k[b, h]`` ``keys x dim``, ``v[b, h]`` ``keys x value_dim``; ``mask`` (``queries x
+    keys``, the same for every head) is added to the scaled scores.
+
+    Each of ``q``, ``k``, ``v`` and ``output`` is stored heads first (``batch x heads x
+    tokens x dim``, row-major) or, when named in ``tokens_first``, as ``batch x tokens x
+    heads x dim`` (as a projection writes it, before the heads are moved to the front)."""
 
     name: str
+    batch: int
     heads: int
     queries: int
     keys: int
@@ -145,6 +150,7 @@ class Attention:
     output: Array
     node: str
     mask: Array | None = None
+    tokens_first: frozenset[str] = frozenset()
 
     @property
     def inputs(self) -> tuple[Array, ...]:

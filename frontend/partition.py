@@ -119,17 +119,22 @@ def _contractions(graph: Graph, name: str, refused: dict[Node, str]) -> list[Cut
             continue
         if node.target in aten.PRODUCTS:
             form = aten.product_form(node)
-            if form.transpose is not None:
-                readers.setdefault(form.transpose, []).append(len(cuts))
+            through = () if form.transpose is None else (form.transpose,)
             cuts.append(_product(node, form, f"{name}_{node.name}"))
         elif node.target is aten.ATTENTION:
-            cuts.append(_attention(node, aten.attention_form(node), f"{name}_{node.name}"))
+            form = aten.attention_form(node)
+            through = form.moved
+            cuts.append(_attention(form, f"{name}_{node.name}"))
+        else:
+            continue
+        for read in through:
+            readers.setdefault(read, []).append(len(cuts) - 1)
     order = {node: i for i, node in enumerate(graph.nodes)}
-    for transpose, reading in readers.items():
-        if _users(transpose) <= {cuts[i].outputs[0] for i in reading}:
+    for read, reading in readers.items():
+        if _users(read) <= {n for i in reading for n in cuts[i].nodes}:
             first = cuts[reading[0]]
             cuts[reading[0]] = Cut(first.kernel, first.inputs, first.outputs, tuple(
-                sorted((*first.nodes, transpose), key=order.__getitem__)))
+                sorted((*first.nodes, read), key=order.__getitem__)))
     return cuts
 
 
@@ -153,13 +158,15 @@ def _product(node: Node, form: aten.ProductForm, name: str) -> Cut:
     return Cut(product, inputs, (node,), (node,))
 
 
-def _attention(node: Node, form: aten.AttentionForm, name: str) -> Cut:
+def _attention(form: aten.AttentionForm, name: str) -> Cut:
+    node = form.nodes[0]
     dtype = aten.DTYPES[aten.tensor_of(form.result).dtype]
     arrays = {role: Array(role, FULL, dtype) for role in ("q", "k", "v", "out", "mask")}
-    attention = Attention(name, form.heads, form.queries, form.keys, form.dim, form.value_dim,
-                          form.scale, arrays["q"], arrays["k"], arrays["v"], arrays["out"],
-                          node.name, mask=arrays["mask"] if form.causal else None)
-    return Cut(attention, (form.q, form.k, form.v), (form.result,), (node, form.result))
+    attention = Attention(name, form.batch, form.heads, form.queries, form.keys, form.dim,
+                          form.value_dim, form.scale, arrays["q"], arrays["k"], arrays["v"],
+                          arrays["out"], node.name, mask=arrays["mask"] if form.causal else None,
+                          tokens_first=form.tokens_first)
+    return Cut(attention, (form.q, form.k, form.v), (form.result,), form.nodes)
 
 
 class _State:

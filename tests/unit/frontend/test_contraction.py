@@ -40,11 +40,12 @@ def run(kernel, text: str, arch: str, arrays: list[np.ndarray], shape_of) -> np.
     return got[kernel.output.name]
 
 
-TOY_OFFSET_TILES = pytest.mark.xfail(strict=True, reason=(
-    "on toy (2 cores) the second tile's block is wrong for a bias per element split over "
-    "columns (grid [2, 1, 1]) and for attention split over heads (grid [1, 2]); plain and "
-    "transposed products over two tiles are right on toy, and every case on spyre and "
-    "line4 (not diagnosed)"))
+TOY_EPILOGUE = pytest.mark.xfail(strict=True, reason=(
+    "on toy's matrix unit a 24 x 40 by 40 x 80 product with a bias epilogue comes out "
+    "wrong in the last rows and columns of a tile (rows 16-23, columns 64-79 over a grid "
+    "[1, 1, 1], a bias per column too); the same product without a bias or read through "
+    "a transpose (on the SIMD engine), and every case on spyre and line4, are right: a "
+    "fault of the compiled kernel on toy, not diagnosed"))
 
 
 def assert_within_rule(got: np.ndarray, want: np.ndarray, length: int) -> None:
@@ -59,7 +60,7 @@ def test_product_computes_its_formula(arch: str, transposed: bool, bias: str | N
     """``c[b] = 2 a[b] b[b] + 0.5 bias`` for two 24 x 40 by 40 x 80 products (the second
     stored as 80 x 40 when transposed)."""
     if arch == "toy" and bias == FULL:
-        request.applymarker(TOY_OFFSET_TILES)
+        request.applymarker(TOY_EPILOGUE)
     batch, m, n, k = (1 if bias == FULL else 2), 24, 80, 40
     kernel = product(batch, m, n, k, transposed, bias)
     rng = np.random.default_rng(4)
@@ -102,31 +103,54 @@ def test_product_grid_follows_the_device(arch: str):
 
 
 @pytest.mark.parametrize("arch", DEVICES)
-@pytest.mark.parametrize("causal", [False, True], ids=["full", "causal"])
-def test_attention_computes_its_formula(arch: str, causal: bool, request):
-    """Four heads of 16 queries and 24 keys of 32: ``softmax(q k^T / sqrt(32) + mask) v``."""
-    if arch == "toy":
-        request.applymarker(TOY_OFFSET_TILES)
-    heads, queries, keys, dim = 4, 16, 24, 32
+@pytest.mark.parametrize("causal, tokens_first", [(False, False), (True, True)],
+                         ids=["heads-first", "causal-tokens-first"])
+def test_attention_computes_its_formula(arch: str, causal: bool, tokens_first: bool):
+    """Two batches of two heads of 16 queries and 24 keys of 32:
+    ``softmax(q k^T / sqrt(32) + mask) v``, every array stored heads first
+    (``b x h x t x d``) or tokens first (``b x t x h x d``)."""
+    batch, heads, queries, keys, dim = 2, 2, 16, 24, 32
     arrays = {role: Array(role, FULL, "f16") for role in ("q", "k", "v", "out", "mask")}
-    kernel = Attention("attention", heads, queries, keys, dim, dim, dim ** -0.5, arrays["q"],
-                       arrays["k"], arrays["v"], arrays["out"], "sdpa",
-                       mask=arrays["mask"] if causal else None)
+    kernel = Attention("attention", batch, heads, queries, keys, dim, dim, dim ** -0.5,
+                       arrays["q"], arrays["k"], arrays["v"], arrays["out"], "sdpa",
+                       mask=arrays["mask"] if causal else None,
+                       tokens_first=frozenset({"q", "k", "v", "out"} if tokens_first else ()))
     rng = np.random.default_rng(9)
-    q = rng.standard_normal((heads, queries, dim)).astype(np.float16)
-    k, v = (rng.standard_normal((heads, keys, dim)).astype(np.float16) for _ in range(2))
-    inputs = [q.reshape(-1, dim), k.reshape(-1, dim), v.reshape(-1, dim)]
+    q = rng.standard_normal((batch, heads, queries, dim)).astype(np.float16)
+    k, v = (rng.standard_normal((batch, heads, keys, dim)).astype(np.float16) for _ in range(2))
+
+    def stored(x: np.ndarray) -> np.ndarray:
+        laid = x.transpose(0, 2, 1, 3) if tokens_first else x
+        return np.ascontiguousarray(laid).reshape(attention_shape(kernel, arrays["q"])[0]
+                                                  * x.shape[2] // queries, -1)
+
+    inputs = [stored(q), stored(k), stored(v)]
     later = np.arange(keys)[None, :] > np.arange(queries)[:, None]
     if causal:
         inputs.append(causal_mask(kernel))
         assert np.array_equal(np.isinf(inputs[-1]), later)
-    scores = q.astype(np.float64) @ k.astype(np.float64).transpose(0, 2, 1) / np.sqrt(dim)
+    scores = q.astype(np.float64) @ k.astype(np.float64).transpose(0, 1, 3, 2) / np.sqrt(dim)
     scores = np.where(later, -np.inf, scores) if causal else scores
     weights = np.exp(scores - scores.max(-1, keepdims=True))
     want = (weights / weights.sum(-1, keepdims=True)) @ v.astype(np.float64)
     device = Device.load(arch)
     got = run(kernel, emit_attention(kernel, device, "attention.mlir"), arch, inputs,
               attention_shape)
-    assert_within_rule(got, want.reshape(-1, dim), max(keys, dim))
+    assert_within_rule(got, stored(want), max(keys, dim))
     g = attention_plan(kernel, device)
-    assert g.heads * g.query_blocks <= device.cores and heads % g.heads == 0
+    assert g.batches * g.heads * g.query_blocks <= device.cores
+
+
+def test_more_products_than_cores_are_walked_in_a_loop():
+    """40 products on spyre's 32 cores: a grid of 20, each tile looping over two."""
+    device = Device.load("spyre")
+    kernel = product(40, 8, 16, 16, False, None)
+    assert product_plan(kernel, device).batches == 20
+    text = emit_product(kernel, device, "product.mlir")
+    assert "scf.for %t.b.step = %t.c0 to %t.b.count step %t.c1" in text
+    rng = np.random.default_rng(2)
+    a = rng.standard_normal((40, 8, 16)).astype(np.float16)
+    b = rng.standard_normal((40, 16, 16)).astype(np.float16)
+    got = run(kernel, text, "spyre", [a.reshape(-1, 16), b.reshape(-1, 16)], product_shape)
+    want = 2 * (a.astype(np.float64) @ b.astype(np.float64))
+    assert_within_rule(got, want.reshape(-1, 16), 16)

@@ -163,6 +163,8 @@ def test_attention_is_one_kernel_with_its_mask_made_on_the_host():
     (attention,) = result.cuts
     kernel = attention.kernel
     assert isinstance(kernel, Attention) and kernel.mask is not None
-    assert (kernel.heads, kernel.queries, kernel.keys, kernel.dim) == (8, 16, 16, 32)
+    assert (kernel.batch, kernel.heads, kernel.queries, kernel.keys, kernel.dim) == \
+        (2, 4, 16, 16, 32)
+    assert not kernel.tokens_first
     assert kernel.scale == pytest.approx(32 ** -0.5)
     assert "compare or select" in next(iter(result.host.values()))
