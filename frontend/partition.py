@@ -99,8 +99,8 @@ def cut(graph: Graph, name: str, refused: dict[Node, str]) -> Partition:
             reasons[node] = reason
     groups = dict.fromkeys(state.group_of.values())
     cuts = tuple(_kernel(g, f"{name}_{g.nodes[0].name}", state) for g in groups)
-    host = {c.nodes[0]: CAUSAL_MASK for c in products
-            if isinstance(c.kernel, Attention) and c.kernel.mask is not None}
+    host = {n: CAUSAL_MASK for c in products if isinstance(c.kernel, Attention)
+            and c.kernel.mask is not None for n in c.nodes if n.name == c.kernel.node}
     return Partition(tuple(products) + tuple(c for c in cuts if c.outputs), reasons, host)
 
 

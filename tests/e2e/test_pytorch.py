@@ -263,14 +263,21 @@ def test_attention(dtype):
 
 def test_causal_attention_reports_its_mask():
     """The causal mask is made on the host (no compare or select on the compute
-    engines) and added in the kernel; the report says so."""
+    engines) and added in the kernel; the report says so, at the attention, which reads
+    its operands through the transposes moving their heads to the front."""
     def fn(q, k, v):
-        return torch.nn.functional.scaled_dot_product_attention(q, k, v, is_causal=True)
+        def heads_first(x):
+            return x.view(1, 16, 2, 32).transpose(1, 2)
 
-    reports = products(fn, *(data(1, 2, 16, 32, seed=s) for s in range(3)), length=32)
-    assert in_kernels(reports) == {"aten._scaled_dot_product_flash_attention_for_cpu"}
+        return torch.nn.functional.scaled_dot_product_attention(
+            heads_first(q), heads_first(k), heads_first(v), is_causal=True)
+
+    reports = products(fn, *(data(1, 16, 64, seed=s) for s in range(3)), length=32)
+    assert in_kernels(reports) == {"aten._scaled_dot_product_flash_attention_for_cpu",
+                                   "aten.permute"}
     (reason,) = fallbacks(reports).values()
     assert "causal mask" in reason and "compare or select" in reason
+    assert list(fallback_nodes(reports)) == ["_scaled_dot_product_flash_attention_for_cpu"]
 
 
 class SwiGLU(torch.nn.Module):
