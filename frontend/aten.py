@@ -26,7 +26,7 @@ from __future__ import annotations
 import math
 import operator
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import torch
 from torch.fx import Node
@@ -534,6 +534,37 @@ def product_form(node: Node) -> ProductForm | str:
     return ProductForm(root(lhs), source or root(rhs), root(rhs) if source else None,
                        None if bias is None else root(bias), per_column,
                        math.prod(batch), m, n, k, float(a.get("alpha", 1)), float(a.get("beta", 1)))
+
+
+_SCALINGS = {aten.mul.Scalar: 1, aten.mul.Tensor: 1, aten.div.Scalar: -1, aten.div.Tensor: -1}
+"""Products or quotients by a number that fold into a product's epilogue (the power)."""
+
+
+def epilogue(form: ProductForm, value: Node, user: Node, earlier: Callable[[Node], bool]
+             ) -> ProductForm | None:
+    """``form`` with ``user`` (the one reader of the product's ``value``) folded into
+    its epilogue: a product or quotient by a number scales ``alpha`` and ``beta``; a sum
+    with a tensor of the result's shape (batch 1) or one value per column, made before
+    the product (``earlier``), becomes the bias. None for anything else."""
+    if user.op != "call_function" or tensor_of(user) is None or \
+            tensor_of(user).dtype != tensor_of(value).dtype:
+        return None
+    a = arguments(user) if user.target in (*_SCALINGS, aten.add.Tensor) else {}
+    if user.target in _SCALINGS and root(a["self"]) is value and \
+            isinstance(a["other"], int | float):
+        factor = float(a["other"]) ** _SCALINGS[user.target]
+        return replace(form, alpha=form.alpha * factor, beta=form.beta * factor)
+    if user.target is not aten.add.Tensor or form.bias is not None or a["alpha"] != 1:
+        return None
+    operands = [x for x in (a["self"], a["other"]) if not (isinstance(x, Node) and root(x) is value)]
+    if len(operands) != 1 or not isinstance(operands[0], Node) or not earlier(root(operands[0])):
+        return None
+    shape = tuple(tensor_of(operands[0]).shape)
+    per_column = shape[-1:] == (form.n,) and math.prod(shape[:-1]) == 1
+    whole = form.batch == 1 and shape[-1:] == (form.n,) and math.prod(shape[:-1]) == form.m
+    if not (per_column or whole):
+        return None
+    return replace(form, bias=root(operands[0]), bias_per_column=per_column, beta=1.0)
 
 
 def attention_form(node: Node) -> AttentionForm | str:

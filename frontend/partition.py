@@ -114,13 +114,14 @@ def _contractions(graph: Graph, name: str, refused: dict[Node, str]) -> list[Cut
     read only by such products belongs to the first of them."""
     cuts: list[Cut] = []
     readers: dict[Node, list[int]] = {}
+    order = {node: i for i, node in enumerate(graph.nodes)}
     for node in graph.nodes:
         if node.op != "call_function" or node in refused or aten.refusal(node) is not None:
             continue
         if node.target in aten.PRODUCTS:
-            form = aten.product_form(node)
+            form, fused = _epilogue(node, aten.product_form(node), order, refused)
             through = () if form.transpose is None else (form.transpose,)
-            cuts.append(_product(node, form, f"{name}_{node.name}"))
+            cuts.append(_product(node, form, fused, f"{name}_{node.name}"))
         elif node.target is aten.ATTENTION:
             form = aten.attention_form(node)
             through = form.moved
@@ -129,7 +130,6 @@ def _contractions(graph: Graph, name: str, refused: dict[Node, str]) -> list[Cut
             continue
         for read in through:
             readers.setdefault(read, []).append(len(cuts) - 1)
-    order = {node: i for i, node in enumerate(graph.nodes)}
     for read, reading in readers.items():
         if _users(read) <= {n for i in reading for n in cuts[i].nodes}:
             first = cuts[reading[0]]
@@ -146,7 +146,24 @@ def _users(node: Node) -> set[Node]:
     return found
 
 
-def _product(node: Node, form: aten.ProductForm, name: str) -> Cut:
+def _epilogue(node: Node, form: aten.ProductForm, order: dict[Node, int],
+              refused: dict[Node, str]) -> tuple[aten.ProductForm, tuple[Node, ...]]:
+    """The product's form with the chain of its one readers its epilogue takes
+    (``aten.epilogue``), and those readers."""
+    fused: list[Node] = []
+    value = node
+    while len(_users(value)) == 1:
+        (user,) = _users(value)
+        folded = None if user in refused else \
+            aten.epilogue(form, value, user, lambda n: order[n] < order[node])
+        if folded is None:
+            break
+        form, value = folded, user
+        fused.append(user)
+    return form, tuple(fused)
+
+
+def _product(node: Node, form: aten.ProductForm, fused: tuple[Node, ...], name: str) -> Cut:
     dtype = aten.DTYPES[aten.tensor_of(node).dtype]
     bias = None if form.bias is None else Array("bias", COL if form.bias_per_column else FULL,
                                                 dtype)
@@ -155,7 +172,7 @@ def _product(node: Node, form: aten.ProductForm, name: str) -> Cut:
                       transposed=form.transpose is not None, bias=bias, alpha=form.alpha,
                       beta=form.beta)
     inputs = (form.lhs, form.rhs) + ((form.bias,) if form.bias is not None else ())
-    return Cut(product, inputs, (node,), (node,))
+    return Cut(product, inputs, (fused[-1] if fused else node,), (node, *fused))
 
 
 def _attention(form: aten.AttentionForm, name: str) -> Cut:

@@ -236,6 +236,21 @@ def test_mm_and_addmm_with_scales():
     assert not fallbacks(reports)
 
 
+def test_product_epilogues():
+    """A residual after a projection without bias (``x + linear(y)``) and a scale
+    after a product are the product kernel's epilogue: one kernel each, nothing else."""
+    linear = torch.nn.Linear(64, 64, bias=False).half()
+
+    def fn(x, y, a, b):
+        return x + linear(y), (a @ b) * 0.125
+
+    reports = products(fn, data(2, 8, 64), data(2, 8, 64, seed=1), data(16, 32, seed=2),
+                       data(32, 48, seed=3), length=(64, 32))
+    assert [len(r.kernels) for r in reports] == [2]
+    assert in_kernels(reports) == {"aten.permute", "aten.mm", "aten.add", "aten.mul"}
+    assert not fallbacks(reports)
+
+
 def test_batched_products():
     """``@`` of three-dimensional tensors (``expand``, ``view`` and ``bmm``), and ``bmm``
     with a transposed second operand."""

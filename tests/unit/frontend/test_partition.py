@@ -168,3 +168,20 @@ def test_attention_is_one_kernel_with_its_mask_made_on_the_host():
     assert not kernel.tokens_first
     assert kernel.scale == pytest.approx(32 ** -0.5)
     assert "compare or select" in next(iter(result.host.values()))
+
+
+def test_a_scale_and_a_residual_after_a_product_are_its_epilogue():
+    """``(x @ w) / 4 + r``: the division scales the product, the sum with ``r`` (made
+    before it) is its bias; in ``x @ v + x.exp()`` the sum stays out (its other operand
+    is made after the product)."""
+    def fn(x, w, r, v):
+        y = x @ w
+        return y / 4 + r, x @ v + x.exp()
+
+    x, w, r, v = (torch.randn(*s, dtype=F16) for s in ((8, 64), (64, 32), (8, 32), (64, 64)))
+    result = partition(fn, x, w, r, v)
+    first, second = [c for c in result.cuts if isinstance(c.kernel, Product)]
+    assert [n.name for n in first.nodes] == ["mm", "div", "add"]
+    assert (first.kernel.alpha, first.kernel.beta) == (0.25, 1.0)
+    assert first.kernel.bias.layout == FULL and [n.name for n in first.outputs] == ["add"]
+    assert second.kernel.bias is None and [n.name for n in second.nodes] == ["mm_1"]
