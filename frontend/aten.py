@@ -274,7 +274,8 @@ def is_alias(node: Node) -> bool:
     if node.op != "call_function":
         return False
     if node.target is aten.expand.default:
-        return tensor_of(node) is not None and tensor_of(node).shape == tensor_of(node.args[0]).shape
+        value, source = tensor_of(node), tensor_of(node.args[0])
+        return value is not None and source is not None and value.shape == source.shape
     return node.target in ALIASES
 
 
@@ -556,7 +557,8 @@ def epilogue(form: ProductForm, value: Node, user: Node, earlier: Callable[[Node
         return replace(form, alpha=form.alpha * factor, beta=form.beta * factor)
     if user.target is not aten.add.Tensor or form.bias is not None or a["alpha"] != 1:
         return None
-    operands = [x for x in (a["self"], a["other"]) if not (isinstance(x, Node) and root(x) is value)]
+    operands = [x for x in (a["self"], a["other"])
+                if not (isinstance(x, Node) and root(x) is value)]
     if len(operands) != 1 or not isinstance(operands[0], Node) or not earlier(root(operands[0])):
         return None
     shape = tuple(tensor_of(operands[0]).shape)
@@ -580,7 +582,8 @@ def attention_form(node: Node) -> AttentionForm | str:
         return "with an attention mask: only attention without one (or causal) is compiled"
     shape = tuple(tensor_of(q).shape)
     if len(shape) != 4:
-        return f"of {len(shape)} dimensions: attention over batch, heads, tokens and features is compiled"
+        return (f"of {len(shape)} dimensions: attention over batch, heads, tokens and "
+                "features is compiled")
     batch, heads, queries, dim = shape
     keys, value_dim = tensor_of(v).shape[-2:]
     if tuple(tensor_of(k).shape) != (batch, heads, keys, dim) or \

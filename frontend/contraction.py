@@ -384,8 +384,8 @@ class _AttentionWriter(_Writer):
             mask = self.load(a.mask, shapes[a.mask.name], (block_row, "%t.c0"), scores_shape)
             scores = self.binary("masked", "arith.addf", scores, mask, ty)
         largest = self.reduce("max", "arith.maximumf", -math.inf, scores, scores_shape, dtype)
-        shifted = self.binary("shifted", "arith.subf", scores,
-                              self.broadcast("max_rows", largest, (bq,), scores_shape, 1, dtype), ty)
+        rows_max = self.broadcast("max_rows", largest, (bq,), scores_shape, 1, dtype)
+        shifted = self.binary("shifted", "arith.subf", scores, rows_max, ty)
         self.emit(f"%t.exp = math.exp {shifted} : {ty}")
         total = self.reduce("sum", "arith.addf", 0.0, "%t.exp", scores_shape, dtype)
         probabilities = self.binary(

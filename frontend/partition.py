@@ -1,5 +1,11 @@
 """Cutting an FX graph (core ATen) into kernels and the ops PyTorch runs.
 
+Each matrix product (``mm``, ``addmm``, ``bmm``) and each attention the front end
+compiles is a kernel of its own (``Product``, ``Attention``): with it go the
+transposes it reads through when nothing else reads them, and for a product the chain
+of its one readers its epilogue takes (a scale by a number, a sum with a tensor made
+before it). The rest is cut into row-wise kernels.
+
 Nodes are visited in graph order. A computation (``ktc.frontend.aten``) joins the
 kernel of one of its operands, or of a node reading the same input, when it fits the
 kernel's matrix (``rows x cols``) and the layouts its operands need are the layouts
@@ -11,7 +17,7 @@ Aliases (views) are read through: a kernel reads the data under a view, and a vi
 a kernel's value outside it is a view of the kernel's output. What is neither an
 alias nor a computation, and every node in ``refused``, runs in PyTorch.
 
-``cut`` returns the ``Kernel`` descriptions (``ktc.frontend.kernel``) with, for each,
+``cut`` returns the kernel descriptions (``ktc.frontend.kernel``) with, for each,
 the FX nodes its input and output arrays stand for. A kernel none of whose values is
 used outside it computes nothing that is needed and is left out.
 """

@@ -53,7 +53,7 @@ from ktc.frontend.contraction import (
 )
 from ktc.frontend.kernel import Attention, Kernel, Product
 from ktc.frontend.ktir import NUMPY, array_shape, emit
-from ktc.frontend.partition import Cut, cut
+from ktc.frontend.partition import Cut, Partition, cut
 
 EXPLAIN_ENV = "KTC_TORCH_EXPLAIN"
 KTIR_DIR_ENV = "KTC_TORCH_KTIR_DIR"
@@ -177,9 +177,9 @@ def ktir_of(kernel: Kernel | Product | Attention, device: Device, filename: str)
 # ---------------------------------------------------------------------------------
 
 
-_DECOMPOSITIONS = {op: f for op, f in core_aten_decompositions().items()
-                   if op not in (aten.ATTENTION, torch.ops.aten.scaled_dot_product_attention.default,
-                                 torch.ops.aten._scaled_dot_product_attention_math.default)}
+_WHOLE = (aten.ATTENTION, torch.ops.aten.scaled_dot_product_attention.default,
+          torch.ops.aten._scaled_dot_product_attention_math.default)
+_DECOMPOSITIONS = {op: f for op, f in core_aten_decompositions().items() if op not in _WHOLE}
 """Core ATen, but attention kept whole (``_scaled_dot_product_flash_attention_for_cpu``):
 a kernel of its own, where its decomposition would compare and select."""
 
@@ -204,18 +204,18 @@ class Backend:
         report = GraphReport(f"graph{len(_REPORTS)}", self.device.name)
         self.reports.append(report)
         _REPORTS.append(report)
-        calls, refused, host = self._kernels(gm, report)
+        calls, partition = self._kernels(gm, report)
         nodes = {n.name: n for n in gm.graph.nodes}
         report.fallbacks = [Fallback(node.name, aten.op_name(node), reason)
-                            for node, reason in refused.items() if node.name in nodes]
+                            for node, reason in partition.refused.items() if node.name in nodes]
         report.fallbacks += [Fallback(node.name, f"{aten.op_name(node)} (part)", what)
-                             for node, what in host.items()]
+                             for node, what in partition.host.items()]
         if os.environ.get(EXPLAIN_ENV):
             print(report, file=sys.stderr)
         return make_boxed_func(_Program(gm, calls))
 
-    def _kernels(self, gm: GraphModule, report: GraphReport) -> tuple[list[KernelCall], dict,
-                                                                        dict]:
+    def _kernels(self, gm: GraphModule, report: GraphReport) -> tuple[list[KernelCall],
+                                                                        Partition]:
         """Cut, write and compile until every kernel compiles: a node the compiler
         refuses (and every node of the same op and types) goes to PyTorch."""
         refused: dict[Node, str] = {}
@@ -248,7 +248,7 @@ class Backend:
                 kernel_report.path.write_text(text)
             report.kernels.append(kernel_report)
             calls.append(KernelCall(piece, simulator.prepare(package), kernel_report))
-        return calls, partition.refused, partition.host
+        return calls, partition
 
 
 def _blame(piece: Cut, text: str, error: KtcError, gm: GraphModule) -> dict[Node, str]:

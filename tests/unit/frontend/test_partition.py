@@ -155,7 +155,8 @@ def test_a_transpose_read_elsewhere_too_runs_in_pytorch_for_that_reader():
 
 def test_attention_is_one_kernel_with_its_mask_made_on_the_host():
     def fn(q, k, v):
-        return torch.ops.aten._scaled_dot_product_flash_attention_for_cpu(q, k, v, is_causal=True)[0]
+        attention = torch.ops.aten._scaled_dot_product_flash_attention_for_cpu
+        return attention(q, k, v, is_causal=True)[0]
 
     q, k, v = (torch.randn(2, 4, 16, 32, dtype=F16) for _ in range(3))
     graph = make_fx(fn)(q, k, v).graph
