@@ -3,11 +3,14 @@ self-attention and a SwiGLU MLP, each behind a residual add.
 
     python examples/torch_decoder_block.py [--arch spyre] [--dtype float32|float16] [--ktir-dir DIR]
 
-The RMSNorms (written in ATen as LLaMA does), the attention's scaling and softmax, the
-SwiGLU gate ``silu(gate) * up`` and the residual adds run as ktc kernels on the
-simulator; the projections and the attention's matrix products (which ktc does not
-compile yet), its masking (a select) and its transposes run in PyTorch. Prints each
-kernel's cycles, what ran in PyTorch and why, and the check against eager PyTorch.
+The seven projections run as product kernels on the simulator (each weight read
+through a transpose), the attention as one kernel per block of queries and head (its
+two products and the softmax between them), and the RMSNorms (written in ATen as LLaMA
+does), the SwiGLU gate ``silu(gate) * up`` and the residual adds as row-wise kernels.
+The attention reads and writes through the transposes that move the heads to the front
+and back; the host makes the causal mask (the front end does not yet write it inside the kernel), which the
+attention kernel adds to its scores. Prints each kernel's cycles and their total, what
+ran in PyTorch and why, and the check against eager PyTorch.
 """
 
 from __future__ import annotations

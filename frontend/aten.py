@@ -17,9 +17,11 @@ operand has the frame's shape or is broadcast along the rows or over the columns
 it) or *row-wise* (its frame is its input's shape; it reduces or normalizes along the
 last dimension). ``Form`` tells the partitioner which, and ``lower`` writes the steps.
 
-Matrix products (``mm``, ``bmm``, ``addmm``, attention) are refused in ``CONTRACTIONS``:
-ktc compiles no contraction yet. A lowering for them goes into ``LOWERINGS`` and their
-entry out of ``CONTRACTIONS``.
+Matrix products (``mm``, ``addmm``, ``bmm``: what ``linear``, ``matmul`` and ``@``
+decompose to) and attention (``_scaled_dot_product_flash_attention_for_cpu``, which the
+front end keeps whole) are kernels of their own: ``product_form`` and
+``attention_form`` say what they multiply, reading through views and through a
+transpose of the last two dimensions of the second operand (a weight of ``linear``).
 """
 
 from __future__ import annotations
@@ -27,7 +29,7 @@ from __future__ import annotations
 import math
 import operator
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import torch
 from torch.fx import Node
@@ -61,15 +63,6 @@ _PLAIN_COPY = {
 """The arguments of ``_to_copy`` that change nothing but the type (``x.float()``,
 ``type_as``)."""
 
-CONTRACTIONS = {
-    op: "a matrix product: ktc compiles no contraction (linalg.matmul) yet"
-    for op in (aten.mm.default, aten.bmm.default, aten.addmm.default, aten.baddbmm.default,
-               aten.matmul.default, aten.linear.default,
-               aten._scaled_dot_product_flash_attention_for_cpu.default,
-               aten._scaled_dot_product_efficient_attention.default,
-               aten._scaled_dot_product_flash_attention.default)
-}
-
 COMPARISONS = {
     op: select
     for ops, select in (
@@ -83,7 +76,6 @@ each becomes: the comparison is computed inside every ``where`` reading it (``fu
 so that its boolean tensor is never a kernel value."""
 
 KNOWN_REFUSALS = {
-    **CONTRACTIONS,
     **{op: "a transpose, which moves data" for op in (
         aten.permute.default, aten.transpose.int, aten.t.default)},
 }
@@ -306,7 +298,20 @@ def arguments(node: Node) -> dict:
 
 
 def is_alias(node: Node) -> bool:
-    return node.op == "call_function" and node.target in ALIASES
+    """A view, a copy, or an ``expand`` to the shape it has already."""
+    if node.op != "call_function":
+        return False
+    if node.target is aten.expand.default:
+        value, source = tensor_of(node), tensor_of(node.args[0])
+        return value is not None and source is not None and value.shape == source.shape
+    return node.target in ALIASES
+
+
+def root(node: Node) -> Node:
+    """The node whose data ``node`` shows, through any chain of views."""
+    while is_alias(node):
+        node = node.args[0]
+    return node
 
 
 def fused(node: Node) -> bool:
@@ -350,6 +355,12 @@ def refusal(node: Node) -> str | None:
     """Why ``node`` cannot be computed in a kernel, or None if it can."""
     if node.target in KNOWN_REFUSALS:
         return KNOWN_REFUSALS[node.target]
+    if node.target in PRODUCTS:
+        form = product_form(node)
+        return form if isinstance(form, str) else None
+    if node.target is ATTENTION:
+        form = attention_form(node)
+        return form if isinstance(form, str) else None
     if node.target in COMPARISONS:
         return _BOOLEAN.format("(a graph output, or read by other than a where's condition)")
     if node.target is aten.where.self and not fused(node.args[0]):
@@ -460,3 +471,204 @@ def _is_last(dim: int, tensor: torch.Tensor) -> bool:
 
 def op_name(node: Node) -> str:
     return str(node.target) if node.op == "call_function" else node.op
+
+
+# ---------------------------------------------------------------------------------
+# Products and attention
+# ---------------------------------------------------------------------------------
+
+PRODUCTS = (aten.mm.default, aten.addmm.default, aten.bmm.default)
+ATTENTION = aten._scaled_dot_product_flash_attention_for_cpu.default
+_TRANSPOSES = (aten.permute.default, aten.t.default, aten.transpose.int)
+
+
+@dataclass(frozen=True)
+class ProductForm:
+    """``alpha * lhs @ rhs + beta * bias`` over ``batch`` products of ``m x k`` by
+    ``k x n``; each operand the node whose data the kernel reads (through views)."""
+
+    lhs: Node
+    rhs: Node
+    """The second operand, or the tensor it is the transpose of (``transpose``)."""
+
+    transpose: Node | None
+    """The transpose ``rhs`` is read through, if any."""
+
+    bias: Node | None
+    bias_per_column: bool
+    batch: int
+    m: int
+    n: int
+    k: int
+    alpha: float
+    beta: float
+
+
+@dataclass(frozen=True)
+class AttentionForm:
+    """``softmax(scale * q @ k^T (+ a causal mask)) @ v`` of ``batch`` times ``heads``
+    heads; each operand the node whose data the kernel reads, ``result`` the node whose
+    value it writes (the ``getitem`` of the attention's output, or the transpose that
+    moves its heads back behind the tokens)."""
+
+    q: Node
+    k: Node
+    v: Node
+    result: Node
+    nodes: tuple[Node, ...]
+    """The attention, its output's ``getitem``, and that transpose if ``result``."""
+
+    moved: tuple[Node, ...]
+    """The transposes moving an operand's heads to the front that the kernel reads
+    through."""
+
+    tokens_first: frozenset[str]
+    """The operands (``q``, ``k``, ``v``, ``out``) stored tokens before heads."""
+
+    batch: int
+    heads: int
+    queries: int
+    keys: int
+    dim: int
+    value_dim: int
+    scale: float
+    causal: bool
+
+
+def _heads_moved(node: Node) -> Node | None:
+    """What ``node`` is, if a transpose of the second and third of four dimensions (the
+    heads and the tokens), a transpose of."""
+    if node.op != "call_function" or tensor_of(node) is None or tensor_of(node).dim() != 4:
+        return None
+    if node.target is aten.permute.default and [d % 4 for d in node.args[1]] == [0, 2, 1, 3]:
+        return root(node.args[0])
+    if node.target is aten.transpose.int and {node.args[1] % 4, node.args[2] % 4} == {1, 2}:
+        return root(node.args[0])
+    return None
+
+
+def _transposed(node: Node) -> Node | None:
+    """What ``node`` is the transpose of (its last two dimensions swapped), if it is one."""
+    if node.op != "call_function" or node.target not in _TRANSPOSES:
+        return None
+    rank = tensor_of(node).dim()
+    if node.target is aten.permute.default:
+        dims = [d % rank for d in node.args[1]]
+        swapped = dims == [*range(rank - 2), rank - 1, rank - 2]
+    elif node.target is aten.transpose.int:
+        swapped = {node.args[1] % rank, node.args[2] % rank} == {rank - 1, rank - 2}
+    else:
+        swapped = rank == 2
+    return root(node.args[0]) if swapped and rank >= 2 else None
+
+
+def _float_refusal(nodes: list[Node]) -> str | None:
+    tensors = [tensor_of(n) for n in nodes]
+    if any(t is None for t in tensors):
+        return "an operand without a known shape"
+    dtypes = {t.dtype for t in tensors}
+    if len(dtypes) > 1:
+        return f"mixes {', '.join(sorted(str(d) for d in dtypes))}"
+    if dtypes - set(DTYPES):
+        return f"computes on {dtypes.pop()}: kernels take float16 and float32"
+    if any(not all(isinstance(s, int) for s in t.shape) for t in tensors):
+        return "a dynamic shape: kernels are static"
+    return None
+
+
+def product_form(node: Node) -> ProductForm | str:
+    """What the product ``node`` multiplies, or why the front end cannot say."""
+    a = arguments(node)
+    if node.target is aten.addmm.default:
+        bias, lhs, rhs = a["self"], a["mat1"], a["mat2"]
+    else:
+        bias, lhs, rhs = None, a["self"], a["mat2"]
+    reason = _float_refusal([n for n in (node, lhs, rhs, bias) if n is not None])
+    if reason:
+        return reason
+    *batch, m, k = tensor_of(lhs).shape
+    n = tensor_of(rhs).shape[-1]
+    source = _transposed(root(rhs))
+    per_column = False
+    if bias is not None:
+        shape = tuple(tensor_of(bias).shape)
+        per_column = shape in ((n,), (1, n))
+        if not per_column and shape != (m, n):
+            return (f"adds a bias of shape {shape} to an {m} x {n} product: a bias per "
+                    "column or per element is compiled")
+    return ProductForm(root(lhs), source or root(rhs), root(rhs) if source else None,
+                       None if bias is None else root(bias), per_column,
+                       math.prod(batch), m, n, k, float(a.get("alpha", 1)), float(a.get("beta", 1)))
+
+
+_SCALINGS = {aten.mul.Scalar: 1, aten.mul.Tensor: 1, aten.div.Scalar: -1, aten.div.Tensor: -1}
+"""Products or quotients by a number that fold into a product's epilogue (the power)."""
+
+
+def epilogue(form: ProductForm, value: Node, user: Node, earlier: Callable[[Node], bool]
+             ) -> ProductForm | None:
+    """``form`` with ``user`` (the one reader of the product's ``value``) folded into
+    its epilogue: a product or quotient by a number scales ``alpha`` and ``beta``; a sum
+    with a tensor of the result's shape (batch 1) or one value per column, made before
+    the product (``earlier``), becomes the bias. None for anything else."""
+    if user.op != "call_function" or tensor_of(user) is None or \
+            tensor_of(user).dtype != tensor_of(value).dtype:
+        return None
+    a = arguments(user) if user.target in (*_SCALINGS, aten.add.Tensor) else {}
+    if user.target in _SCALINGS and root(a["self"]) is value and \
+            isinstance(a["other"], int | float):
+        factor = float(a["other"]) ** _SCALINGS[user.target]
+        return replace(form, alpha=form.alpha * factor, beta=form.beta * factor)
+    if user.target is not aten.add.Tensor or form.bias is not None or a["alpha"] != 1:
+        return None
+    operands = [x for x in (a["self"], a["other"])
+                if not (isinstance(x, Node) and root(x) is value)]
+    if len(operands) != 1 or not isinstance(operands[0], Node) or not earlier(root(operands[0])):
+        return None
+    shape = tuple(tensor_of(operands[0]).shape)
+    per_column = shape[-1:] == (form.n,) and math.prod(shape[:-1]) == 1
+    whole = form.batch == 1 and shape[-1:] == (form.n,) and math.prod(shape[:-1]) == form.m
+    if not (per_column or whole):
+        return None
+    return replace(form, bias=root(operands[0]), bias_per_column=per_column, beta=1.0)
+
+
+def attention_form(node: Node) -> AttentionForm | str:
+    """What the attention ``node`` computes, or why it is not compiled."""
+    a = arguments(node)
+    q, k, v = a["query"], a["key"], a["value"]
+    reason = _float_refusal([q, k, v])
+    if reason:
+        return reason
+    if a["dropout_p"]:
+        return f"with dropout {a['dropout_p']}: only attention without dropout is compiled"
+    if a["attn_mask"] is not None:
+        return "with an attention mask: only attention without one (or causal) is compiled"
+    shape = tuple(tensor_of(q).shape)
+    if len(shape) != 4:
+        return (f"of {len(shape)} dimensions: attention over batch, heads, tokens and "
+                "features is compiled")
+    batch, heads, queries, dim = shape
+    keys, value_dim = tensor_of(v).shape[-2:]
+    if tuple(tensor_of(k).shape) != (batch, heads, keys, dim) or \
+            tuple(tensor_of(v).shape) != (batch, heads, keys, value_dim):
+        return "keys and values broadcast over the queries' heads: only equal heads are compiled"
+    results = {u.args[1]: u for u in node.users if is_result(u)}
+    if 0 not in results or any(results[i].users for i in set(results) - {0}):
+        return "its log-sum-exp is used: only the attention's output is computed"
+    sources, moved, first = {}, [], set()
+    for role, operand in (("q", q), ("k", k), ("v", v)):
+        source = _heads_moved(root(operand))
+        sources[role] = source or root(operand)
+        if source is not None:
+            moved.append(root(operand))
+            first.add(role)
+    result, nodes = results[0], (node, results[0])
+    back = list(result.users)
+    if len(back) == 1 and _heads_moved(back[0]) is result:
+        result, nodes = back[0], (*nodes, back[0])
+        first.add("out")
+    scale = a["scale"] if a["scale"] is not None else 1 / math.sqrt(dim)
+    return AttentionForm(sources["q"], sources["k"], sources["v"], result, nodes,
+                         tuple(dict.fromkeys(moved)), frozenset(first), batch, heads, queries,
+                         keys, dim, value_dim, float(scale), bool(a["is_causal"]))

@@ -91,3 +91,79 @@ class Kernel:
     def arrays(self) -> tuple[Array, ...]:
         """The kernel's arguments in order: inputs, then outputs."""
         return self.inputs + tuple(array for array, _ in self.outputs)
+
+
+@dataclass(frozen=True)
+class Product:
+    """``out[b] = alpha * (lhs[b] @ rhs[b]) + beta * bias`` for ``b`` below ``batch``:
+    ``lhs[b]`` is ``m x k``, ``rhs[b]`` ``k x n`` (or ``n x k``, read through its
+    transpose, when ``transposed``: a weight of ``linear``), ``bias`` one value per
+    column (``COL``) or per element (``FULL``) of the ``m x n`` result."""
+
+    name: str
+    batch: int
+    m: int
+    n: int
+    k: int
+    lhs: Array
+    rhs: Array
+    output: Array
+    node: str
+    """The FX node of the product (its source location)."""
+
+    transposed: bool = False
+    bias: Array | None = None
+    alpha: float = 1.0
+    beta: float = 1.0
+
+    @property
+    def inputs(self) -> tuple[Array, ...]:
+        return (self.lhs, self.rhs) + ((self.bias,) if self.bias else ())
+
+    @property
+    def outputs(self) -> tuple[tuple[Array, str], ...]:
+        return ((self.output, self.node),)
+
+    @property
+    def arrays(self) -> tuple[Array, ...]:
+        return (*self.inputs, self.output)
+
+
+@dataclass(frozen=True)
+class Attention:
+    """``out[b, h] = softmax(scale * q[b, h] @ k[b, h]^T (+ mask)) @ v[b, h]`` for
+    ``batch`` times ``heads`` independent heads: ``q[b, h]`` is ``queries x dim``,
+    ``k[b, h]`` ``keys x dim``, ``v[b, h]`` ``keys x value_dim``; ``mask`` (``queries x
+    keys``, the same for every head) is added to the scaled scores.
+
+    Each of ``q``, ``k``, ``v`` and ``output`` is stored heads first (``batch x heads x
+    tokens x dim``, row-major) or, when named in ``tokens_first``, as ``batch x tokens x
+    heads x dim`` (as a projection writes it, before the heads are moved to the front)."""
+
+    name: str
+    batch: int
+    heads: int
+    queries: int
+    keys: int
+    dim: int
+    value_dim: int
+    scale: float
+    q: Array
+    k: Array
+    v: Array
+    output: Array
+    node: str
+    mask: Array | None = None
+    tokens_first: frozenset[str] = frozenset()
+
+    @property
+    def inputs(self) -> tuple[Array, ...]:
+        return (self.q, self.k, self.v) + ((self.mask,) if self.mask else ())
+
+    @property
+    def outputs(self) -> tuple[tuple[Array, str], ...]:
+        return ((self.output, self.node),)
+
+    @property
+    def arrays(self) -> tuple[Array, ...]:
+        return (*self.inputs, self.output)

@@ -35,7 +35,7 @@ from ktc.arch.model import Device
 from ktc.frontend.kernel import BINARY, CAST, COL, FULL, REDUCTIONS, ROW, SELECTS, Array, Kernel, Step
 
 BYTES = {"f16": 2, "f32": 4}
-_NUMPY = {"f16": "float16", "f32": "float32"}
+NUMPY = {"f16": "float16", "f32": "float32"}
 
 _BINARY_OPS = {
     "add": "arith.addf", "sub": "arith.subf", "mul": "arith.mulf", "div": "arith.divf",
@@ -75,15 +75,15 @@ class Plan:
 
 def plan(kernel: Kernel, device: Device) -> Plan:
     """The grid and block of ``kernel`` on ``device`` (see the module docstring)."""
-    grid = _largest_divisor(kernel.rows, device.cores)
+    grid = largest_divisor(kernel.rows, device.cores)
     rows_per_tile = kernel.rows // grid
     budget = device.memory(device.scratchpad).size // 2
     row_bytes = kernel.cols * sum(BYTES[v.dtype] for v in _full_values(kernel))
     fitting = max(1, budget // max(row_bytes, 1))
-    return Plan(grid, rows_per_tile, _largest_divisor(rows_per_tile, fitting))
+    return Plan(grid, rows_per_tile, largest_divisor(rows_per_tile, fitting))
 
 
-def _largest_divisor(n: int, limit: int) -> int:
+def largest_divisor(n: int, limit: int) -> int:
     return max(d for d in range(1, min(n, limit) + 1) if n % d == 0)
 
 
@@ -97,19 +97,35 @@ def emit(kernel: Kernel, device: Device, filename: str) -> str:
     return _Emitter(kernel, plan(kernel, device), filename).text()
 
 
-class _Emitter:
-    """Writes one kernel, line by line, so that each op knows its line number."""
+class Writer:
+    """KTIR text written line by line, so that each op knows its line number."""
+
+    def __init__(self, filename: str):
+        self.filename = filename
+        self.lines: list[str] = []
+        self.indent = 2
+
+    def line(self, text: str) -> None:
+        self.lines.append(" " * self.indent + text)
+
+    def op(self, text: str, node: str) -> None:
+        """An op line, located at its FX node and its own line and column."""
+        location = f'loc("{node}"("{self.filename}":{len(self.lines) + 1}:{self.indent + 1}))'
+        self.line(f"{text} {location}")
+
+
+class _Emitter(Writer):
+    """Writes one row-wise kernel."""
 
     def __init__(self, kernel: Kernel, shape: Plan, filename: str):
-        self.kernel, self.plan, self.filename = kernel, shape, filename
-        self.lines: list[str] = []
+        super().__init__(filename)
+        self.kernel, self.plan = kernel, shape
         self.names: dict[str, str] = {}
         self.values: dict[str, str] = {}
         self.layouts: dict[str, str] = {}
         self.dtypes: dict[str, str] = {}
         self.broadcasts: dict[tuple[str, str], str] = {}
         self.constants: dict[str, int] = {}
-        self.indent = 2
 
     # Text -------------------------------------------------------------------------
 
@@ -152,14 +168,6 @@ class _Emitter:
         self.line("}")
         return "\n".join(self.lines) + "\n"
 
-    def line(self, text: str) -> None:
-        self.lines.append(" " * self.indent + text)
-
-    def op(self, text: str, node: str) -> None:
-        """An op line, located at its FX node and its own line and column."""
-        location = f'loc("{node}"("{self.filename}":{len(self.lines) + 1}:{self.indent + 1}))'
-        self.line(f"{text} {location}")
-
     def ssa(self, name: str) -> str:
         if name not in self.names:
             clean = "".join(c if c.isalnum() or c in "_." else "_" for c in name)
@@ -169,7 +177,7 @@ class _Emitter:
     # Types --------------------------------------------------------------------------
 
     def tensor(self, layout: str, dtype: str) -> str:
-        return _tensor(self.block_shape(layout), dtype)
+        return tensor_type(self.block_shape(layout), dtype)
 
     def block_shape(self, layout: str) -> tuple[int, ...]:
         """The shape of a value of ``layout`` in one block of rows."""
@@ -186,17 +194,17 @@ class _Emitter:
         sizes = array_shape(self.kernel, array)
         strides = [prod(sizes[i + 1:]) for i in range(len(sizes))]
         self.op(f"%{name}.view = ktdp.construct_memory_view %{name}, sizes: {list(sizes)}, "
-                f"strides: {strides} {{coordinate_set = {_box_name(sizes)}, memory_space = "
-                f"#ktdp.memory_space<global>}} : {_memref(sizes, array.dtype)}", array.name)
+                f"strides: {strides} {{coordinate_set = {box_name(sizes)}, memory_space = "
+                f"#ktdp.memory_space<global>}} : {memref_type(sizes, array.dtype)}", array.name)
 
     def tile(self, array: Array, row: str) -> str:
         name = self.ssa(array.name)
         sizes, shape = array_shape(self.kernel, array), self.tile_shape(array)
         index = ", ".join(["%c0" if array.layout == COL else row] + ["%c0"] * (len(sizes) - 1))
         self.op(f"%{name}.tile = ktdp.construct_access_tile %{name}.view[{index}] "
-                f"{{access_tile_set = {_box_name(shape)}, "
+                f"{{access_tile_set = {box_name(shape)}, "
                 f"access_tile_order = #identity{len(shape)}}} : "
-                f"{_memref(sizes, array.dtype)} -> {_access_tile(shape)}", array.name)
+                f"{memref_type(sizes, array.dtype)} -> {access_tile_type(shape)}", array.name)
         return f"%{name}.tile"
 
     def load(self, array: Array, row: str) -> None:
@@ -205,15 +213,15 @@ class _Emitter:
         tile, shape = self.tile(array, row), self.tile_shape(array)
         name = self.define(array.name, f"%{self.ssa(array.name)}.in", array.layout, array.dtype)
         loaded = f"{name}.column" if array.layout == ROW else name
-        self.op(f"{loaded} = ktdp.load {tile} : {_access_tile(shape)} -> "
-                f"{_tensor(shape, array.dtype)}", array.name)
+        self.op(f"{loaded} = ktdp.load {tile} : {access_tile_type(shape)} -> "
+                f"{tensor_type(shape, array.dtype)}", array.name)
         if array.layout == ROW:
-            self.fold(name, "amax", loaded, _tensor(shape, array.dtype), array.dtype, array.name)
+            self.fold(name, "amax", loaded, tensor_type(shape, array.dtype), array.dtype, array.name)
 
     def store(self, array: Array, value: str, row: str) -> None:
         tile, shape = self.tile(array, row), self.tile_shape(array)
-        self.op(f"ktdp.store {self.values[value]}, {tile} : {_tensor(shape, array.dtype)}, "
-                f"{_access_tile(shape)}", array.name)
+        self.op(f"ktdp.store {self.values[value]}, {tile} : {tensor_type(shape, array.dtype)}, "
+                f"{access_tile_type(shape)}", array.name)
 
     # Compute ------------------------------------------------------------------------
 
@@ -280,7 +288,7 @@ class _Emitter:
         combine, identity = _REDUCTION_OPS[op]
         row_type = self.tensor(ROW, dtype)
         self.op(f"{result}.empty = tensor.empty() : {row_type}", node)
-        self.op(f"{result}.identity = arith.constant {_float(identity, dtype)} : {dtype}", node)
+        self.op(f"{result}.identity = arith.constant {float_literal(identity, dtype)} : {dtype}", node)
         self.op(f"{result}.init = linalg.fill ins({result}.identity : {dtype}) "
                 f"outs({result}.empty : {row_type}) -> {row_type}", node)
         self.op(f"{result} = linalg.reduce {{ {combine} }} ins({source} : {source_type}) "
@@ -309,15 +317,15 @@ class _Emitter:
     def constant(self, value: float, step: Step) -> str:
         self.constants[step.result] = index = self.constants.get(step.result, -1) + 1
         name = f"%{self.ssa(step.result)}.k{index}"
-        self.op(f"{name} = arith.constant dense<{_float(value, step.dtype)}> : "
+        self.op(f"{name} = arith.constant dense<{float_literal(value, step.dtype)}> : "
                 f"{self.tensor(step.layout, step.dtype)}", step.node)
         return name
 
 
-def _float(value: float, dtype: str) -> str:
+def float_literal(value: float, dtype: str) -> str:
     """A float literal MLIR reads back as exactly ``value`` rounded to ``dtype``:
     hexadecimal bits for infinities and NaN, the shortest decimal otherwise."""
-    rounded = np.dtype(_NUMPY[dtype]).type(value)
+    rounded = np.dtype(NUMPY[dtype]).type(value)
     if not np.isfinite(rounded):
         return "0x" + rounded.tobytes()[::-1].hex().upper()
     mantissa, e, exponent = repr(float(rounded)).partition("e")
@@ -341,23 +349,23 @@ def tile_shape(kernel: Kernel, shape: Plan, array: Array) -> tuple[int, ...]:
     return sizes if array.layout == COL else (shape.block, *sizes[1:])
 
 
-def _tensor(shape: tuple[int, ...], dtype: str) -> str:
+def tensor_type(shape: tuple[int, ...], dtype: str) -> str:
     return f"tensor<{'x'.join(map(str, shape))}x{dtype}>"
 
 
-def _memref(shape: tuple[int, ...], dtype: str) -> str:
+def memref_type(shape: tuple[int, ...], dtype: str) -> str:
     return f"memref<{'x'.join(map(str, shape))}x{dtype}>"
 
 
-def _access_tile(shape: tuple[int, ...]) -> str:
+def access_tile_type(shape: tuple[int, ...]) -> str:
     return f"!ktdp.access_tile<{'x'.join(map(str, shape))}xindex>"
 
 
-def _box_name(shape: tuple[int, ...]) -> str:
+def box_name(shape: tuple[int, ...]) -> str:
     return f"#box_{'x'.join(map(str, shape))}"
 
 
-def _box(shape: tuple[int, ...]) -> str:
+def box(shape: tuple[int, ...]) -> str:
     """The affine set of the indices of an array or tile of ``shape``."""
     dims = ", ".join(f"d{i}" for i in range(len(shape)))
     bounds = ", ".join(f"d{i} >= 0, -d{i} + {size - 1} >= 0" for i, size in enumerate(shape))
@@ -374,7 +382,7 @@ def _header(kernel: Kernel, shape: Plan) -> list[str]:
     ]
     shapes = {array_shape(kernel, a) for a in kernel.arrays} | \
         {tile_shape(kernel, shape, a) for a in kernel.arrays}
-    lines += [f"{_box_name(s)} = {_box(s)}" for s in sorted(shapes, key=lambda s: (len(s), s))]
+    lines += [f"{box_name(s)} = {box(s)}" for s in sorted(shapes, key=lambda s: (len(s), s))]
     for rank in sorted({len(s) for s in shapes}):
         dims = ", ".join(f"d{i}" for i in range(rank))
         lines.append(f"#identity{rank} = affine_map<({dims}) -> ({dims})>")

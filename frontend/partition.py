@@ -1,5 +1,11 @@
 """Cutting an FX graph (core ATen) into kernels and the ops PyTorch runs.
 
+Each matrix product (``mm``, ``addmm``, ``bmm``) and each attention the front end
+compiles is a kernel of its own (``Product``, ``Attention``): with it go the
+transposes it reads through when nothing else reads them, and for a product the chain
+of its one readers its epilogue takes (a scale by a number, a sum with a tensor made
+before it). The rest is cut into row-wise kernels.
+
 Nodes are visited in graph order. A computation (``ktc.frontend.aten``) joins the
 kernel of one of its operands, or of a node reading the same input, when it fits the
 kernel's matrix (``rows x cols``) and the layouts its operands need are the layouts
@@ -11,7 +17,7 @@ Aliases (views) are read through: a kernel reads the data under a view, and a vi
 a kernel's value outside it is a view of the kernel's output. What is neither an
 alias nor a computation, and every node in ``refused``, runs in PyTorch.
 
-``cut`` returns the ``Kernel`` descriptions (``ktc.frontend.kernel``) with, for each,
+``cut`` returns the kernel descriptions (``ktc.frontend.kernel``) with, for each,
 the FX nodes its input and output arrays stand for. A kernel none of whose values is
 used outside it computes nothing that is needed and is left out.
 """
@@ -24,7 +30,8 @@ from math import prod
 from torch.fx import Graph, Node
 
 from ktc.frontend import aten
-from ktc.frontend.kernel import COL, FULL, ROW, Array, Kernel, Step
+from ktc.frontend.aten import root
+from ktc.frontend.kernel import COL, FULL, ROW, Array, Attention, Kernel, Product, Step
 
 _LAYOUT_OF = {aten.SAME: FULL, ROW: ROW, COL: COL}
 
@@ -59,7 +66,7 @@ class _Group:
 class Cut:
     """A kernel and the FX nodes its arrays stand for."""
 
-    kernel: Kernel
+    kernel: Kernel | Product | Attention
     inputs: tuple[Node, ...]
     """Per input array, the node whose value it holds (read through views)."""
 
@@ -74,12 +81,8 @@ class Partition:
     refused: dict[Node, str]
     """Every computation-like node PyTorch runs, with the reason."""
 
-
-def root(node: Node) -> Node:
-    """The node whose data ``node`` shows, through any chain of views."""
-    while aten.is_alias(node):
-        node = node.args[0]
-    return node
+    host: dict[Node, str] = field(default_factory=dict)
+    """Nodes of kernels part of which the front end computes on the host, and what."""
 
 
 def cut(graph: Graph, name: str, refused: dict[Node, str]) -> Partition:
@@ -87,8 +90,10 @@ def cut(graph: Graph, name: str, refused: dict[Node, str]) -> Partition:
     ``refused`` and every node the front end cannot compute run in PyTorch."""
     state = _State(graph)
     reasons: dict[Node, str] = {}
+    products = _contractions(graph, name, refused)
+    taken = {n for c in products for n in c.nodes}
     for node in graph.nodes:
-        if node.op != "call_function" or aten.is_alias(node) or aten.fused(node):
+        if node.op != "call_function" or aten.is_alias(node) or aten.fused(node) or node in taken:
             continue
         if aten.is_result(node):
             state.place_result(node)
@@ -100,7 +105,91 @@ def cut(graph: Graph, name: str, refused: dict[Node, str]) -> Partition:
             reasons[node] = reason
     groups = dict.fromkeys(state.group_of.values())
     cuts = tuple(_kernel(g, f"{name}_{g.nodes[0].name}", state) for g in groups)
-    return Partition(tuple(c for c in cuts if c.outputs), reasons)
+    host = {n: CAUSAL_MASK for c in products if isinstance(c.kernel, Attention)
+            and c.kernel.mask is not None for n in c.nodes if n.name == c.kernel.node}
+    return Partition(tuple(products) + tuple(c for c in cuts if c.outputs), reasons, host)
+
+
+CAUSAL_MASK = ("its causal mask (0 where a key comes at or before the query, -inf after it) "
+               "is made on the host and added to the scores in the kernel: the front end does not "
+               "yet write it as a compare and select of positions in the kernel")
+
+
+def _contractions(graph: Graph, name: str, refused: dict[Node, str]) -> list[Cut]:
+    """A kernel for each product and attention the front end compiles; a transpose
+    read only by such products belongs to the first of them."""
+    cuts: list[Cut] = []
+    readers: dict[Node, list[int]] = {}
+    order = {node: i for i, node in enumerate(graph.nodes)}
+    for node in graph.nodes:
+        if node.op != "call_function" or node in refused or aten.refusal(node) is not None:
+            continue
+        if node.target in aten.PRODUCTS:
+            form, fused = _epilogue(node, aten.product_form(node), order, refused)
+            through = () if form.transpose is None else (form.transpose,)
+            cuts.append(_product(node, form, fused, f"{name}_{node.name}"))
+        elif node.target is aten.ATTENTION:
+            form = aten.attention_form(node)
+            through = form.moved
+            cuts.append(_attention(form, f"{name}_{node.name}"))
+        else:
+            continue
+        for read in through:
+            readers.setdefault(read, []).append(len(cuts) - 1)
+    for read, reading in readers.items():
+        if _users(read) <= {n for i in reading for n in cuts[i].nodes}:
+            first = cuts[reading[0]]
+            cuts[reading[0]] = Cut(first.kernel, first.inputs, first.outputs, tuple(
+                sorted((*first.nodes, read), key=order.__getitem__)))
+    return cuts
+
+
+def _users(node: Node) -> set[Node]:
+    """The nodes reading ``node``'s data, through views."""
+    found: set[Node] = set()
+    for user in node.users:
+        found |= _users(user) if aten.is_alias(user) else {user}
+    return found
+
+
+def _epilogue(node: Node, form: aten.ProductForm, order: dict[Node, int],
+              refused: dict[Node, str]) -> tuple[aten.ProductForm, tuple[Node, ...]]:
+    """The product's form with the chain of its one readers its epilogue takes
+    (``aten.epilogue``), and those readers."""
+    fused: list[Node] = []
+    value = node
+    while len(_users(value)) == 1:
+        (user,) = _users(value)
+        folded = None if user in refused else \
+            aten.epilogue(form, value, user, lambda n: order[n] < order[node])
+        if folded is None:
+            break
+        form, value = folded, user
+        fused.append(user)
+    return form, tuple(fused)
+
+
+def _product(node: Node, form: aten.ProductForm, fused: tuple[Node, ...], name: str) -> Cut:
+    dtype = aten.DTYPES[aten.tensor_of(node).dtype]
+    bias = None if form.bias is None else Array("bias", COL if form.bias_per_column else FULL,
+                                                dtype)
+    product = Product(name, form.batch, form.m, form.n, form.k, Array("lhs", FULL, dtype),
+                      Array("rhs", FULL, dtype), Array("out", FULL, dtype), node.name,
+                      transposed=form.transpose is not None, bias=bias, alpha=form.alpha,
+                      beta=form.beta)
+    inputs = (form.lhs, form.rhs) + ((form.bias,) if form.bias is not None else ())
+    return Cut(product, inputs, (fused[-1] if fused else node,), (node, *fused))
+
+
+def _attention(form: aten.AttentionForm, name: str) -> Cut:
+    node = form.nodes[0]
+    dtype = aten.DTYPES[aten.tensor_of(form.result).dtype]
+    arrays = {role: Array(role, FULL, dtype) for role in ("q", "k", "v", "out", "mask")}
+    attention = Attention(name, form.batch, form.heads, form.queries, form.keys, form.dim,
+                          form.value_dim, form.scale, arrays["q"], arrays["k"], arrays["v"],
+                          arrays["out"], node.name, mask=arrays["mask"] if form.causal else None,
+                          tokens_first=form.tokens_first)
+    return Cut(attention, (form.q, form.k, form.v), (form.result,), form.nodes)
 
 
 class _State:

@@ -44,8 +44,16 @@ import ktc
 from ktc.arch.model import Device
 from ktc.errors import KtcError
 from ktc.frontend import aten
-from ktc.frontend.ktir import array_shape, emit
-from ktc.frontend.partition import Cut, cut
+from ktc.frontend.contraction import (
+    attention_shape,
+    causal_mask,
+    emit_attention,
+    emit_product,
+    product_shape,
+)
+from ktc.frontend.kernel import Attention, Kernel, Product
+from ktc.frontend.ktir import NUMPY, array_shape, emit
+from ktc.frontend.partition import Cut, Partition, cut
 
 EXPLAIN_ENV = "KTC_TORCH_EXPLAIN"
 KTIR_DIR_ENV = "KTC_TORCH_KTIR_DIR"
@@ -135,21 +143,45 @@ class KernelCall:
 
     def __call__(self, *tensors: torch.Tensor) -> tuple[torch.Tensor, ...]:
         kernel = self.cut.kernel
-        arrays = [t.detach().contiguous().cpu().numpy().reshape(array_shape(kernel, a))
+        arrays = [t.detach().contiguous().cpu().numpy().reshape(shape_of(kernel, a))
                   for t, a in zip(tensors, kernel.inputs)]
-        outputs = [np.zeros(array_shape(kernel, a), _NUMPY[a.dtype]) for a, _ in kernel.outputs]
+        if isinstance(kernel, Attention) and kernel.mask is not None:
+            arrays.append(causal_mask(kernel))
+        outputs = [np.zeros(shape_of(kernel, a), NUMPY[a.dtype]) for a, _ in kernel.outputs]
         results = self.executable.launch(*arrays, *outputs)
         self.report.cycles = self.executable.report().cycles
         return tuple(torch.from_numpy(results[a.name]).reshape(aten.tensor_of(node).shape)
                      for (a, _), node in zip(kernel.outputs, self.cut.outputs))
 
 
-_NUMPY = {"f16": np.float16, "f32": np.float32}
+def shape_of(kernel: Kernel | Product | Attention, array) -> tuple[int, ...]:
+    """The shape of an argument of ``kernel`` in device memory."""
+    if isinstance(kernel, Product):
+        return product_shape(kernel, array)
+    if isinstance(kernel, Attention):
+        return attention_shape(kernel, array)
+    return array_shape(kernel, array)
+
+
+def ktir_of(kernel: Kernel | Product | Attention, device: Device, filename: str) -> str:
+    """The KTIR text of ``kernel``."""
+    if isinstance(kernel, Product):
+        return emit_product(kernel, device, filename)
+    if isinstance(kernel, Attention):
+        return emit_attention(kernel, device, filename)
+    return emit(kernel, device, filename)
 
 
 # ---------------------------------------------------------------------------------
 # Compiling a graph
 # ---------------------------------------------------------------------------------
+
+
+_WHOLE = (aten.ATTENTION, torch.ops.aten.scaled_dot_product_attention.default,
+          torch.ops.aten._scaled_dot_product_attention_math.default)
+_DECOMPOSITIONS = {op: f for op, f in core_aten_decompositions().items() if op not in _WHOLE}
+"""Core ATen, but attention kept whole (``_scaled_dot_product_flash_attention_for_cpu``):
+a kernel of its own, where its decomposition would compare and select."""
 
 
 class Backend:
@@ -161,8 +193,7 @@ class Backend:
         directory = ktir_dir or os.environ.get(KTIR_DIR_ENV)
         self.ktir_dir = Path(directory) if directory else None
         self.reports: list[GraphReport] = []
-        self._aot = aot_autograd(fw_compiler=self.compile_graph,
-                                 decompositions=core_aten_decompositions())
+        self._aot = aot_autograd(fw_compiler=self.compile_graph, decompositions=_DECOMPOSITIONS)
 
     def __call__(self, gm: GraphModule, example_inputs, **_options):
         return self._aot(gm, example_inputs)
@@ -173,15 +204,18 @@ class Backend:
         report = GraphReport(f"graph{len(_REPORTS)}", self.device.name)
         self.reports.append(report)
         _REPORTS.append(report)
-        calls, refused = self._kernels(gm, report)
+        calls, partition = self._kernels(gm, report)
         nodes = {n.name: n for n in gm.graph.nodes}
         report.fallbacks = [Fallback(node.name, aten.op_name(node), reason)
-                            for node, reason in refused.items() if node.name in nodes]
+                            for node, reason in partition.refused.items() if node.name in nodes]
+        report.fallbacks += [Fallback(node.name, f"{aten.op_name(node)} (part)", what)
+                             for node, what in partition.host.items()]
         if os.environ.get(EXPLAIN_ENV):
             print(report, file=sys.stderr)
         return make_boxed_func(_Program(gm, calls))
 
-    def _kernels(self, gm: GraphModule, report: GraphReport) -> tuple[list[KernelCall], dict]:
+    def _kernels(self, gm: GraphModule, report: GraphReport) -> tuple[list[KernelCall],
+                                                                        Partition]:
         """Cut, write and compile until every kernel compiles: a node the compiler
         refuses (and every node of the same op and types) goes to PyTorch."""
         refused: dict[Node, str] = {}
@@ -192,7 +226,7 @@ class Backend:
             compiled, failed = [], False
             for piece in partition.cuts:
                 filename = f"{piece.kernel.name}.mlir"
-                text = emit(piece.kernel, self.device, filename)
+                text = ktir_of(piece.kernel, self.device, filename)
                 try:
                     if text not in packages:
                         packages[text] = ktc.compile(text, arch=self.arch, filename=filename)
@@ -214,17 +248,20 @@ class Backend:
                 kernel_report.path.write_text(text)
             report.kernels.append(kernel_report)
             calls.append(KernelCall(piece, simulator.prepare(package), kernel_report))
-        return calls, partition.refused
+        return calls, partition
 
 
 def _blame(piece: Cut, text: str, error: KtcError, gm: GraphModule) -> dict[Node, str]:
     """The nodes to run in PyTorch for a compile error of ``piece``: the node the error
     locates and the graph's other nodes of its op and types, or every node of the
-    kernel when the error points at none of them."""
+    kernel when the error points at none of them; for a product or attention, that
+    node alone."""
     reason = f"ktc refused its KTIR: {error}"
     lines = text.splitlines()
     located = re.search(rf"{re.escape(piece.kernel.name)}\.mlir:(\d+):\d+", str(error))
     names = {n.name: n for n in piece.nodes if not aten.is_result(n)}
+    if not isinstance(piece.kernel, Kernel):
+        return {names[piece.kernel.node]: reason}
     if located and int(located.group(1)) <= len(lines):
         match = _LOCATION.search(lines[int(located.group(1)) - 1])
         culprit = names.get(match.group(1)) if match else None

@@ -10,7 +10,7 @@ torch = pytest.importorskip("torch", reason="the PyTorch front end needs torch (
 from torch._decomp import core_aten_decompositions  # noqa: E402
 from torch.fx.experimental.proxy_tensor import make_fx  # noqa: E402
 
-from ktc.frontend.kernel import COL, FULL, ROW  # noqa: E402
+from ktc.frontend.kernel import COL, FULL, ROW, Attention, Product  # noqa: E402
 from ktc.frontend.partition import cut  # noqa: E402
 
 F16 = torch.float16
@@ -87,8 +87,13 @@ def test_layer_norm_results_and_their_layouts():
 
 
 @pytest.mark.parametrize("fn, args, node, reason", [
-    (lambda a, b: a @ b, (torch.randn(8, 64, dtype=F16), torch.randn(64, 32, dtype=F16)),
-     "mm", "matrix product"),
+    (lambda c, a, b: torch.addmm(c, a, b), (torch.randn(8, 1, dtype=F16),
+                                            torch.randn(8, 64, dtype=F16),
+                                            torch.randn(64, 32, dtype=F16)),
+     "addmm", "a bias per column or per element"),
+    (lambda a, b: a @ b, (torch.randn(8, 64, dtype=torch.float64),
+                          torch.randn(64, 32, dtype=torch.float64)),
+     "mm", "kernels take float16 and float32"),
     (lambda x: x.exp() + 1, (torch.randn(8, 64, dtype=torch.float64),), "exp",
      "kernels take float16 and float32"),
     (lambda x: x.sum(0), (torch.randn(8, 64, dtype=F16),), "sum", "along the last dimension"),
@@ -148,3 +153,66 @@ def test_a_comparison_read_only_by_wheres_is_computed_inside_them():
 def test_a_boolean_tensor_outside_a_where_runs_in_pytorch(fn, node, reason):
     result = partition(fn, torch.randn(8, 64, dtype=F16))
     assert reason in refused(result)[node], refused(result)
+
+
+def test_linear_is_one_product_reading_its_weight_through_the_transpose():
+    """``linear`` decomposes to a view, a transpose of the weight and ``addmm``: one
+    kernel, the weight read as it is stored, the bias per column; what follows the
+    product is a kernel of its own."""
+    linear = torch.nn.Linear(64, 32).half()
+    result = partition(lambda x: torch.relu(linear(x)), torch.randn(2, 8, 64, dtype=F16))
+    assert not result.refused
+    (product,) = [c for c in result.cuts if isinstance(c.kernel, Product)]
+    kernel = product.kernel
+    assert (kernel.batch, kernel.m, kernel.n, kernel.k) == (1, 16, 32, 64)
+    assert kernel.transposed and kernel.bias.layout == COL
+    assert [n.target for n in product.nodes] == [torch.ops.aten.permute.default,
+                                                  torch.ops.aten.addmm.default]
+    assert [tuple(n.meta["val"].shape) for n in product.inputs] == [(2, 8, 64), (32, 64), (32,)]
+    assert kernels(result)[1] == ["relu"]
+
+
+def test_a_transpose_read_elsewhere_too_runs_in_pytorch_for_that_reader():
+    def fn(x, w):
+        t = w.t()
+        return x @ t, t.exp()
+
+    result = partition(fn, torch.randn(8, 64, dtype=F16), torch.randn(32, 64, dtype=F16))
+    (product,) = [c for c in result.cuts if isinstance(c.kernel, Product)]
+    assert product.kernel.transposed and [n.name for n in product.nodes] == ["mm"]
+    assert "transpose" in refused(result)["permute"]
+
+
+def test_attention_is_one_kernel_with_its_mask_made_on_the_host():
+    def fn(q, k, v):
+        attention = torch.ops.aten._scaled_dot_product_flash_attention_for_cpu
+        return attention(q, k, v, is_causal=True)[0]
+
+    q, k, v = (torch.randn(2, 4, 16, 32, dtype=F16) for _ in range(3))
+    graph = make_fx(fn)(q, k, v).graph
+    result = cut(graph, "g", {})
+    (attention,) = result.cuts
+    kernel = attention.kernel
+    assert isinstance(kernel, Attention) and kernel.mask is not None
+    assert (kernel.batch, kernel.heads, kernel.queries, kernel.keys, kernel.dim) == \
+        (2, 4, 16, 16, 32)
+    assert not kernel.tokens_first
+    assert kernel.scale == pytest.approx(32 ** -0.5)
+    assert "made on the host" in next(iter(result.host.values()))
+
+
+def test_a_scale_and_a_residual_after_a_product_are_its_epilogue():
+    """``(x @ w) / 4 + r``: the division scales the product, the sum with ``r`` (made
+    before it) is its bias; in ``x @ v + x.exp()`` the sum stays out (its other operand
+    is made after the product)."""
+    def fn(x, w, r, v):
+        y = x @ w
+        return y / 4 + r, x @ v + x.exp()
+
+    x, w, r, v = (torch.randn(*s, dtype=F16) for s in ((8, 64), (64, 32), (8, 32), (64, 64)))
+    result = partition(fn, x, w, r, v)
+    first, second = [c for c in result.cuts if isinstance(c.kernel, Product)]
+    assert [n.name for n in first.nodes] == ["mm", "div", "add"]
+    assert (first.kernel.alpha, first.kernel.beta) == (0.25, 1.0)
+    assert first.kernel.bias.layout == FULL and [n.name for n in first.outputs] == ["add"]
+    assert second.kernel.bias is None and [n.name for n in second.nodes] == ["mm_1"]
