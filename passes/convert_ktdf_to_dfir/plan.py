@@ -5,6 +5,8 @@ kind, before any DataflowIR is built.
 - the two ends of every FIFO slot (its writer and reader kinds);
 - every scratchpad hand-off between two engine kinds (``Handoff``): where its signals
   go, across which loops the buffer is reused, and which sub-core instances talk;
+  for a serial schedule also, per pipeline, a hand-off from its last leaf stage of one
+  iteration to its first of the next (``serial_handoffs``);
 - the sub-core instances each kind runs on (more than one inside ``ktdf.parallel``).
 """
 
@@ -24,6 +26,7 @@ from ktc.dialects.ktdf import (
     DataTransferOp,
     FifoSlotType,
     ParallelOp,
+    PipelineOp,
     PrivateOp,
     ReadFromFifoOp,
     SelectMemrefOp,
@@ -186,7 +189,7 @@ def enclosing_parallel(op: Operation, stop: Operation) -> ParallelOp | None:
 class Plan:
     """What the schedule asks of each engine kind."""
 
-    def __init__(self, func: FuncOp, waves: int, device: Device):
+    def __init__(self, func: FuncOp, waves: int, device: Device, serial: bool = False):
         self.func = func
         self.device = device
         self.kind_of = {stage: stage_kind(stage) for stage in leaf_stages(func)}
@@ -206,7 +209,7 @@ class Plan:
         """Each inlined transfer and the op at the other end of its FIFO, where it runs."""
         for slot in writers.keys() - self.inlined.keys():
             _check_handed_over(writers[slot], readers[slot], self.kind_of)
-        self.handoffs = self._handoffs(waves)
+        self.handoffs = self._handoffs(waves) + (self.serial_handoffs(waves) if serial else [])
         self.kinds_in = self._kinds_in()
 
     def _fifo_ops(self) -> tuple[dict[SSAValue, Operation], dict[SSAValue, Operation]]:
@@ -259,7 +262,25 @@ class Plan:
                         handoffs[key] = handoff
         return list(handoffs.values())
 
-    def _handoff(self, writer: StageOp, reader: StageOp, buffer: Operation, waves: int) -> Handoff:
+    def serial_handoffs(self, waves: int) -> list[Handoff]:
+        """Per pipeline outside a stage whose first and last leaf stages run on two
+        engine kinds and copy within their core: a carried hand-off from the last to
+        the first, so that iteration i + 1 of the loops around it starts once
+        iteration i is done (no buffer: the signal orders whole tiles)."""
+        handoffs = []
+        for pipeline in self.func.walk():
+            if not isinstance(pipeline, PipelineOp) or _inside_stage(pipeline):
+                continue
+            stages = [stage for stage in self.kind_of if pipeline.is_ancestor(stage)]
+            first, last = (stages[0], stages[-1]) if stages else (None, None)
+            if (first is None or self.kind_of[first] == self.kind_of[last]
+                    or ring_table(first) is not None or ring_table(last) is not None):
+                continue
+            handoffs.append(self._handoff(last, first, None, waves))
+        return handoffs
+
+    def _handoff(self, writer: StageOp, reader: StageOp, buffer: Operation | None,
+                 waves: int) -> Handoff:
         reader_path = path_to(reader, self.func)
         reader_blocks = {id(block): child for block, child in reader_path}
         for block, writer_child in path_to(writer, self.func):
@@ -317,6 +338,13 @@ class Plan:
         for handoff in self.handoffs:
             mark(handoff.block.parent_op(), {handoff.writer, handoff.reader})
         return kinds
+
+
+def _inside_stage(op: Operation) -> bool:
+    parent = op.parent_op()
+    while parent is not None and not isinstance(parent, StageOp):
+        parent = parent.parent_op()
+    return parent is not None
 
 
 def ring_table(stage: StageOp) -> tuple[int, ...] | None:
