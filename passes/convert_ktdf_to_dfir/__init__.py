@@ -62,7 +62,9 @@ class ConvertKtdfToDfir(ModulePass):
     ``ktdf_arch.instruction``), and each
     scratchpad hand-off between engines a ``dfir.sync_send`` / ``dfir.sync_recv``
     pair forward and, inside loops, one backward per buffer copy, guarded so that
-    every send has its receive. The orchestrator is unchanged.
+    every send has its receive; two buffers of consecutive steps on the same bytes
+    get a pair from the earlier one's users to the later one's writers. The
+    orchestrator is unchanged.
 
     With ``serial`` (the naive baseline, ``ktir-to-dfir-unoptimized``), every
     pipeline outside a stage runs its tiles one at a time: its first leaf stage of
