@@ -51,7 +51,8 @@ def compile(text: str, arch: str, filename: str = "<input>",
     """The package of the kernel in ``text`` for device ``arch`` (a name or a file).
 
     ``function`` names the kernel when the input has several functions with a body.
-    ``optimize=False`` builds the baseline the benchmarks compare against: the
+    ``optimize=False`` builds the naive baseline the benchmarks compare against (one
+    tile at a time, no overlap between loading, computing and storing): the
     ``ktir-to-dfir-unoptimized`` pipeline with the smallest tile sizes; ``schedule``
     gives the full pipeline's tile sizes and leaves out passes (``ktc tune``).
     """

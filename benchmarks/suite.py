@@ -8,12 +8,16 @@ For each kernel of ``ktc.benchmarks.kernels`` and size: the kernel compiled with
 full pipeline and simulated (cycles; the ideal, efficiency = ideal / cycles; the
 issued-traffic bound and its binding resource, bound / cycles; the traffic overhead,
 bytes issued through device memory / the ideal's bytes: ``ktc.sim.report``; each
-engine kind's busy / starved / back-pressured share), the same kernel compiled with ``optimize=False`` (``ktir-to-dfir-unoptimized``,
-smallest tiles) and simulated (speedup = its cycles / the full pipeline's), compile
+engine kind's busy / starved / back-pressured share), the same kernel compiled with
+``optimize=False`` and simulated (speedup = its cycles / the full pipeline's): the naive
+schedule of ``ktir-to-dfir-unoptimized`` with the smallest tiles, one tile at a time with
+no overlap between loading, computing and storing (no hoisting of loop-invariant copies,
+one buffer per hand-off, one sub-core per core, each tile's copies in waiting until the
+tile before has been copied out; ``docs/passes.md``), compile
 times, the simulator's wall and CPU time and simulated cycles per wall second, and the
 reference interpreter's wall time; the simulated outputs are compared with the
 reference's (the largest difference, and ``ktc run --check``'s verdict by
-``ktc.sim.check``). Then compile time against a chain of 1, 4, 16, 64, 256 fused
+``ktc.sim.check``, for the naive schedule's outputs too: ``unoptimized_check``). Then compile time against a chain of 1, 4, 16, 64, 256 fused
 elementwise ops (the fastest of 7 compiles each, and the CPU time each op beyond the
 first adds), simulator speed against tensor size (elementwise add of 2^14 ... 2^22
 elements), the compile time of every example and the start-up time of the command lines
@@ -63,7 +67,7 @@ EXAMPLES = HERE.parent / "examples"
 TARGET_EFFICIENCY = {"large": 0.85, "small": 0.75}
 """Efficiency (ideal / cycles) the schedules aim at, per size."""
 TARGET_SPEEDUP = 1.5
-"""Cycles of the unoptimized schedule over the full pipeline's the schedules aim at."""
+"""Cycles of the naive (unoptimized) schedule over the full pipeline's the schedules aim at."""
 CHAIN_OPS = (1, 4, 16, 64, 256)
 CHAIN_RUNS = 7
 """Compiles per chain length, the fastest counted: a compile of a few tenths of a second
@@ -86,7 +90,11 @@ COLUMNS = (
     "efficiency = ideal / simulated cycles. Issued bound = the roofline of the traffic and "
     "compute the schedule itself issued (binding: its largest term), shown as a share of the "
     "cycles; traffic = bytes issued through device memory / the ideal's bytes. Speedup = "
-    "cycles of `ktir-to-dfir-unoptimized` with the smallest tiles / cycles of `ktir-to-dfir`. "
+    "cycles of the naive schedule / cycles of `ktir-to-dfir`; the naive schedule "
+    "(`ktir-to-dfir-unoptimized`, the smallest tiles) runs one tile at a time with no overlap "
+    "between loading, computing and storing: no hoisting of loop-invariant copies, one buffer "
+    "per hand-off, one sub-core per core, and a tile's copies in wait until the tile before "
+    "has been copied out. "
     "Stalls are named for efficiencies below the target (large "
     f"{TARGET_EFFICIENCY['large']}, small {TARGET_EFFICIENCY['small']}): the engine kind "
     "waiting the largest share of its cycles. Max error: simulated outputs against the "
@@ -192,6 +200,7 @@ def measure(kernel: str, size: str, arch: str) -> dict:
     cycles = baseline.report.cycles
     return record | {"unoptimized_cycles": cycles,
                      "unoptimized_compile_s": baseline.compile.wall_s,
+                     "unoptimized_check": check(kernel_case, baseline.outputs, reference.value),
                      "speedup": cycles / record["cycles"]}
 
 

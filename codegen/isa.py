@@ -85,8 +85,10 @@ dfir pair id, the same number at both ends):
 - ``send vS, sPEER, id``: pushes vS into the FIFO to the peer; blocks while it is full.
 - ``recv vD, sPEER, id, <type>, len``: pops a vector of ``len`` elements of the type from
   the FIFO from the peer; blocks while it is empty.
-- ``ssend sPEER, id``: signals the peer; on a DMA engine the signal leaves once every
-  earlier copy of the engine has completed.
+- ``ssend sPEER, id``: signals the peer, posted: the engine goes on at once, and the
+  signal leaves once every earlier copy and store of the engine has completed (a DMA
+  engine's completion notice of the last descriptor issued before it; later copies do
+  not delay it).
 - ``srecv sPEER, id``: waits for (and consumes) one signal ``id`` from the peer.
 
 SIMD compute:

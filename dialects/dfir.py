@@ -828,8 +828,9 @@ def _walk_dataflow(program: ProgramOp) -> Iterator[Operation]:
 class SyncSendOp(PairedOp):
     """Signals the peer that this engine is done with a scratchpad buffer.
 
-    ``dfir.sync_send %peer id 3 : !dfir.unit<"lsu">``. The signal leaves once
-    every earlier memory operation of this engine has completed.
+    ``dfir.sync_send %peer id 3 : !dfir.unit<"lsu">``. The engine goes on
+    at once; the signal leaves once every earlier memory operation of this engine has
+    completed.
     """
 
     name = "dfir.sync_send"

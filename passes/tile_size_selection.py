@@ -94,9 +94,14 @@ class CostModel:
     slowest link (``Device.path_cycles``); every computation its SIMD vectors times
     the issue cost of its op class. An engine is busy for the sum of its work times
     how often it runs (loop trip counts, a ``ktdf.parallel`` split over its
-    instances); the stages overlap, so the estimate is the busiest engine plus
-    the time to fill the pipelines, one run of every piece of work. Large tiles
-    amortize latencies but lengthen the fill; the capacity bounds them.
+    instances), except that an engine kind with copies in flight
+    (``ktdf_arch.outstanding = N``, a DMA engine) overlaps the latencies of N copies:
+    a run of its transfer keeps it busy for its bytes at the slowest link or 1 / N
+    of the latency, whichever is more. The stages overlap, so the estimate is the
+    busiest engine plus the time to fill the pipelines, one run of every piece of
+    work (latency included). Large tiles amortize latencies but lengthen the fill, so
+    a core with little work splits it into a few tiles whose loads, compute and
+    stores overlap; the capacity bounds them.
     """
 
     device: Device
@@ -118,12 +123,24 @@ class CostModel:
         busy: dict[str, int] = {}
         fill = 0
         for item in self.work:
-            once = item.cycles
+            once = repeat = item.cycles
             if item.route is not None:
-                once = self.device.path_cycles(item.route, _transfer_bytes(item.op, sizes))
-            busy[item.engine] = busy.get(item.engine, 0) + once * _runs(item.loops, sizes)
+                nbytes = _transfer_bytes(item.op, sizes)
+                once = self.device.path_cycles(item.route, nbytes)
+                repeat = self._repeat(item, nbytes, once)
+            busy[item.engine] = busy.get(item.engine, 0) + repeat * _runs(item.loops, sizes)
             fill += once
         return max(busy.values(), default=0) + fill
+
+    def _repeat(self, item: _Work, nbytes: int, once: int) -> int:
+        """The cycles a transfer keeps its engine busy per run: all of ``once``, or on
+        an engine kind with N copies in flight its bytes at the route's slowest link
+        or a share 1 / N of the latency, whichever is more."""
+        limit = self.device.engine(item.engine).outstanding
+        if limit is None:
+            return once
+        stream = self.device.path_cycles(item.route, nbytes) - self.device.path_cycles(item.route, 0)
+        return max(stream, -(-(once - stream) // limit))
 
     def peaks(self, sizes: Sizes) -> dict[str, int]:
         """Per memory below device memory, the bytes its buffers span when laid out

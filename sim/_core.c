@@ -61,7 +61,7 @@ static const char *ALU_NAMES[A_COUNT] = {
 enum { L_LOAD = 1, L_STORE, L_OP, L_DMA };
 
 enum { B_NONE, B_STARVED, B_BACKPRESSURED, B_OTHER };
-enum { EV_RESUME, EV_DMA };
+enum { EV_RESUME, EV_DMA, EV_SIGNAL };
 
 /* Results of a step. */
 #define STOP (-1)
@@ -659,6 +659,12 @@ static int signal(Core *c, const i64 k[3]) {
     return found;
 }
 
+/* A signal reaches its receiver: one more pending, its waiting engines woken. */
+static int signal_arrives(Core *c, int found) {
+    c->signals[found].pending++;
+    return wake(c, &c->signals[found].waiting);
+}
+
 /* The row of a vld (type L_LOAD, from memory ``m`` to the engine) or a vst (L_STORE,
    back): logged, its route reserved, its bytes counted (``per_core``: the feed or
    the drain bytes) and its busy time; when the engine is free again (``sent``) and
@@ -836,15 +842,15 @@ static i64 step(Core *c, Engine *e, int index, const Ins *in) {
         return following;
     }
     case OP_SSEND: {
-        if (e->outstanding > c->now) return wait(c, e, index, B_OTHER, e->outstanding);
+        /* posted: the engine goes on; the signal leaves once its earlier copies and
+           stores have completed */
         i64 peer = s[a[0]];
         if (peer < 0 || peer >= c->nunits) return bail(c, "peer", peer);
         i64 k[3] = {e->unit, peer, a[1]};
         int found = signal(c, k);
         if (found < 0) return BAIL;
-        c->signals[found].pending++;
-        if (wake(c, &c->signals[found].waiting)) return BAIL;
-        return following;
+        if (e->outstanding > c->now) return at(c, e->outstanding, EV_SIGNAL, found) ? BAIL : following;
+        return signal_arrives(c, found) ? BAIL : following;
     }
     case OP_SRECV: {
         i64 peer = s[a[0]];
@@ -1503,7 +1509,8 @@ static PyObject *core_run(Core *c, PyObject *args) {
         }
         if (e.time > limit) return status(c, "over");
         if (take(c, &e)) return status(c, "bail");
-        int r = e.type == EV_RESUME ? resume(c, e.index) : dma_done(c, e.index);
+        int r = e.type == EV_RESUME ? resume(c, e.index)
+              : e.type == EV_DMA ? dma_done(c, e.index) : signal_arrives(c, e.index);
         c->events_run++;
         if (r == BAIL) return status(c, "bail");
     }

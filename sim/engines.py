@@ -16,8 +16,9 @@ instruction at a cycle, or when another engine wakes it):
   the data when it completes (both views are bounds-checked when it starts); copies
   of one engine complete in order;
 - ``send`` on a full FIFO is back-pressured, ``recv`` on an empty one and ``srecv``
-  without a signal are starved; ``ssend`` leaves once the engine's earlier copies and
-  stores have completed.
+  without a signal are starved; ``ssend`` is posted: the engine goes on at once, and
+  the signal leaves once the engine's earlier copies and stores have completed (the
+  completion notice of the last of them).
 
 Values follow ``ktc.sim.numerics``, the functions the reference interpreter uses; the
 simulator runs them under one ``np.errstate(all="ignore")``. Each program is decoded
@@ -771,12 +772,16 @@ def _relative(text: str, engine: Engine) -> str:
 
 
 def _ssend(e: Engine, i: isa.Ssend, following: int):
+    """Posted: the engine goes on; the signal leaves once its earlier copies and
+    stores have completed."""
     run = e.run
-    if e.outstanding > e.machine.now:
-        return e.wait(None, e.outstanding, "its copies to complete")
     peer = e.s[i.peer]
     run.node(peer)
-    run.wake(run.signals.send((e.unit, peer, i.id)))
+    key = (e.unit, peer, i.id)
+    if e.outstanding > e.machine.now:
+        e.machine.at(e.outstanding, lambda: run.wake(run.signals.send(key)))
+    else:
+        run.wake(run.signals.send(key))
     return following
 
 

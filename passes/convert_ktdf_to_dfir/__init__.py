@@ -62,10 +62,21 @@ class ConvertKtdfToDfir(ModulePass):
     ``ktdf_arch.instruction``), and each
     scratchpad hand-off between engines a ``dfir.sync_send`` / ``dfir.sync_recv``
     pair forward and, inside loops, one backward per buffer copy, guarded so that
-    every send has its receive. The orchestrator is unchanged.
+    every send has its receive; two buffers of consecutive steps on the same bytes
+    get a pair from the earlier one's users to the later one's writers. The
+    orchestrator is unchanged.
+
+    With ``serial`` (the naive baseline, ``ktir-to-dfir-unoptimized``), every
+    pipeline outside a stage runs its tiles one at a time: its first leaf stage of
+    iteration i + 1 of the loops around it waits for a signal its last leaf stage
+    sends once iteration i is done (when the two run on different engine kinds), so
+    the load of a tile never overlaps the compute or store of the one before.
     """
 
     name = "convert-ktdf-to-dfir"
+
+    serial: bool = False
+    """Run the tiles of each pipeline one at a time (no overlap between tiles)."""
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         device = device_of(op)
@@ -77,4 +88,4 @@ class ConvertKtdfToDfir(ModulePass):
             if callee is not None:
                 localize_tile_ids(call, callee, op)
         for func in functions:
-            lower_function(func, device)
+            lower_function(func, device, self.serial)

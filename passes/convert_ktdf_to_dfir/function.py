@@ -19,7 +19,8 @@ from ktc.passes.convert_ktdf_to_dfir.signals import fan_in
 from ktc.passes.convert_ktdf_to_dfir.walker import Walker
 
 
-def lower_function(func: FuncOp, device: Device) -> None:
+def lower_function(func: FuncOp, device: Device, serial: bool = False) -> None:
+    """``func`` lowered; ``serial``: each pipeline's tiles one at a time (``Plan``)."""
     grid = list(grid_of(func))
     tiles = prod(grid)
     cores = min(tiles, device.cores)
@@ -27,7 +28,7 @@ def lower_function(func: FuncOp, device: Device) -> None:
     if tiles % cores:
         raise KtcError(f"grid {grid} has {tiles} tiles, not a multiple of the {cores} cores of "
                        f"device @{device.name}", where(func))
-    plan = Plan(func, waves, device)
+    plan = Plan(func, waves, device, serial)
     dataflow = Dataflow(device, grid, cores, waves)
     _number_pairs(plan, dataflow)
     programs = []

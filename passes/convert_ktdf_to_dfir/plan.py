@@ -5,6 +5,10 @@ kind, before any DataflowIR is built.
 - the two ends of every FIFO slot (its writer and reader kinds);
 - every scratchpad hand-off between two engine kinds (``Handoff``): where its signals
   go, across which loops the buffer is reused, and which sub-core instances talk;
+  for a serial schedule also, per pipeline, a hand-off from its last leaf stage of one
+  iteration to its first of the next (``serial_handoffs``); and one from every stage
+  using a buffer to every stage of another kind writing a later buffer that
+  ``address-assignment`` placed on the same bytes (``reuse_handoffs``);
 - the sub-core instances each kind runs on (more than one inside ``ktdf.parallel``).
 """
 
@@ -24,13 +28,16 @@ from ktc.dialects.ktdf import (
     DataTransferOp,
     FifoSlotType,
     ParallelOp,
+    PipelineOp,
     PrivateOp,
     ReadFromFifoOp,
     SelectMemrefOp,
     StageOp,
     WriteToFifoOp,
+    address,
     to_tiles,
 )
+from ktc.passes.analysis.memory_layout import Buffer, buffers
 
 WAVE = "wave"
 """The implicit outermost loop of a grid with more tiles than the device has cores."""
@@ -186,7 +193,7 @@ def enclosing_parallel(op: Operation, stop: Operation) -> ParallelOp | None:
 class Plan:
     """What the schedule asks of each engine kind."""
 
-    def __init__(self, func: FuncOp, waves: int, device: Device):
+    def __init__(self, func: FuncOp, waves: int, device: Device, serial: bool = False):
         self.func = func
         self.device = device
         self.kind_of = {stage: stage_kind(stage) for stage in leaf_stages(func)}
@@ -207,6 +214,12 @@ class Plan:
         for slot in writers.keys() - self.inlined.keys():
             _check_handed_over(writers[slot], readers[slot], self.kind_of)
         self.handoffs = self._handoffs(waves)
+        ordering = self.reuse_handoffs(waves) + (self.serial_handoffs(waves) if serial else [])
+        known = {_key(handoff) for handoff in self.handoffs}
+        for handoff in ordering:
+            if _key(handoff) not in known:
+                known.add(_key(handoff))
+                self.handoffs.append(handoff)
         self.kinds_in = self._kinds_in()
 
     def _fifo_ops(self) -> tuple[dict[SSAValue, Operation], dict[SSAValue, Operation]]:
@@ -252,14 +265,59 @@ class Plan:
                     if self.kind_of[writer] == self.kind_of[reader]:
                         continue
                     handoff = self._handoff(writer, reader, buffer, waves)
-                    key = (handoff.writer, handoff.reader, handoff.writer_child, handoff.reader_child)
+                    key = _key(handoff)
                     if key in handoffs:
                         handoffs[key].copies = min(handoffs[key].copies, handoff.copies)
                     else:
                         handoffs[key] = handoff
         return list(handoffs.values())
 
-    def _handoff(self, writer: StageOp, reader: StageOp, buffer: Operation, waves: int) -> Handoff:
+    def reuse_handoffs(self, waves: int) -> list[Handoff]:
+        """Buffers of one memory whose lifetimes are steps one after the other may
+        share bytes (``address-assignment``), but the engines of consecutive steps run
+        at once: per two such buffers on overlapping bytes, a hand-off from every stage
+        using the earlier one to every stage of another kind writing the later one, so
+        that the later write waits until the earlier buffer's last use is done. (A
+        stage copying between cores is left out: its signals follow its table.)"""
+        writes, reads = self._accesses()
+        users: dict[Operation, list[StageOp]] = {}
+        writers: dict[Operation, list[StageOp]] = {}
+        for table, into in ((writes, writers), (writes, users), (reads, users)):
+            for buffer, stages in table.items():
+                for alloc in _allocs(buffer):
+                    into.setdefault(alloc, []).extend(stages)
+        placed = [b for b in buffers(self.func, self.device, {}) if address(b.alloc) is not None]
+        handoffs = []
+        for early in placed:
+            for late in placed:
+                if not _shares_bytes(early, late):
+                    continue
+                for user in dict.fromkeys(users.get(early.alloc, [])):
+                    for writer in dict.fromkeys(writers.get(late.alloc, [])):
+                        if (self.kind_of[user] != self.kind_of[writer]
+                                and ring_table(user) is None and ring_table(writer) is None):
+                            handoffs.append(self._handoff(user, writer, None, waves))
+        return handoffs
+
+    def serial_handoffs(self, waves: int) -> list[Handoff]:
+        """Per pipeline outside a stage whose first and last leaf stages run on two
+        engine kinds and copy within their core: a carried hand-off from the last to
+        the first, so that iteration i + 1 of the loops around it starts once
+        iteration i is done (no buffer: the signal orders whole tiles)."""
+        handoffs = []
+        for pipeline in self.func.walk():
+            if not isinstance(pipeline, PipelineOp) or _inside_stage(pipeline):
+                continue
+            stages = [stage for stage in self.kind_of if pipeline.is_ancestor(stage)]
+            first, last = (stages[0], stages[-1]) if stages else (None, None)
+            if (first is None or self.kind_of[first] == self.kind_of[last]
+                    or ring_table(first) is not None or ring_table(last) is not None):
+                continue
+            handoffs.append(self._handoff(last, first, None, waves))
+        return handoffs
+
+    def _handoff(self, writer: StageOp, reader: StageOp, buffer: Operation | None,
+                 waves: int) -> Handoff:
         reader_path = path_to(reader, self.func)
         reader_blocks = {id(block): child for block, child in reader_path}
         for block, writer_child in path_to(writer, self.func):
@@ -317,6 +375,33 @@ class Plan:
         for handoff in self.handoffs:
             mark(handoff.block.parent_op(), {handoff.writer, handoff.reader})
         return kinds
+
+
+def _allocs(buffer: Operation) -> list[Operation]:
+    """The allocs a buffer is: itself, or the candidates of a select."""
+    if isinstance(buffer, SelectMemrefOp):
+        return [found for candidate in buffer.candidates if (found := buffer_of(candidate))]
+    return [buffer]
+
+
+def _shares_bytes(early: Buffer, late: Buffer) -> bool:
+    """Whether ``late`` lives after ``early`` on some of the same bytes."""
+    if early.memory.kind != late.memory.kind or early.last >= late.first:
+        return False
+    start, end = address(early.alloc), address(late.alloc)
+    return start < end + late.footprint and end < start + early.footprint
+
+
+def _key(handoff: Handoff) -> tuple:
+    """What one hand-off's signals are keyed by: the two kinds and child ops."""
+    return (handoff.writer, handoff.reader, handoff.writer_child, handoff.reader_child)
+
+
+def _inside_stage(op: Operation) -> bool:
+    parent = op.parent_op()
+    while parent is not None and not isinstance(parent, StageOp):
+        parent = parent.parent_op()
+    return parent is not None
 
 
 def ring_table(stage: StageOp) -> tuple[int, ...] | None:

@@ -44,6 +44,7 @@ def test_one_kernel_writes_a_record_with_the_issues_keys_and_a_table(tmp_path):
     assert record["ideal_bytes"] == 3 * 256 * 128 * 2
     assert record["traffic_overhead"] == record["issued_bytes"] / record["ideal_bytes"]
     assert record["speedup"] == pytest.approx(record["unoptimized_cycles"] / record["cycles"])
+    assert record["unoptimized_check"] == "passed"
     table = (tmp_path / "results.md").read_text()
     assert _columns(table, "| add | small | 256x128 | ") == _columns(table, "| kernel |")
     assert record["commit"] in table

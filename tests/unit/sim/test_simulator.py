@@ -676,6 +676,40 @@ def test_a_dma_engine_waits_for_room_among_its_copies_in_flight():
     assert run_copies(2 * limit) >= 2 * one
 
 
+def signal_each_copy(interleaved: bool) -> tuple[int, int]:
+    """spyre's DMA load engine of core 0 copies two tiles into the scratchpad and
+    signals the load unit once per tile, after each copy (``interleaved``: ``dma; ssend;
+    dma; ssend``) or after both (``dma; dma; ssend; ssend``); the load unit waits for
+    the first signal only. The run's cycles and the cycles the load unit waited."""
+    sim = Simulator("spyre")
+    tile = 4096
+    source = sim.allocate("DDR", 2 * tile, 128)
+    units = (Unit("DDR"), Unit("L1", 0, 0), Unit("MNILU", 0, 0), Unit("L1LU", 0, 0))
+    views = [isa.Li(1, 0), isa.Li(2, source), isa.Li(3, 1), isa.Li(4, 0), isa.Li(5, tile),
+             isa.Li(6, 3), isa.View(0, 1, 2, "i8", (tile,), (1,)), isa.View(1, 3, 4, "i8", (tile,), (1,)),
+             isa.Alu("add", 2, 2, 5), isa.Alu("add", 4, 4, 5),
+             isa.View(2, 1, 2, "i8", (tile,), (1,)), isa.View(3, 3, 4, "i8", (tile,), (1,))]
+    copies = ([isa.Dma(0, 1), isa.Ssend(6, 1), isa.Dma(2, 3), isa.Ssend(6, 2)] if interleaved
+              else [isa.Dma(0, 1), isa.Dma(2, 3), isa.Ssend(6, 1), isa.Ssend(6, 2)])
+    dma = binary("MNILU", [2], views + copies, [])
+    load = binary("L1LU", [3], [isa.Li(1, 2), isa.Srecv(1, 1)], [])
+    sim.execute(sim.load(DataflowBinary("signals", units, (dma, load))))
+    report = sim.report()
+    return report.cycles, report.instances["L1LU[0.0]"].starved
+
+
+def test_a_signal_after_a_copy_waits_for_that_copy_only():
+    """``ssend`` is posted: a DMA engine goes on at once, and the signal leaves when the
+    engine's earlier copies have completed. A signal between two copies therefore
+    reaches the load unit when the first copy lands, before the second (which started
+    at once, not after the first), and the run takes as long as with both signals at
+    the end."""
+    interleaved, first_signal = signal_each_copy(interleaved=True)
+    at_the_end, both_copies = signal_each_copy(interleaved=False)
+    assert interleaved == at_the_end
+    assert first_signal < both_copies < at_the_end
+
+
 # ---------------------------------------------------------------------------------
 # The scratchpad's port
 # ---------------------------------------------------------------------------------

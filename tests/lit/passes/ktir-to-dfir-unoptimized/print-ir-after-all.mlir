@@ -1,11 +1,14 @@
 // The ktir-to-dfir-unoptimized pipeline is ktir-to-dfir without the schedule
 // optimizations: no broadcast-promotion, double-buffering or
 // parallelize-loops-across-instances runs between stage-coarsening and
-// tile-size-selection, which ktir-to-dfir does run, and it still ends in DataflowIR.
+// tile-size-selection, which ktir-to-dfir does run, and it still ends in DataflowIR,
+// lowered serially: DMA-in waits for DMA-out's signal before the next tile (the full
+// pipeline has no signal between the two).
 
 // RUN: ktc-opt %root/examples/add.mlir --arch toy -p ktir-to-dfir-unoptimized --print-ir-after-all -o %t 2>&1 | filecheck %s
 // RUN: filecheck %s --check-prefix=OUT < %t
-// RUN: ktc-opt %root/examples/add.mlir --arch toy -p ktir-to-dfir --print-ir-after-all -o /dev/null 2>&1 | filecheck %s --check-prefix=FULL
+// RUN: ktc-opt %root/examples/add.mlir --arch toy -p ktir-to-dfir --print-ir-after-all -o %t.full 2>&1 | filecheck %s --check-prefix=FULL
+// RUN: filecheck %s --check-prefix=FULL-OUT < %t.full
 
 // CHECK: IR Dump After StageCoarsening (stage-coarsening)
 // CHECK-NOT: IR Dump After BroadcastPromotion
@@ -18,9 +21,17 @@
 // CHECK: IR Dump After ConvertKtdfToDfir (convert-ktdf-to-dfir)
 
 // OUT: dfir.dataflow
+// OUT: dfir.program "MNILU"
+// OUT: dfir.sync_recv %{{.*}} id [[SERIAL:[0-9]+]] : !dfir.unit<"MNISU">
+// OUT: dfir.program "MNISU"
+// OUT: dfir.sync_send %{{.*}} id [[SERIAL]] : !dfir.unit<"MNILU">
 
 // FULL: IR Dump After StageCoarsening (stage-coarsening)
 // FULL: IR Dump After BroadcastPromotion (broadcast-promotion)
 // FULL: IR Dump After DoubleBuffering (double-buffering)
 // FULL: IR Dump After ParallelizeLoopsAcrossInstances (parallelize-loops-across-instances)
 // FULL: IR Dump After TileSizeSelection (tile-size-selection)
+
+// FULL-OUT: dfir.program "MNILU"
+// FULL-OUT-NOT: !dfir.unit<"MNISU">
+// FULL-OUT: dfir.program "L1LU"
