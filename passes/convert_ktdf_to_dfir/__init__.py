@@ -62,7 +62,11 @@ class ConvertKtdfToDfir(ModulePass):
     ``ktdf_arch.instruction``), and each
     scratchpad hand-off between engines a ``dfir.sync_send`` / ``dfir.sync_recv``
     pair forward and, inside loops, one backward per buffer copy, guarded so that
-    every send has its receive. The orchestrator is unchanged.
+    every send has its receive. Where ``address-assignment`` gave a buffer the bytes of
+    one an earlier step is done with, each engine kind touching the earlier buffer
+    signals, after its last step doing so, each other kind touching the later one,
+    before its first (engines do not wait for each other at a step's end). The
+    orchestrator is unchanged.
     """
 
     name = "convert-ktdf-to-dfir"

@@ -5,6 +5,10 @@ kind, before any DataflowIR is built.
 - the two ends of every FIFO slot (its writer and reader kinds);
 - every scratchpad hand-off between two engine kinds (``Handoff``): where its signals
   go, across which loops the buffer is reused, and which sub-core instances talk;
+- every reuse of memory between steps (``address-assignment`` gives a buffer of a
+  later step bytes of one of an earlier step): a hand-off from each engine kind that
+  touches the earlier buffer, after its last step doing so, to each other kind that
+  touches the later one, before its first; with waves, one back to the next wave too;
 - the sub-core instances each kind runs on (more than one inside ``ktdf.parallel``).
 """
 
@@ -29,8 +33,10 @@ from ktc.dialects.ktdf import (
     SelectMemrefOp,
     StageOp,
     WriteToFifoOp,
+    address,
     to_tiles,
 )
+from ktc.passes.analysis.memory_layout import Buffer, buffers, step_of, users
 
 WAVE = "wave"
 """The implicit outermost loop of a grid with more tiles than the device has cores."""
@@ -207,6 +213,7 @@ class Plan:
         for slot in writers.keys() - self.inlined.keys():
             _check_handed_over(writers[slot], readers[slot], self.kind_of)
         self.handoffs = self._handoffs(waves)
+        self.handoffs += self._reuses(waves, {_key(h) for h in self.handoffs})
         self.kinds_in = self._kinds_in()
 
     def _fifo_ops(self) -> tuple[dict[SSAValue, Operation], dict[SSAValue, Operation]]:
@@ -252,7 +259,7 @@ class Plan:
                     if self.kind_of[writer] == self.kind_of[reader]:
                         continue
                     handoff = self._handoff(writer, reader, buffer, waves)
-                    key = (handoff.writer, handoff.reader, handoff.writer_child, handoff.reader_child)
+                    key = _key(handoff)
                     if key in handoffs:
                         handoffs[key].copies = min(handoffs[key].copies, handoff.copies)
                     else:
@@ -287,13 +294,68 @@ class Plan:
                            "is not lowered", where(writer))
         return handoff
 
-    def _pairs(self, handoff: Handoff, writer: StageOp, reader: StageOp) -> list[tuple]:
-        """Which instances of the two kinds exchange the signal (see ``Handoff.pairs``)."""
+    def _pairs(self, handoff: Handoff, writer: StageOp | list[StageOp],
+               reader: StageOp | list[StageOp]) -> list[tuple]:
+        """Which instances of the two kinds exchange the signal (see ``Handoff.pairs``),
+        for the writing and the reading stage (or all of them)."""
         if enclosing_parallel(handoff.writer_child, self.func) is not None:
             return [(None, None)]
-        writers = self._instances(handoff.writer, handoff.writer_child, writer)
-        readers = self._instances(handoff.reader, handoff.reader_child, reader)
+        writers = self._all_instances(handoff.writer, handoff.writer_child, writer)
+        readers = self._all_instances(handoff.reader, handoff.reader_child, reader)
         return [(w, r) for w in writers for r in readers]
+
+    def _all_instances(self, kind: str, child: Operation,
+                       stages: StageOp | list[StageOp]) -> list[int | None]:
+        found = [self._instances(kind, child, stage)
+                 for stage in (stages if isinstance(stages, list) else [stages])]
+        return list(dict.fromkeys(instance for each in found for instance in each))
+
+    def _reuses(self, waves: int, known: set[tuple]) -> list[Handoff]:
+        """The hand-offs that order the reuse of memory between steps: for buffers
+        ``early`` and ``late`` of overlapping bytes, ``early`` dead before ``late``'s
+        first step, every kind touching ``early`` signals, after the last step where
+        it does, every other kind touching ``late``, before the first step where it
+        does (no engine writes ``late``'s bytes while another still reads or writes
+        ``early``'s); with waves, ``late``'s kinds signal ``early``'s back, to the
+        next wave (carried)."""
+        body = self.func.body.block
+        placed = [buffer for buffer in buffers(self.func, self.device, {})
+                  if buffer.memory.kind != self.device.device_memory
+                  and address(buffer.alloc) is not None]
+        touches = {buffer.alloc: self._touches(buffer, body) for buffer in placed}
+        found: dict[tuple, Handoff] = {}
+        for early, late in _reused(placed):
+            orders = [(touches[early.alloc], touches[late.alloc], False)]
+            if waves > 1:
+                orders.append((touches[late.alloc], touches[early.alloc], True))
+            for before, after, carried in orders:
+                for kind, (_, last, released) in before.items():
+                    for other, (first, _, taken) in after.items():
+                        if other == kind:
+                            continue
+                        handoff = Handoff(kind, other, body, last, first, 1,
+                                          [WAVE] if waves > 1 else [], carried)
+                        key = _key(handoff)
+                        if key in known or key in found:
+                            continue
+                        handoff.pairs = [(w, r, 0, 0) for w, r in self._pairs(handoff, released, taken)]
+                        found[key] = handoff
+        return list(found.values())
+
+    def _touches(self, buffer: Buffer, body: Block) -> dict[str, tuple[Operation, Operation, list[StageOp]]]:
+        """Per engine kind whose stages use ``buffer``: the first and the last step
+        where they do, and those stages."""
+        steps = {op: index for index, op in enumerate(body.ops)}
+        touched: dict[str, tuple[Operation, Operation, list[StageOp]]] = {}
+        for user in users(buffer.alloc):
+            stage = _leaf_stage(self.inlined_at.get(user, user))
+            if stage not in self.kind_of:
+                continue
+            kind, step = self.kind_of[stage], step_of(stage, body)
+            first, last, stages = touched.get(kind, (step, step, []))
+            touched[kind] = (min(first, step, key=steps.get), max(last, step, key=steps.get),
+                             stages + [stage])
+        return touched
 
     def _instances(self, kind: str, child: Operation, stage: StageOp) -> list[int | None]:
         if not per_subcore(self.device, kind):
@@ -317,6 +379,29 @@ class Plan:
         for handoff in self.handoffs:
             mark(handoff.block.parent_op(), {handoff.writer, handoff.reader})
         return kinds
+
+
+def _key(handoff: Handoff) -> tuple:
+    return (handoff.writer, handoff.reader, handoff.writer_child, handoff.reader_child)
+
+
+def _leaf_stage(op: Operation) -> StageOp | None:
+    """The stage ``op`` runs in, or None outside every stage."""
+    while op is not None and not isinstance(op, StageOp):
+        op = op.parent_op()
+    return op
+
+
+def _reused(placed: list[Buffer]) -> list[tuple[Buffer, Buffer]]:
+    """Pairs (earlier, later) of buffers of one memory whose bytes overlap, the earlier
+    dead before the later's first step (``address-assignment`` gave it the space)."""
+    def span(buffer: Buffer) -> tuple[int, int]:
+        start = address(buffer.alloc)
+        return start, start + buffer.footprint
+
+    return [(early, late) for early in placed for late in placed
+            if early.memory.kind == late.memory.kind and early.last < late.first
+            and span(early)[0] < span(late)[1] and span(late)[0] < span(early)[1]]
 
 
 def ring_table(stage: StageOp) -> tuple[int, ...] | None:
