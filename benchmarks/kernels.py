@@ -529,6 +529,123 @@ def matmul(m: int, n: int, k: int, grid_m: int, grid_n: int, block_k: int) -> Ca
     return _case("matmul", arguments, "c", params, text)
 
 
+def _matmul_op(result: str, lhs: str, rhs: str, init: str, m: int, k: int, n: int) -> str:
+    return (f"    %{result} = linalg.matmul ins(%{lhs}, %{rhs} : tensor<{m}x{k}xf16>, "
+            f"tensor<{k}x{n}xf16>) outs(%{init} : tensor<{m}x{n}xf16>) -> tensor<{m}x{n}xf16>\n")
+
+
+def _zeros(name: str, shape: tuple[int, int]) -> str:
+    return (f"    %{name}_empty = tensor.empty() : tensor<{_dims(shape)}xf16>\n"
+            f"    %{name} = linalg.fill ins(%zero : f16) outs(%{name}_empty : "
+            f"tensor<{_dims(shape)}xf16>) -> tensor<{_dims(shape)}xf16>\n")
+
+
+def _whole_tile_kernel(name: str, arguments: tuple[Argument, ...], grid: int, rows: int,
+                       views: str, body: str) -> str:
+    """A kernel whose tile ``t`` takes rows ``t * rows ..`` (``%first_row``) once."""
+    params = ", ".join(f"%{a.name}: index" for a in arguments)
+    return (
+        "module {\n"
+        f"  func.func @{name}({params}) attributes {{grid = [{grid}]}} {{\n"
+        "    %c0 = arith.constant 0 : index\n"
+        "    %tile = ktdp.get_compute_tile_id : index\n"
+        f"    %rows_per_tile = arith.constant {rows} : index\n"
+        "    %first_row = arith.muli %tile, %rows_per_tile : index\n"
+        "    %zero = arith.constant 0.0 : f16\n"
+        + views + body + "    return\n  }\n}\n"
+    )
+
+
+def swiglu_mlp(tokens: int, hidden: int, intermediate: int, grid: int) -> Case:
+    """A SwiGLU MLP block, ``out = (silu(x @ wg) * (x @ wu)) @ wd``, as
+    ``examples/swiglu_mlp.mlir`` writes it: each tile takes ``tokens / grid`` rows of x
+    (loaded once per product, as the example says why), multiplies them by the three
+    weights whole, silu and the gating product one ``linalg.generic`` between the
+    products."""
+    rows = tokens // grid
+    arguments = _arrays("f16", x=(tokens, hidden), wg=(hidden, intermediate),
+                        wu=(hidden, intermediate), wd=(intermediate, hidden), out=(tokens, hidden))
+    views = "".join(_view(a.name, a.shape, "f16") for a in arguments)
+    wide = (rows, intermediate)
+    body = (
+        _load("gate_tokens", "x", (tokens, hidden), ["%first_row", "%c0"], (rows, hidden), "f16")
+        + _load("up_tokens", "x", (tokens, hidden), ["%first_row", "%c0"], (rows, hidden), "f16")
+        + _load("gate_weights", "wg", (hidden, intermediate), ["%c0", "%c0"], (hidden, intermediate), "f16")
+        + _load("up_weights", "wu", (hidden, intermediate), ["%c0", "%c0"], (hidden, intermediate), "f16")
+        + _load("down_weights", "wd", (intermediate, hidden), ["%c0", "%c0"], (intermediate, hidden), "f16")
+        + _zeros("wide_zeros", wide)
+        + _matmul_op("gate", "gate_tokens", "gate_weights", "wide_zeros", rows, hidden, intermediate)
+        + _matmul_op("up", "up_tokens", "up_weights", "wide_zeros", rows, hidden, intermediate)
+        + f"    %hidden = linalg.generic {{indexing_maps = [{_identity(2)}, {_identity(2)}, "
+        f"{_identity(2)}], iterator_types = [\"parallel\", \"parallel\"]}} ins(%gate, %up : "
+        f"tensor<{_dims(wide)}xf16>, tensor<{_dims(wide)}xf16>) outs(%wide_zeros_empty : "
+        f"tensor<{_dims(wide)}xf16>) {{\n"
+        "    ^bb0(%g: f16, %u: f16, %unused: f16):\n"
+        "      %one = arith.constant 1.0 : f16\n"
+        "      %minus_g = arith.negf %g : f16\n"
+        "      %exp = math.exp %minus_g : f16\n"
+        "      %denominator = arith.addf %exp, %one : f16\n"
+        "      %silu = arith.divf %g, %denominator : f16\n"
+        "      %gated = arith.mulf %silu, %u : f16\n"
+        "      linalg.yield %gated : f16\n"
+        f"    }} -> tensor<{_dims(wide)}xf16>\n"
+        + _zeros("out_zeros", (rows, hidden))
+        + _matmul_op("result", "hidden", "down_weights", "out_zeros", rows, intermediate, hidden)
+        + _store("result", "out", (tokens, hidden), ["%first_row", "%c0"], (rows, hidden), "f16")
+    )
+    params = {"tokens": tokens, "hidden": hidden, "intermediate": intermediate, "grid": grid}
+    return _case("swiglu_mlp", arguments, "out", params,
+                 _whole_tile_kernel("swiglu_mlp", arguments, grid, rows, views, body))
+
+
+def attention(sequence: int, head: int, grid: int) -> Case:
+    """Single-head attention, ``out = softmax(q @ k.T / sqrt(head)) @ v``, as
+    ``examples/attention.mlir`` writes it: each tile takes ``sequence / grid`` queries
+    and all of K (through a ``linalg.transpose``) and V, the softmax on chip between the
+    products."""
+    rows = sequence // grid
+    arguments = _arrays("f16", q=(sequence, head), k=(sequence, head), v=(sequence, head),
+                        out=(sequence, head))
+    views = "".join(_view(a.name, a.shape, "f16") for a in arguments)
+    whole, scores, row = (sequence, head), (rows, sequence), f"tensor<{rows}xf16>"
+    scores_type = f"tensor<{_dims(scores)}xf16>"
+
+    def row_reduce(name: str, combiner: str, source: str, init: str) -> str:
+        return (f"    %{name} = linalg.reduce {{ {combiner} }} ins(%{source} : {scores_type}) "
+                f"outs(%{init} : {row}) dimensions = [1]\n"
+                f"    %{name}_rows = linalg.broadcast ins(%{name} : {row}) outs(%scores_zeros_empty : "
+                f"{scores_type}) dimensions = [1]\n")
+
+    body = (
+        _load("queries", "q", whole, ["%first_row", "%c0"], (rows, head), "f16")
+        + _load("keys", "k", whole, ["%c0", "%c0"], whole, "f16")
+        + _load("values", "v", whole, ["%c0", "%c0"], whole, "f16")
+        + f"    %lowest = arith.constant 0xFC00 : f16\n"
+        f"    %scale = arith.constant {1 / math.sqrt(head)!r} : f16\n"
+        f"    %keys_t_empty = tensor.empty() : tensor<{head}x{sequence}xf16>\n"
+        f"    %keys_t = linalg.transpose ins(%keys : tensor<{_dims(whole)}xf16>) outs(%keys_t_empty : "
+        f"tensor<{head}x{sequence}xf16>) permutation = [1, 0]\n"
+        + _zeros("scores_zeros", scores)
+        + _matmul_op("scores", "queries", "keys_t", "scores_zeros", rows, head, sequence)
+        + f"    %scales = tensor.splat %scale : {scores_type}\n"
+        f"    %scaled = arith.mulf %scores, %scales : {scores_type}\n"
+        f"    %row_empty = tensor.empty() : {row}\n"
+        f"    %row_lowest = linalg.fill ins(%lowest : f16) outs(%row_empty : {row}) -> {row}\n"
+        + row_reduce("row_max", "arith.maximumf", "scaled", "row_lowest")
+        + f"    %shifted = arith.subf %scaled, %row_max_rows : {scores_type}\n"
+        f"    %exp = math.exp %shifted : {scores_type}\n"
+        f"    %row_zeros = linalg.fill ins(%zero : f16) outs(%row_empty : {row}) -> {row}\n"
+        + row_reduce("row_sum", "arith.addf", "exp", "row_zeros")
+        + f"    %probabilities = arith.divf %exp, %row_sum_rows : {scores_type}\n"
+        + _zeros("out_zeros", (rows, head))
+        + _matmul_op("result", "probabilities", "values", "out_zeros", rows, sequence, head)
+        + _store("result", "out", whole, ["%first_row", "%c0"], (rows, head), "f16")
+    )
+    params = {"sequence": sequence, "head": head, "grid": grid}
+    return _case("attention", arguments, "out", params,
+                 _whole_tile_kernel("attention", arguments, grid, rows, views, body))
+
+
 def _case(kernel: str, arguments: tuple[Argument, ...], output: str, params: dict[str, int],
           text: str) -> Case:
     return Case(kernel, params, text, arguments, output)
@@ -571,6 +688,8 @@ GENERATORS: dict[str, Callable[..., Case]] = {
     "layernorm_fwd": layernorm_fwd,
     "paged_gather": paged_gather,
     "matmul": matmul,
+    "swiglu_mlp": swiglu_mlp,
+    "attention": attention,
     "distributed_copy": distributed_copy,
 }
 
@@ -600,6 +719,10 @@ SIZES: dict[str, dict[str, dict[str, int]]] = {
     "matmul": {"small": {"m": 64, "n": 64, "k": 128, "grid_m": 2, "grid_n": 1, "block_k": 128},
                "large": {"m": 2048, "n": 2048, "k": 2048, "grid_m": 4, "grid_n": 8,
                          "block_k": 128}},
+    "swiglu_mlp": {"small": {"tokens": 64, "hidden": 32, "intermediate": 64, "grid": 2},
+                   "large": {"tokens": 256, "hidden": 512, "intermediate": 1024, "grid": 32}},
+    "attention": {"small": {"sequence": 64, "head": 64, "grid": 2},
+                  "large": {"sequence": 1024, "head": 128, "grid": 32}},
     "distributed_copy": {"small": {"rows": 256, "cols": 128, "grid": 32, "parts": 4, "block": 8},
                          "large": {"rows": 2048, "cols": 1024, "grid": 32, "parts": 32,
                                    "block": 8}},
@@ -610,7 +733,12 @@ rotary at a real model's size, 163,840 positions of 128 channels; the corpus's
 layernorm_fwd at the 8192 columns it was written for; paged_gather, issue 17's
 64-block KV cache: 4 sequences of 16 pages of 16 tokens, 8 heads of 128 features; matmul
 the example's 64 x 128 by 128 x 64 and issue 16's 2048 x 2048 x 2048 over 4 x 8 output
-blocks)."""
+blocks; swiglu_mlp and attention the examples' and, large, issue 16's attention over
+1024 positions of head dimension 128 and its MLP block's 256 tokens, at hidden 512 and
+intermediate 1024, not 4096 and 11008: the down product's left operand is computed on
+chip, so the SIMD engine multiplies it, with the whole down weight staged in each
+core's scratchpad (4096 x 11008 f16 is 90 MB of spyre's 2 MB; 512 x 1376 does not fit
+either), each over 32 tiles of rows)."""
 
 
 def case(kernel: str, size: str) -> Case:

@@ -458,7 +458,7 @@ def _table(header: tuple[str, ...], rows: list[list[object]]) -> list[str]:
 
 
 def _cells(r: dict) -> list[object]:
-    shape = "x".join(str(v) for k, v in r["shape"].items() if k in ("rows", "cols", "m", "n", "k"))
+    shape = "x".join(str(v) for k, v in r["shape"].items() if k in ("rows", "cols", "m", "n", "k", "tokens", "hidden", "intermediate", "sequence", "head"))
     head = [r["kernel"], r["size"], shape]
     if "error" in r:
         return [*head, r["error"]]

@@ -89,7 +89,9 @@ class AddressAssignment(ModulePass):
     the instances share, device memory per grid tile). Scratchpad buffers are laid
     out per function (each program starts from an empty scratchpad but for the
     kernel's own data: no buffer takes the bytes of a ``ct_local`` memory view of the
-    module, ``kernel_placed``), with space reused between steps of the function that run one after another; device
+    module, ``kernel_placed``), with space reused between steps of the function that run one after another (a buffer
+    lives from the step of its first use to that of its last; ``convert-ktdf-to-dfir``
+    orders the engines of steps that share bytes); device
     memory is laid out once for the whole module. Memrefs without a memory space
     and kernel arguments get no address. A buffer past its memory's capacity is an
     error naming the memory and its capacity, with a table of the buffers live at

@@ -22,7 +22,7 @@ from math import prod
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
-from xdsl.ir import Operation, SSAValue
+from xdsl.ir import SSAValue
 from xdsl.passes import ModulePass
 
 from ktc.arch.model import Device, device_of
@@ -44,32 +44,25 @@ class ContractionTiling(ModulePass):
     (m, n, k) of static shapes (``normalize-contractions``), a device declaration with
     a timed device. Produces ``ktdf.contraction_tiles`` on each (sizes, the engine that
     multiplies, the estimated cycles of one tile product of the program); a generic that
-    has them is left alone, so running the pass again changes nothing. A contraction the
-    device cannot hold (one tile of accumulators, or the smallest tiles in the
-    scratchpad), one over a single k element on a device without a matrix unit, and a
-    second one on the matrix unit in one program, are errors at the op.
+    has them is left alone, so running the pass again changes nothing. Several products
+    of one program are tiled each on its own (each program step's buffers get the
+    scratchpad to themselves; ``convert-ktdf-to-dfir`` orders the engines of the steps
+    that reuse space). A contraction the device cannot hold (one tile of accumulators,
+    or the smallest tiles in the scratchpad) and one over a single k element on a
+    device without a matrix unit are errors at the op.
     """
 
     name = "contraction-tiling"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        found = [(program, c) for program in programs(op) for inner in program.walk()
+        found = [c for program in programs(op) for inner in program.walk()
                  if (c := contraction(inner)) is not None and c.result is not None
                  and ktdf.contraction_tiles(inner) is None]
         if not found:
             return
         device = device_of(op)
-        on_unit: dict[Operation, Contraction] = {}
-        for program, c in found:
+        for c in found:
             if on_matrix_unit(c, device):
-                if program in on_unit:
-                    raise KtcError(
-                        f"a second product on {device.matrix.kind}, device @{device.name}'s "
-                        "matrix unit, in one program (the first at "
-                        f"{where(on_unit[program].op)}) is not compiled yet: the scratchpad space "
-                        "its copies reuse is not kept from the readers of the first product's "
-                        "result; compute the products in separate kernels", where(c.op))
-                on_unit[program] = c
                 ktdf.set_contraction_tiles(c.op, choose(c, device))
             elif all(c.sizes()[d] == 1 for d in c.k):
                 raise KtcError(

@@ -3,8 +3,8 @@
 
 Lifetimes are counted in *steps*: the ops directly in a function's body, which run
 one after another. Everything inside one step (a loop, a pipeline, a parallel
-region) may run at once, so a buffer lives from the step that defines it to the
-step of its last use, following it through ``ktdf.private`` results and ops that
+region) may run at once, so a buffer lives from the step of its first use to the
+step of its last, following it through ``ktdf.private`` results and ops that
 return another view of it (``ktdf.select_memref``, casts). Buffers whose steps do
 not overlap share space (``layout``); a scratchpad starts empty in every program,
 device memory is laid out once for the whole module.
@@ -253,24 +253,32 @@ def _copies(alloc: memref.AllocOp, device: Device, memory: MemoryKind) -> int:
 
 
 def _lifetime(alloc: memref.AllocOp, body: Block) -> tuple[int, int]:
-    """The steps of ``body`` from the alloc to the last use of the buffer."""
+    """The steps of ``body`` from the first use of the buffer to its last (the alloc's
+    own step for a buffer nothing uses): an alloc runs nothing, so one at the start of
+    the function takes no space before the step that first uses it."""
     steps = {op: index for index, op in enumerate(body.ops)}
-    first = steps[_step(alloc, body)]
-    last = first
+    used = [steps[step_of(user, body)] for user in users(alloc)] or [steps[step_of(alloc, body)]]
+    return min(used), max(used)
+
+
+def users(alloc: memref.AllocOp) -> list[Operation]:
+    """The ops that use the buffer, directly or through the values that pass it on
+    (``ktdf.private`` results, selects, casts), in no particular order."""
+    found: list[Operation] = []
     pending, seen = [alloc.memref], set()
     while pending:
         value = pending.pop()
         for use in value.uses:
-            user = use.operation
-            last = max(last, steps[_step(user, body)])
-            for alias in _aliases(user, use.index):
+            found.append(use.operation)
+            for alias in _aliases(use.operation, use.index):
                 if alias not in seen:
                     seen.add(alias)
                     pending.append(alias)
-    return first, last
+    return found
 
 
-def _step(op: Operation, body: Block) -> Operation:
+def step_of(op: Operation, body: Block) -> Operation:
+    """The op of ``body`` (a step) that is or holds ``op``."""
     while op.parent_block() is not body:
         op = op.parent_op()
     return op

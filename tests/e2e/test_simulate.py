@@ -42,6 +42,7 @@ EXAMPLES = {
     "split_rmsnorm": {},
     "layernorm": {"eps": 1e-5},
     "matmul": {},
+    "swiglu_mlp": {},
     "embedding": {},
     "paged_kv_gather": {},
 }
