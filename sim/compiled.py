@@ -18,7 +18,8 @@ write the last write and the reads since), so entries of one level are independe
 and can run in any order. Those of one level and one shape (every load of f16 rows
 of 64 elements, every execution of one ``vop``) form a batch, which :func:`evaluate`
 runs as one numpy call over all of them: vectors of one element type and length are
-the rows of one array (a row is reused once the last level reading it has run), and
+the rows of one array (a row is reused once the last level reading it has run; a
+batch's vectors take consecutive rows, so its results are one block copy), and
 the memories' pages are laid side by side in one byte arena, so a batch of loads is
 one gather from it and a batch of stores one scatter. The value functions are the
 Python engines' own (``ktc.sim.engines.VALUES``), applied to rows, so the memories

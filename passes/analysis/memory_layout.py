@@ -257,11 +257,11 @@ def _lifetime(alloc: memref.AllocOp, body: Block) -> tuple[int, int]:
     own step for a buffer nothing uses): an alloc runs nothing, so one at the start of
     the function takes no space before the step that first uses it."""
     steps = {op: index for index, op in enumerate(body.ops)}
-    used = [steps[step_of(user, body)] for user in users(alloc)] or [steps[step_of(alloc, body)]]
+    used = [steps[_step(user, body)] for user in _users(alloc)] or [steps[_step(alloc, body)]]
     return min(used), max(used)
 
 
-def users(alloc: memref.AllocOp) -> list[Operation]:
+def _users(alloc: memref.AllocOp) -> list[Operation]:
     """The ops that use the buffer, directly or through the values that pass it on
     (``ktdf.private`` results, selects, casts), in no particular order."""
     found: list[Operation] = []
@@ -277,7 +277,7 @@ def users(alloc: memref.AllocOp) -> list[Operation]:
     return found
 
 
-def step_of(op: Operation, body: Block) -> Operation:
+def _step(op: Operation, body: Block) -> Operation:
     """The op of ``body`` (a step) that is or holds ``op``."""
     while op.parent_block() is not body:
         op = op.parent_op()
