@@ -233,6 +233,17 @@ def broadcast_add(rows: int, cols: int, grid: int, block: int) -> Case:
                  _kernel("broadcast_add", arguments, grid, rows, block, views, body))
 
 
+def _silu_gate(indent: str, result: str) -> str:
+    """The body of a generic taking ``(g, u)`` to ``g / (1 + exp(-g)) * u``, its block
+    at ``indent``."""
+    lines = ["^bb0(%g: f16, %u: f16, %unused: f16):", "  %one = arith.constant 1.0 : f16",
+             "  %minus_g = arith.negf %g : f16", "  %exp = math.exp %minus_g : f16",
+             "  %denominator = arith.addf %exp, %one : f16",
+             "  %silu = arith.divf %g, %denominator : f16",
+             f"  {result} = arith.mulf %silu, %u : f16", f"  linalg.yield {result} : f16"]
+    return "".join(f"{indent}{line}\n" for line in lines)
+
+
 def silu_mul(rows: int, cols: int, grid: int) -> Case:
     """``g, u = x[:, :cols/2], x[:, cols/2:]; out = g / (1 + exp(-g)) * u`` one row per
     step, the two halves two access tiles on the same view, one linalg.generic."""
@@ -250,15 +261,8 @@ def silu_mul(rows: int, cols: int, grid: int) -> Case:
         '        iterator_types = ["parallel", "parallel"]\n'
         f"      }} ins(%gate, %up : tensor<1x{half}xf16>, tensor<1x{half}xf16>) "
         f"outs(%empty : tensor<1x{half}xf16>) {{\n"
-        "      ^bb0(%g: f16, %u: f16, %unused: f16):\n"
-        "        %one = arith.constant 1.0 : f16\n"
-        "        %minus_g = arith.negf %g : f16\n"
-        "        %exp = math.exp %minus_g : f16\n"
-        "        %denominator = arith.addf %exp, %one : f16\n"
-        "        %silu = arith.divf %g, %denominator : f16\n"
-        "        %p = arith.mulf %silu, %u : f16\n"
-        "        linalg.yield %p : f16\n"
-        f"      }} -> tensor<1x{half}xf16>\n"
+        + _silu_gate("      ", "%p")
+        + f"      }} -> tensor<1x{half}xf16>\n"
         + _store("product", "out", out_shape, ["%r", "%c0"], row, "f16")
     )
     views = _view("x", x_shape, "f16") + _view("out", out_shape, "f16")
@@ -580,15 +584,8 @@ def swiglu_mlp(tokens: int, hidden: int, intermediate: int, grid: int) -> Case:
         f"{_identity(2)}], iterator_types = [\"parallel\", \"parallel\"]}} ins(%gate, %up : "
         f"tensor<{_dims(wide)}xf16>, tensor<{_dims(wide)}xf16>) outs(%wide_zeros_empty : "
         f"tensor<{_dims(wide)}xf16>) {{\n"
-        "    ^bb0(%g: f16, %u: f16, %unused: f16):\n"
-        "      %one = arith.constant 1.0 : f16\n"
-        "      %minus_g = arith.negf %g : f16\n"
-        "      %exp = math.exp %minus_g : f16\n"
-        "      %denominator = arith.addf %exp, %one : f16\n"
-        "      %silu = arith.divf %g, %denominator : f16\n"
-        "      %gated = arith.mulf %silu, %u : f16\n"
-        "      linalg.yield %gated : f16\n"
-        f"    }} -> tensor<{_dims(wide)}xf16>\n"
+        + _silu_gate("    ", "%gated")
+        + f"    }} -> tensor<{_dims(wide)}xf16>\n"
         + _zeros("out_zeros", (rows, hidden))
         + _matmul_op("result", "hidden", "down_weights", "out_zeros", rows, intermediate, hidden)
         + _store("result", "out", (tokens, hidden), ["%first_row", "%c0"], (rows, hidden), "f16")

@@ -13,6 +13,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 from conftest import ROOT, TOO_FEW_CORES
+from formulas import swiglu_mlp
 
 from ktc.arch import attach_device
 from ktc.dialects import context
@@ -78,17 +79,6 @@ def _paged_keys(args: dict) -> np.ndarray:
     t = np.arange(64)
     pages = _wide(args, "pages")
     return pages[args["table"][:, t // 16], :, t % 16, :].transpose(0, 2, 1, 3)
-def _swiglu_mlp(args: dict) -> np.ndarray:
-    """Rounded to f16 where the kernel rounds: each product once, and each step of the
-    gating (exp, the sum, the quotient, the product), whose result is the down
-    product's input."""
-    x, wg, wu, wd = (_wide(args, name) for name in ("x", "wg", "wu", "wd"))
-    f16 = lambda values: values.astype(np.float16).astype(np.float64)
-    gate, up = f16(x @ wg), f16(x @ wu)
-    silu = f16(gate / f16(f16(np.exp(-gate)) + 1))
-    return f16(silu * up) @ wd
-
-
 def _attention(args: dict) -> np.ndarray:
     q, k, v = _wide(args, "q"), _wide(args, "k"), _wide(args, "v")
     scores = q @ k.T / 8
@@ -134,7 +124,7 @@ FORMULAS: dict[str, Formula] = {
     "swiglu_mlp.mlir": Formula(
         lambda rng: {"x": _f16(rng, 64, 32), "wg": _f16(rng, 32, 64), "wu": _f16(rng, 32, 64),
                      "wd": _f16(rng, 64, 32), "out": np.zeros((64, 32), np.float16)},
-        "out", _swiglu_mlp, 5e-2),
+        "out", swiglu_mlp, 5e-2),
     "embedding.mlir": Formula(
         lambda rng: {"table": _f16(rng, 512, 128), "ids": rng.integers(0, 512, 64).astype(np.int32),
                      "out": np.zeros((64, 128), np.float16)},

@@ -5,6 +5,7 @@ generators place rows and blocks where the formula expects them."""
 
 import numpy as np
 import pytest
+from formulas import swiglu_mlp
 
 from ktc.benchmarks.kernels import SIZES, add, case, layernorm, row_sum
 from ktc.dialects import context
@@ -64,17 +65,6 @@ def _paged_gather(args: dict) -> np.ndarray:
     return cache[table[:, t // 16], :, t % 16, :].transpose(0, 2, 1, 3)
 
 
-def _swiglu_mlp(args: dict) -> np.ndarray:
-    """Rounded to f16 where the kernel rounds: each product once, and each step of the
-    gating (exp, the sum, the quotient, the product), whose result is the down
-    product's input."""
-    x, wg, wu, wd = (_wide(args, name) for name in ("x", "wg", "wu", "wd"))
-    f16 = lambda values: values.astype(np.float16).astype(np.float64)
-    gate, up = f16(x @ wg), f16(x @ wu)
-    silu = f16(gate / f16(f16(np.exp(-gate)) + 1))
-    return f16(silu * up) @ wd
-
-
 def _attention(args: dict) -> np.ndarray:
     q, k, v = (_wide(args, name) for name in ("q", "k", "v"))
     scores = q @ k.T / np.sqrt(q.shape[1])
@@ -94,7 +84,7 @@ FORMULAS = {
     "layernorm_fwd": (_layernorm_fwd, 2e-2),
     "paged_gather": (_paged_gather, 0.0),
     "matmul": (lambda args: _wide(args, "a") @ _wide(args, "b"), 5e-2),
-    "swiglu_mlp": (_swiglu_mlp, 5e-2),
+    "swiglu_mlp": (swiglu_mlp, 5e-2),
     "attention": (_attention, 2e-2),
     "distributed_copy": (lambda args: np.concatenate(
         [_wide(args, f"a{k}") for k in range(len(args) - 1)]), 0.0),
