@@ -689,28 +689,18 @@ static int move_row(Core *c, Engine *e, int type, i64 vid, Mem *m, const View *r
 static i64 step(Core *c, Engine *e, int index, const Ins *in) {
     i64 *s = e->s, *a = (i64 *)in->a, following = e->pc + 1;
     switch (in->op) {
-    case OP_LI: s[a[0]] = a[1]; return following;
     case OP_UNI: {
         Program *p = &c->programs[e->program];
         if (a[1] < 0 || a[1] >= p->rows || e->position >= p->cols) return bail(c, "uniform", a[1]);
         s[a[0]] = p->uniforms[a[1] * p->cols + e->position];
         return following;
     }
-    case OP_MOV: s[a[0]] = s[a[1]]; return following;
-    case OP_ALU:
-        if (dividing((int)a[0]) && s[a[3]] == 0) return bail(c, "division by zero", 0);
+    case OP_ALU:  /* a dividing one: the others are scalar_step's */
+        if (s[a[3]] == 0) return bail(c, "division by zero", 0);
         s[a[1]] = alu((int)a[0], s[a[2]], s[a[3]]);
         return following;
-    case OP_SELECT: s[a[0]] = s[a[1]] ? s[a[2]] : s[a[3]]; return following;
-    case OP_LOOP:
-        if (s[a[3]] <= 0) return bail(c, "loop step", s[a[3]]);
-        s[a[0]] = s[a[1]];
-        return s[a[0]] < s[a[2]] ? following : a[4];
-    case OP_ENDLOOP:
-        s[a[0]] = (i64)((u64)s[a[0]] + (u64)s[a[2]]);
-        return s[a[0]] < s[a[1]] ? a[3] : following;
-    case OP_BRZ: return s[a[0]] == 0 ? a[1] : following;
-    case OP_JMP: return a[0];
+    case OP_LOOP:  /* a step that is not positive: the others are scalar_step's */
+        return bail(c, "loop step", s[a[3]]);
     case OP_HALT: return c->programs[e->program].count;
     case OP_VIEW: {
         if (!memory(c, s[a[1]])) return BAIL;
@@ -953,6 +943,32 @@ static int charge(Core *c, Engine *e, int index) {
     return push(c, until, EV_RESUME, index) ? BAIL : 0;
 }
 
+/* The next pc after a scalar or control instruction that cannot fail, done in place
+   (most instructions are these); NOT_SCALAR for any other, which ``step`` does. */
+#define NOT_SCALAR (-3)
+static inline i64 scalar_step(i64 *s, const Ins *in, i64 following) {
+    const i64 *a = in->a;
+    switch (in->op) {
+    case OP_LI: s[a[0]] = a[1]; return following;
+    case OP_MOV: s[a[0]] = s[a[1]]; return following;
+    case OP_ALU:
+        if (dividing((int)a[0])) return NOT_SCALAR;
+        s[a[1]] = alu((int)a[0], s[a[2]], s[a[3]]);
+        return following;
+    case OP_SELECT: s[a[0]] = s[a[1]] ? s[a[2]] : s[a[3]]; return following;
+    case OP_LOOP:
+        if (s[a[3]] <= 0) return NOT_SCALAR;
+        s[a[0]] = s[a[1]];
+        return s[a[0]] < s[a[2]] ? following : a[4];
+    case OP_ENDLOOP:
+        s[a[0]] = (i64)((u64)s[a[0]] + (u64)s[a[2]]);
+        return s[a[0]] < s[a[1]] ? a[3] : following;
+    case OP_BRZ: return s[a[0]] == 0 ? a[1] : following;
+    case OP_JMP: return a[0];
+    }
+    return NOT_SCALAR;
+}
+
 static int resume(Core *c, int index) {
     Engine *e = &c->engines[index];
     if (e->block != B_NONE) {
@@ -968,10 +984,13 @@ static int resume(Core *c, int index) {
             return 0;
         }
         const Ins *in = &p->ins[e->pc];
-        if (e->pending && !quick(in->op)) return charge(c, e, index);
-        i64 next = step(c, e, index, in);
-        if (next == STOP) return 0;
-        if (next == BAIL) return BAIL;
+        i64 next = scalar_step(e->s, in, e->pc + 1);
+        if (next == NOT_SCALAR) {
+            if (e->pending && !quick(in->op)) return charge(c, e, index);
+            next = step(c, e, index, in);
+            if (next == STOP) return 0;
+            if (next == BAIL) return BAIL;
+        }
         e->pending += in->cost;
         e->pc = next;
     }
