@@ -1486,6 +1486,11 @@ TO_TILES = "ktdf.to_tiles"
 """On a ``ktdf.data_transfer`` between two scratchpads: per linear tile id, the tile
 whose scratchpad the destination is in (-1: that tile does not transfer)."""
 
+FROM_TILES = "ktdf.from_tiles"
+"""On a ``ktdp.load`` of a ``ct_local`` view: per linear tile id, the tile whose
+scratchpad the tile reads, at the view's address (``split-distributed-views``, for a
+distributed view whose partitions lie in other tiles' scratchpads)."""
+
 MASKED = "ktdf.masked"
 """On a ``ktdp.construct_memory_view`` (a unit attribute): some access tile of the view
 may reach outside its coordinate set (a box ``0 <= d_j < n_j``), so every transfer of
@@ -1623,6 +1628,16 @@ def to_tiles_attribute(table: Sequence[int]) -> dict[str, Attribute]:
     return {TO_TILES: DenseArrayBase.from_list(i64, list(table))}
 
 
+def from_tiles(load: Operation) -> tuple[int, ...] | None:
+    attr = load.attributes.get(FROM_TILES)
+    return None if attr is None else tuple(attr.get_values())
+
+
+def set_from_tiles(load: Operation, table: Sequence[int]) -> None:
+    """Mark ``load`` as reading, on tile ``t``, the scratchpad of tile ``table[t]``."""
+    load.attributes[FROM_TILES] = DenseArrayBase.from_list(i64, list(table))
+
+
 def contraction_tiles(generic: Operation) -> ContractionTiles | None:
     attr = generic.attributes.get(CONTRACTION_TILES)
     return None if attr is None else ContractionTiles.of(attr)
@@ -1706,6 +1721,14 @@ def _check_to_tiles(op: Operation, attr: Attribute) -> str | None:
     return None
 
 
+def _check_from_tiles(op: Operation, attr: Attribute) -> str | None:
+    if not isinstance(attr, DenseArrayBase) or attr.elt_type != i64 or not attr.get_values():
+        return "must be a non-empty i64 array: one entry per tile"
+    if any(tile < 0 for tile in attr.get_values()):
+        return "entries must be tile ids"
+    return None
+
+
 def _check_contraction_tiles(op: Operation, attr: Attribute) -> str | None:
     expected = {*ContractionTiles._SIZES, "engine", "estimated_cycles"}
     if isinstance(attr, DictionaryAttr) and set(attr.data) == expected:
@@ -1734,6 +1757,7 @@ DECLARED: dict[str, tuple[tuple[str, ...], Callable[[Operation, Attribute], str 
     TILE_SIZE: (("arith.constant",), _check_tile_size),
     TILE_SIZES: (("func.func",), _check_tile_sizes),
     TO_TILES: (("ktdf.data_transfer",), _check_to_tiles),
+    FROM_TILES: (("ktdp.load",), _check_from_tiles),
     MASKED: (("ktdp.construct_memory_view",), _check_masked),
     LOOP_TYPE: (("scf.for",), _check_loop_type),
     CONTRACTION_TILES: (("linalg.generic",), _check_contraction_tiles),

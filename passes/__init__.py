@@ -23,6 +23,7 @@ PASSES: dict[str, tuple[str, str]] = {
     "split-distributed-views": ("split_distributed_views", "SplitDistributedViews"),
     "compute-group-extraction": ("compute_group_extraction", "ComputeGroupExtraction"),
     "inter-tile-reduce-lowering": ("inter_tile_reduce_lowering", "InterTileReduceLowering"),
+    "remote-scratchpad-lowering": ("remote_scratchpad_lowering", "RemoteScratchpadLowering"),
     "indirect-access-lowering": ("indirect_access_lowering", "IndirectAccessLowering"),
     "normalize-contractions": ("normalize_contractions", "NormalizeContractions"),
     "contraction-tiling": ("contraction_tiling", "ContractionTiling"),

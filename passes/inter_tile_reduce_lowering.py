@@ -15,7 +15,6 @@ fold reads it slot by slot, so every consumer gets the reference's bits.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass
 from math import prod
 
@@ -49,6 +48,7 @@ from ktc.passes.analysis.inter_tile import (
     resolve_consume,
 )
 from ktc.passes.utils.affine import box
+from ktc.passes.utils.ir import linear_tile_id
 
 
 @dataclass(frozen=True)
@@ -110,7 +110,7 @@ def _lower(produce: ktdp.InterTileProduceOp, scratchpad: str, stop: str) -> None
     grid = grid_of(func)
     reduce, exchange = resolve(produce, prod(grid))
     partial_type = reduce.outputs[0].type
-    tile = _linear_tile_id(produce, grid)
+    tile = linear_tile_id(produce, grid)
     partial = _inline_producer(produce, tile, exchange.group_table(groups_of(produce, exchange.tiles)))
     rows = partial_type.get_shape()[0]
     shape = [rows * exchange.slots, *partial_type.get_shape()[1:]]
@@ -138,7 +138,7 @@ def _consume(produce: ktdp.InterTileProduceOp, scratchpad: str, stop: str) -> No
     grid = grid_of(func)
     consume, delivery = resolve_consume(produce, prod(grid))
     partial_type = consume.outputs[0].type
-    tile = _linear_tile_id(produce, grid)
+    tile = linear_tile_id(produce, grid)
     partial = _inline_producer(produce, tile, list(delivery.groups))
     rows = partial_type.get_shape()[0]
     shape = [2 * rows, *partial_type.get_shape()[1:]]
@@ -167,23 +167,6 @@ def _insert(ops: list[Operation], before: Operation) -> None:
         if isinstance(op.location, UnknownLoc):
             op.location = before.location
     Rewriter.insert_op(ops, InsertPoint.before(before))
-
-
-def _linear_tile_id(at: Operation, grid: Sequence[int]) -> SSAValue:
-    """The linear tile id (x fastest), computed before ``at``."""
-    coords = ktdp.GetComputeTileIdOp.build(result_types=[[IndexType()] * len(grid)])
-    ops: list[Operation] = [coords]
-    linear: SSAValue = coords.results[0]
-    stride = 1
-    for size, coord in zip(grid[:-1], coords.results[1:]):
-        stride *= size
-        factor = arith.ConstantOp.from_int_and_width(stride, IndexType())
-        scaled = arith.MuliOp(coord, factor)
-        total = arith.AddiOp(linear, scaled)
-        ops += [factor, scaled, total]
-        linear = total.result
-    _insert(ops, at)
-    return linear
 
 
 def _inline_producer(produce: ktdp.InterTileProduceOp, tile: SSAValue, groups: list[int]) -> SSAValue:

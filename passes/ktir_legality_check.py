@@ -37,6 +37,7 @@ from ktc.dialects.ktdp import (
     MemorySpaceKind,
     InterTileConsumeOp,
     InterTileProduceOp,
+    LoadOp,
     RuntimeArgType,
     SpyreMemorySpaceAttr,
     grid_of,
@@ -49,6 +50,7 @@ from ktc.passes.analysis.indirect import describe
 from ktc.passes.analysis.inter_tile import consumer_of, function_of, resolve, resolve_consume
 from ktc.passes.analysis.ranges import Ranges
 from ktc.passes.analysis.reductions import extremum_of
+from ktc.passes.analysis.remote import remote_read
 from ktc.passes.utils.affine import box_bounds
 from ktc.passes.utils.compares import instructions_of
 from ktc.passes.utils.phases import holds_compute
@@ -201,7 +203,7 @@ class _Rules:
         if isinstance(op, FuncOp):
             self._kernel(op)
         elif isinstance(op, ConstructMemoryViewOp):
-            _memory_view(op)
+            _memory_view(op, self.device.cores)
         elif isinstance(op, ConstructDistributedMemoryViewOp):
             self._distributed_view(op)
         elif isinstance(op, ConstructAccessTileOp):
@@ -444,21 +446,14 @@ def _body_condition(select: arith.SelectOp) -> None:
                          "element of a mask; the compute engine selects by masks of arith.cmpf")
 
 
-def _memory_view(op: ConstructMemoryViewOp) -> None:
+def _memory_view(op: ConstructMemoryViewOp, cores: int) -> None:
     space = op.memory_space
     if isinstance(space, SpyreMemorySpaceAttr):
         space = space.to_memory_space()
     if not isinstance(space, MemorySpaceAttr):
         raise _error(op, "names no memory space; a view lives in global or ct_local memory")
-    uses = list(op.result.uses)
-    if isinstance(space.ct_id, IntAttr) and not (uses and all(
-            isinstance(use.operation, ConstructDistributedMemoryViewOp) for use in uses)):
-        raise _error(
-            op,
-            f"is in {attr_text(op.memory_space)}, the scratchpad of tile {space.ct_id.data}; "
-            "views of another tile's scratchpad are not supported yet, but as a partition of "
-            "a distributed view copied into device memory",
-        )
+    if isinstance(space.ct_id, IntAttr):
+        _other_scratchpad(op, space.ct_id.data, cores)
     if op.strides:
         raise _error(
             op,
@@ -472,6 +467,27 @@ def _memory_view(op: ConstructMemoryViewOp) -> None:
             "the compiler keeps its own scratchpad buffers clear of the kernel's only at "
             "constant addresses",
         )
+
+
+def _other_scratchpad(op: ConstructMemoryViewOp, owner: int, cores: int) -> None:
+    """A view of tile ``owner``'s scratchpad is a partition of a distributed view, or
+    read by loads (``remote_read``: a copy over the interconnect)."""
+    uses = list(op.result.uses)
+    if uses and all(isinstance(use.operation, ConstructDistributedMemoryViewOp) for use in uses):
+        return
+    for use in uses:
+        tile = use.operation
+        accesses = [u.operation for u in tile.results[0].uses] if tile.results else []
+        if not isinstance(tile, ConstructAccessTileOp) or not all(
+                isinstance(access, LoadOp) for access in accesses):
+            raise _error(
+                op,
+                f"is in {attr_text(op.memory_space)}, the scratchpad of tile {owner}; another "
+                "tile's scratchpad is read by loads (a copy over the interconnect) or is a "
+                "partition of a distributed view; a store into it is not compiled",
+            )
+        for access in accesses:
+            remote_read(access, cores)
 
 
 def _kind_of(view: ConstructMemoryViewOp) -> MemorySpaceKind | None:

@@ -44,6 +44,10 @@ KTIR_TO_SCHEDULE = ",".join([
     # scratchpad receive buffer, a pipeline on the ring stop per consumer rank
     # copying that slot into a consumer tile's buffer, and a fold of the buffer's
     # slots.
+    "remote-scratchpad-lowering",
+    # A load of another tile's scratchpad is a pipeline per reader rank on the ring
+    # stop in which the owner copies the reader's tile into the reader's receive
+    # buffer, and a load of that buffer.
     "indirect-access-lowering",
     # A load of an indirect access tile is a pipeline gathering it into a scratchpad
     # buffer (index views copied whole, then one DMA per run at an address computed

@@ -18,6 +18,10 @@ global coordinate ``x`` is local ``x - l``:
   the partitions' starts, each times a ``ktdf.tile_table`` of 0 and 1 over the linear
   tile id (x fastest), at the tile's start minus its holder's ``l`` (a table where the
   holders' ``l`` differ);
+- a load that lies so in partitions in other tiles' scratchpads (``ct_local, ct_id =
+  N``, at one address) reads likewise a ``ct_local`` view chosen per tile, marked
+  ``ktdf.from_tiles`` with each tile's holder: ``remote-scratchpad-lowering`` makes
+  the holder copy it over the interconnect;
 - a load whose tensor is only stored (a copy from the distributed view, tile at ``s``,
   into a tile at ``t`` of a view of sizes ``m``) becomes, per store and partition, a
   copy of the tile's extent ``e`` from the local view at ``q - l`` (``q = max(s, l)``,
@@ -68,6 +72,7 @@ from ktc.dialects.ktdp import MemorySpaceAttr, MemorySpaceKind, grid_of, sizes_b
 from ktc.passes.analysis.distributed import (
     COPY,
     HELD,
+    REMOTE,
     Partition,
     access_kind,
     accesses,
@@ -110,6 +115,8 @@ def _split(view: ktdp.ConstructDistributedMemoryViewOp, ranges: Ranges) -> None:
             _retarget(access, tile, held[0], local[held[0].view], ranges)
         else:
             _retarget_per_tile(access, tile, held, ranges)
+        if kind == REMOTE:
+            ktdf.set_from_tiles(access, [part.owner for part in held])
         tiles.append(tile)
     erase_unused(tiles + [view] + [value.owner for value in local.values()]
                  + [part.view for part in parts])

@@ -51,7 +51,8 @@ class VerifySchedule(ModulePass):
     - every copy between cores (a transfer with ``ktdf.to_tiles``) runs in a stage on
       the interconnect stop's engine kind alone, from a scratchpad buffer to a
       scratchpad buffer, in a function whose grid runs in one wave; its table has one
-      entry per tile, each -1 or the id of another tile of the grid.
+      entry per tile, each -1 or the id of a tile of the grid (its own: a copy within
+      its scratchpad through its stop).
 
     Produces the module unchanged.
     """
@@ -194,7 +195,8 @@ class _Schedule:
         self._table(op, table)
 
     def _table(self, op: DataTransferOp, table: Sequence[int]) -> None:
-        """One entry per tile of a one-wave grid: -1 or another tile's id."""
+        """One entry per tile of a one-wave grid: -1 or a tile's id (its own: a copy
+        within its scratchpad through its stop)."""
         tiles = prod(grid_of(enclosing_function(op)))
         if tiles > self.device.cores:
             raise _error(op, f"copies between cores in a grid of {tiles} tiles, which does not "
@@ -204,9 +206,9 @@ class _Schedule:
             raise _error(op, f"has a {TO_TILES} table of {len(table)} entries for a grid of "
                              f"{tiles} tiles")
         for tile, to in enumerate(table):
-            if to != -1 and not (0 <= to < tiles and to != tile):
+            if to != -1 and not 0 <= to < tiles:
                 raise _error(op, f"has {TO_TILES} entry {to} for tile {tile}: an entry is -1 or "
-                                 f"the id of another tile, 0 .. {tiles - 1}")
+                                 f"the id of a tile, 0 .. {tiles - 1}")
 
     def _own_port(self, op: Operation, end: str, other: SSAValue | None) -> bool:
         """Whether the FIFO end ``end`` is the memory that ``other``, the transfer's

@@ -12,7 +12,9 @@ one copy per partition and store unless it lies in one partition as below; any o
 load, and a store, must lie in one
 partition for every value its indices can take (``passes/analysis/ranges.py``), or, in
 a static grid, on each tile in one of partitions alike but for their start (the rows
-of a 2x2 grid of tiles split over four arrays).
+of a 2x2 grid of tiles split over four arrays). A load lying so in partitions in other
+tiles' scratchpads (alike but for their owner too, at one address) reads its holder's
+over the interconnect.
 """
 
 from __future__ import annotations
@@ -37,6 +39,10 @@ COPY = "copy"
 """A load whose users are all stores: one copy per partition."""
 HELD = "held"
 """An access that lies in one partition."""
+REMOTE = "remote"
+"""A load that lies, on each tile of a static grid, in one of partitions alike but for
+their start and owner, all in other tiles' scratchpads at one address: the tile
+reads its holder's partition over the interconnect (``remote-scratchpad-lowering``)."""
 PER_TILE = "per tile"
 """An access that lies, on each tile of a static grid, in one partition, the
 partitions alike but for their start (same memory space, sizes, strides and extents):
@@ -167,9 +173,10 @@ def _holds(part: Partition, first: list[int], lows: list[int], highs: list[int],
 
 
 def _alike(part: Partition, other: Partition) -> bool:
-    """The same memory space, sizes, strides and extents (``n_j - l_j``)."""
+    """The same kind of memory (the owners may differ), sizes, strides and extents
+    (``n_j - l_j``)."""
     a, b = part.view, other.view
-    return (a.memory_space == b.memory_space and a.static_sizes == b.static_sizes
+    return (_space(a).kind == _space(b).kind and a.static_sizes == b.static_sizes
             and list(a.sizes) == list(b.sizes) and a.static_strides == b.static_strides
             and list(a.strides) == list(b.strides)
             and [h - l for l, h in zip(part.lows, part.highs)]
@@ -212,6 +219,27 @@ def _owned_copy(load: ktdp.LoadOp, parts: list[Partition]) -> None:
                        "scratchpad holds at the start)", where(load))
 
 
+def _remote_starts(load: ktdp.LoadOp, tile: ktdp.ConstructAccessTileOp) -> None:
+    """A remote load's start is a constant per tile: its holder copies each reader's
+    tile."""
+    grid = grid_of(enclosing_function(load))
+    for linear in range(prod(grid)):
+        if any(evaluate(index, tile_coordinates(grid, linear)) is None for index in tile.indices):
+            raise KtcError("reads other tiles' scratchpads at a start that is not a constant of "
+                           "the tile id; the holder copies each reader's tile, so it must know "
+                           "the start of every tile", where(load))
+
+
+def _one_address(load: ktdp.LoadOp, held: list[Partition]) -> None:
+    """The partitions a remote load reads lie at one constant address: the owner copies
+    from there whoever reads."""
+    addresses = {evaluate(part.view.offset, []) for part in held}
+    if len(addresses) != 1 or None in addresses:
+        raise KtcError("the partitions this load reads lie in other tiles' scratchpads at "
+                       "different or non-constant addresses; a read over the interconnect "
+                       "needs them at one constant address", where(load))
+
+
 def _stores_to_scratchpad(kernel: Operation) -> bool:
     for op in kernel.walk():
         tile = op.access_tile.owner if isinstance(op, ktdp.StoreOp) else None
@@ -250,8 +278,8 @@ def accesses(view: ktdp.ConstructDistributedMemoryViewOp) -> list[tuple[Operatio
 def access_kind(access: Operation, tile: ktdp.ConstructAccessTileOp, parts: list[Partition],
                 ranges: Ranges) -> tuple[str, list[Partition]]:
     """How ``split-distributed-views`` rewrites ``access``: ``COPY``, ``HELD`` (with
-    the partition) or ``PER_TILE`` (with the partition of each tile); a located error
-    naming what it does not rewrite."""
+    the partition), ``PER_TILE`` or ``REMOTE`` (with the partition of each tile); a
+    located error naming what it does not rewrite."""
     tile_box(tile)
     part = holder(tile, parts, ranges)
     if part is not None and part.owner is None:
@@ -262,10 +290,17 @@ def access_kind(access: Operation, tile: ktdp.ConstructAccessTileOp, parts: list
     if isinstance(access, ktdp.LoadOp) and is_copy(access):
         _owned_copy(access, parts)
         return COPY, []
+    if (isinstance(access, ktdp.LoadOp) and per_tile is not None
+            and all(p.owner is not None for p in per_tile)):
+        _remote_starts(access, tile)
+        _one_address(access, per_tile)
+        return REMOTE, per_tile
     if part is not None:
         raise KtcError(f"the tile lies in the scratchpad of tile {part.owner}; another tile's "
-                       "scratchpad is read only by a copy into device memory (a load only "
-                       "stored there), which that tile makes", where(access))
+                       "scratchpad is read by a copy into device memory (a load only stored "
+                       "there), which that tile makes, or by a load at a start that is a "
+                       "constant per tile (over the interconnect); a store into it is not "
+                       "compiled", where(access))
     what = "a load whose tensor is computed with" if isinstance(access, ktdp.LoadOp) else "a store"
     raise KtcError(f"{what} through a tile of a distributed view that may span several "
                    "partitions is not compiled: the tile must lie in one partition for "

@@ -1,14 +1,19 @@
 """Where an op or a value sits: its nearest ancestor of a kind, its function; ops
-left unused erased."""
+left unused erased; the linear tile id."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import TypeVar
 
+from xdsl.dialects import arith
+from xdsl.dialects.builtin import IndexType
 from xdsl.dialects.func import FuncOp
 from xdsl.ir import Operation, SSAValue
+from xdsl.rewriter import InsertPoint, Rewriter
 from xdsl.traits import is_side_effect_free
+
+from ktc.dialects.ktdp import GetComputeTileIdOp
 
 T = TypeVar("T", bound=Operation)
 
@@ -46,3 +51,23 @@ def erase_unused(ops: Iterable[object]) -> None:
         op.detach()
         op.erase()
         pending += [owner for owner in operands if is_side_effect_free(owner)]
+
+
+def linear_tile_id(at: Operation, grid: Sequence[int]) -> SSAValue:
+    """The linear id of the executing tile (x fastest), computed before ``at`` (the
+    ops take its location)."""
+    coords = GetComputeTileIdOp.build(result_types=[[IndexType()] * len(grid)])
+    ops: list[Operation] = [coords]
+    linear: SSAValue = coords.results[0]
+    stride = 1
+    for size, coord in zip(grid[:-1], coords.results[1:]):
+        stride *= size
+        factor = arith.ConstantOp.from_int_and_width(stride, IndexType())
+        scaled = arith.MuliOp(coord, factor)
+        total = arith.AddiOp(linear, scaled)
+        ops += [factor, scaled, total]
+        linear = total.result
+    for op in ops:
+        op.location = at.location
+    Rewriter.insert_op(ops, InsertPoint.before(at))
+    return linear

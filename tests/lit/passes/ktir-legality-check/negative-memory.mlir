@@ -1,6 +1,6 @@
 // Memory must be reachable the way the pipeline moves data: a view lives in
 // global memory or in the tile's own ct_local scratchpad (not in an unspecified
-// space, not in another tile's scratchpad), with constant strides, a scratchpad view
+// space, not stored into in another tile's scratchpad), with constant strides, a scratchpad view
 // at a constant address (the compiler keeps its buffers clear of it), and an access tile
 // addresses a memory view in an order that permutes its dimensions (not one that mixes
 // them), a view whose
@@ -18,9 +18,17 @@ func.func @unspecified(%x: index) {
 // -----
 
 #vector = affine_set<(d0) : (d0 >= 0, -d0 + 63 >= 0)>
+#id1 = affine_map<(d0) -> (d0)>
 func.func @other_scratchpad(%x: index) attributes {grid = [2]} {
-  // expected-error@+1 {{'ktdp.construct_memory_view' is in #ktdp.memory_space<ct_local, ct_id = 1>, the scratchpad of tile 1; views of another tile's scratchpad are not supported yet}}
-  %view = ktdp.construct_memory_view %x, sizes: [64], strides: [1] {coordinate_set = #vector, memory_space = #ktdp.memory_space<ct_local, ct_id = 1>} : memref<64xf16>
+  %c0 = arith.constant 0 : index
+  %at = arith.constant 256 : index
+  %source = ktdp.construct_memory_view %x, sizes: [64], strides: [1] {coordinate_set = #vector, memory_space = #ktdp.memory_space<global>} : memref<64xf16>
+  // expected-error@+1 {{'ktdp.construct_memory_view' is in #ktdp.memory_space<ct_local, ct_id = 1>, the scratchpad of tile 1; another tile's scratchpad is read by loads (a copy over the interconnect) or is a partition of a distributed view; a store into it is not compiled}}
+  %view = ktdp.construct_memory_view %at, sizes: [64], strides: [1] {coordinate_set = #vector, memory_space = #ktdp.memory_space<ct_local, ct_id = 1>} : memref<64xf16>
+  %in = ktdp.construct_access_tile %source[%c0] {access_tile_set = #vector, access_tile_order = #id1} : memref<64xf16> -> !ktdp.access_tile<64xindex>
+  %out = ktdp.construct_access_tile %view[%c0] {access_tile_set = #vector, access_tile_order = #id1} : memref<64xf16> -> !ktdp.access_tile<64xindex>
+  %v = ktdp.load %in : !ktdp.access_tile<64xindex> -> tensor<64xf16>
+  ktdp.store %v, %out : tensor<64xf16>, !ktdp.access_tile<64xindex>
   return
 }
 

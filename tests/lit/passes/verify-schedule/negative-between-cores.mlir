@@ -1,6 +1,7 @@
 // A copy between cores (a transfer with ktdf.to_tiles) is rejected unless it runs on
 // the ring stop alone, copies between scratchpad buffers, and its table gives each
-// tile of a one-wave grid -1 or another tile's id: each case below breaks one of these.
+// tile of a one-wave grid -1 or a tile's id (its own: a copy within its scratchpad):
+// each case below breaks one of these.
 
 // RUN: ktc-opt %s --split-input-file --verify-diagnostics --arch toy -p verify-schedule
 
@@ -52,22 +53,10 @@ func.func @short_table(%received: memref<2x8xf16, "L1">) attributes {grid = [2]}
 
 // -----
 
-func.func @itself(%received: memref<2x8xf16, "L1">) attributes {grid = [2]} {
-  ktdf.pipeline {
-    ktdf.stage depends_in(none) depends_out(none) {
-      // expected-error@+1 {{'ktdf.data_transfer' has ktdf.to_tiles entry 1 for tile 1: an entry is -1 or the id of another tile, 0 .. 1}}
-      ktdf.data_transfer from %received[1, 0] size [1, 8] to %received[1, 0] size [1, 8] {ktdf.to_tiles = array<i64: -1, 1>} : memref<2x8xf16, "L1">, memref<2x8xf16, "L1">
-    } {applicable_units = ["RING"]}
-  }
-  return
-}
-
-// -----
-
 func.func @outside_grid(%received: memref<2x8xf16, "L1">) attributes {grid = [2]} {
   ktdf.pipeline {
     ktdf.stage depends_in(none) depends_out(none) {
-      // expected-error@+1 {{'ktdf.data_transfer' has ktdf.to_tiles entry 2 for tile 0: an entry is -1 or the id of another tile, 0 .. 1}}
+      // expected-error@+1 {{'ktdf.data_transfer' has ktdf.to_tiles entry 2 for tile 0: an entry is -1 or the id of a tile, 0 .. 1}}
       ktdf.data_transfer from %received[1, 0] size [1, 8] to %received[1, 0] size [1, 8] {ktdf.to_tiles = array<i64: 2, -1>} : memref<2x8xf16, "L1">, memref<2x8xf16, "L1">
     } {applicable_units = ["RING"]}
   }
