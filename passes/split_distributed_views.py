@@ -14,7 +14,8 @@ global coordinate ``x`` is local ``x - l``:
 - a load or store whose tile lies in one partition for every value of its indices
   reads or writes that partition's local view at the tile's start minus ``l``;
 - one that lies, on each tile of a static grid, in one of partitions alike but for
-  their start, reads or writes a local view whose start is chosen per tile: the sum of
+  their start (for every value its indices take on that tile, loop variables
+  included), reads or writes a local view whose start is chosen per tile: the sum of
   the partitions' starts, each times a ``ktdf.tile_table`` of 0 and 1 over the linear
   tile id (x fastest), at the tile's start minus its holder's ``l`` (a table where the
   holders' ``l`` differ);

@@ -11,8 +11,9 @@ identity order. A load whose every user is a ``ktdp.store`` (a copy) is split in
 one copy per partition and store unless it lies in one partition as below; any other
 load, and a store, must lie in one
 partition for every value its indices can take (``passes/analysis/ranges.py``), or, in
-a static grid, on each tile in one of partitions alike but for their start (the rows
-of a 2x2 grid of tiles split over four arrays). A load lying so in partitions in other
+a static grid, on each tile in one of partitions alike but for their start for every
+value its indices take on that tile (the rows of a 2x2 grid of tiles split over four
+arrays, each tile's rows walked by a loop). A load lying so in partitions in other
 tiles' scratchpads (alike but for their owner too, at one address) reads its holder's
 over the interconnect.
 """
@@ -130,23 +131,22 @@ def holder(tile: ktdp.ConstructAccessTileOp, parts: list[Partition],
 
 def tile_holders(tile: ktdp.ConstructAccessTileOp, parts: list[Partition]) -> list[Partition] | None:
     """Per tile of the kernel's grid (linear id, x fastest), the partition holding
-    every coordinate ``tile`` names there, when its start and the partitions' bounds
-    are constants of the tile id and those partitions are alike but for their start;
-    None otherwise."""
+    every coordinate ``tile`` names there for every value its indices can take on that
+    tile (``Ranges`` of the one tile: constants of the tile id, loop variables), when
+    the partitions' bounds are constants of the tile id and those partitions are alike
+    but for their start; None otherwise."""
     kernel = enclosing_function(tile)
     if kernel is None:
         return None
     grid = grid_of(kernel)
     lows, highs = tile_box(tile)
-    base_map = tile.base_map.data
+    module = kernel.get_toplevel_object()
     found = []
     for linear in range(prod(grid)):
         ids = tile_coordinates(grid, linear)
-        indices = [evaluate(index, ids) for index in tile.indices]
-        if None in indices:
+        first = _starts_on(tile, Ranges(module, ids), ids)
+        if None in first:
             return None
-        first = [affine_value(e, indices[:base_map.num_dims], indices[base_map.num_dims:])
-                 for e in base_map.results]
         held = [part for part in parts if _holds(part, first, lows, highs, ids)]
         if not held:
             return None
@@ -156,18 +156,31 @@ def tile_holders(tile: ktdp.ConstructAccessTileOp, parts: list[Partition]) -> li
     return found
 
 
+def _starts_on(tile: ktdp.ConstructAccessTileOp, ranges: Ranges,
+               ids: list[int]) -> list[Interval | None]:
+    """Like ``starts``, on the tile ``ids`` (``ranges`` of that tile): an index that is
+    a constant of the tile id exactly, the others as intervals."""
+    base_map = tile.base_map.data
+    indices = [(value, value) if (value := evaluate(index, ids)) is not None else ranges.of(index)
+               for index in tile.indices]
+    return [ranges.expr(start, indices[:base_map.num_dims], indices[base_map.num_dims:])
+            for start in base_map.results]
+
+
 def tile_coordinates(grid: tuple[int, ...], linear: int) -> list[int]:
     """The grid coordinates of the tile of linear id ``linear`` (x fastest)."""
     return [linear // prod(grid[:d]) % grid[d] for d in range(len(grid))]
 
 
-def _holds(part: Partition, first: list[int], lows: list[int], highs: list[int],
+def _holds(part: Partition, first: list[Interval], lows: list[int], highs: list[int],
            ids: list[int]) -> bool:
+    """Whether ``part`` holds the tile on the tile ``ids``, wherever in ``first`` (per
+    dimension, the values its first point can take there) it starts."""
     sizes = [evaluate(size, ids) for size in part.view.sizes]
     if None in sizes:
         return False
     return all(
-        start + a >= affine_value(low, [], sizes) and start + b <= affine_value(high, [], sizes)
+        start[0] + a >= affine_value(low, [], sizes) and start[1] + b <= affine_value(high, [], sizes)
         for start, a, b, low, high in zip(first, lows, highs, part.lows, part.highs)
     )
 

@@ -1,7 +1,8 @@
 """The values an index expression of a program can take (``Ranges.of``): an interval
 ``(lo, hi)`` from constants, the compute tile id (``0 .. grid - 1``), ``scf.for``
 indices (``lb .. ub - 1``), a program's arguments (the values at every call of it
-in the module) and integer arithmetic on them; None when unknown (a launch argument,
+in the module) and integer arithmetic on them, for every tile or for one tile of the
+grid (``Ranges(module, tile)``); None when unknown (a launch argument,
 a value loaded from memory). ``lower-ktdp-views`` reads it to know whether a tile
 stays inside its view's coordinate set."""
 
@@ -25,7 +26,10 @@ Interval = tuple[int, int]
 class Ranges:
     """Intervals of the index values of one module's programs."""
 
-    def __init__(self, module: ModuleOp):
+    def __init__(self, module: ModuleOp, tile: Sequence[int] | None = None):
+        self.tile = tile
+        """The tile id's coordinates when the intervals are those of one tile (None:
+        of every tile of the grid)."""
         self.calls: dict[str, list[func.CallOp]] = {}
         for op in module.walk():
             if isinstance(op, func.CallOp):
@@ -50,6 +54,9 @@ class Ranges:
         if isinstance(op, arith.ConstantOp):
             attr = op.value
             return (attr.value.data,) * 2 if isinstance(attr, IntegerAttr) else None
+        if isinstance(op, GetComputeTileIdOp) and self.tile is not None:
+            position = op.results.index(value)
+            return (self.tile[position],) * 2 if position < len(self.tile) else None
         if isinstance(op, GetComputeTileIdOp):
             kernel = enclosing_function(op)
             grid = grid_of(kernel) if kernel is not None else None
@@ -75,7 +82,10 @@ class Ranges:
             lower, upper, step = self.of(parent.lb), self.of(parent.ub), self.of(parent.step)
             if lower is None or upper is None or step is None or step[0] < 1:
                 return None
-            return lower[0], max(lower[0], upper[1] - 1)
+            last = upper[1] - 1
+            if lower[0] == lower[1] and step[0] == step[1] and last >= lower[0]:
+                last = lower[0] + (last - lower[0]) // step[0] * step[0]
+            return lower[0], max(lower[0], last)
         if isinstance(parent, func.FuncOp):
             calls = self.calls.get(parent.sym_name.data, [])
             ranges = [self.of(call.arguments[value.index]) for call in calls]

@@ -165,12 +165,21 @@ class Program:
     # Index values --------------------------------------------------------------
 
     def value(self, value: SSAValue) -> Index:
-        """``value`` of the schedule, in this program."""
+        """``value`` of the schedule, in this program. One of the tile id and the
+        arguments together (a per-tile choice among arrays) is computed once, at the
+        program's start, whatever the block that uses it: each of its per-core
+        entries is then live only until it is computed, not through the loops that
+        use it."""
         if value in self.env:
             return self.env[value]
-        key = (value, id(self.cursor))
+        hoisted = self.df.waves == 1 and roots(value, self.df.roots) == {TILE, ARG}
+        key = (value, "start" if hoisted else id(self.cursor))
         if key not in self.cache:
-            self.cache[key] = self._materialize(value)
+            if hoisted:
+                with self.inside(_Start(self.prologue)):
+                    self.cache[key] = self._materialize(value)
+            else:
+                self.cache[key] = self._materialize(value)
         return self.cache[key]
 
     def ssa(self, value: SSAValue) -> SSAValue:
@@ -217,3 +226,13 @@ class Program:
             index = a.add(a.mul(index, trip), position)
             total = a.mul(total, trip)
         return index, total
+
+
+class _Start:
+    """Where ops computed once at a program's start go: after its queries, in order."""
+
+    def __init__(self, ops: list[Operation]):
+        self.ops = ops
+
+    def add_op(self, op: Operation) -> None:
+        self.ops.append(op)

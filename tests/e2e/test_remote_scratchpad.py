@@ -133,6 +133,26 @@ def test_every_tile_reads_its_neighbours_scratchpad(device: str, tiles: int):
     assert _agrees(simulated["y"], np.roll(inputs["x"], -1, axis=0) + inputs["b"])
 
 
+def in_loop(text: str, trips: int) -> str:
+    """``text`` with its read and its store into y repeated ``trips`` times."""
+    loop = (f"  %trips = arith.constant {trips} : index\n"
+            "  scf.for %it = %c0 to %trips step %c1 {\n")
+    text = text.replace("  %t1 = arith.addi %t, %c1 : index\n",
+                        "  %t1 = arith.addi %t, %c1 : index\n" + loop)
+    return text.replace("  return\n}", "  }\n  return\n}")
+
+
+@pytest.mark.parametrize("device, tiles", DEVICES)
+def test_a_read_repeated_in_a_loop(device: str, tiles: int):
+    """The read of tile 0's row three times: the receive buffer is reused, each copy
+    into it waiting until the reader has read the one before (the backward signals of
+    a copy between cores in a loop)."""
+    inputs = _inputs(tiles)
+    package = compile_kernel(in_loop(from_tile(tiles), 3), device)
+    simulated = prepare(package, Simulator(device)).launch(*inputs.values())
+    assert _agrees(simulated["y"], inputs["x"][0] + inputs["b"])
+
+
 def test_a_read_needs_its_tiles_at_once():
     with pytest.raises(KtcError, match="grid \\[4\\] has 4 tiles that keep data in their own "
                                        "scratchpad"):
