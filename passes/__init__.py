@@ -20,6 +20,7 @@ PASSES: dict[str, tuple[str, str]] = {
     "lower-runtime-args": ("lower_runtime_args", "LowerRuntimeArgs"),
     "normalize-select-combiners": ("normalize_select_combiners", "NormalizeSelectCombiners"),
     "permute-access-tiles": ("permute_access_tiles", "PermuteAccessTiles"),
+    "fold-reshapes-and-slices": ("fold_reshapes_and_slices", "FoldReshapesAndSlices"),
     "split-distributed-views": ("split_distributed_views", "SplitDistributedViews"),
     "compute-group-extraction": ("compute_group_extraction", "ComputeGroupExtraction"),
     "inter-tile-reduce-lowering": ("inter_tile_reduce_lowering", "InterTileReduceLowering"),
