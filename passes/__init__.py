@@ -16,6 +16,7 @@ if TYPE_CHECKING:
     from xdsl.passes import ModulePass
 
 PASSES: dict[str, tuple[str, str]] = {
+    "lower-parallel-loops": ("lower_parallel_loops", "LowerParallelLoops"),
     "ktir-legality-check": ("ktir_legality_check", "KtirLegalityCheck"),
     "lower-runtime-args": ("lower_runtime_args", "LowerRuntimeArgs"),
     "normalize-select-combiners": ("normalize_select_combiners", "NormalizeSelectCombiners"),

@@ -110,7 +110,8 @@ NOT_YET: dict[str, str] = {
     ),
     **dict.fromkeys(
         ("scf.while", "scf.parallel", "scf.execute_region", "scf.index_switch"),
-        "the pipeline schedules scf.for and scf.if control flow",
+        "the pipeline schedules scf.for and scf.if control flow (and scf.parallel, "
+        "which lower-parallel-loops makes scf.for before this check)",
     ),
     "func.call": "a kernel is one function; inline the callee",
 }

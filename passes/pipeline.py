@@ -24,6 +24,8 @@ KTIR_TO_SCHEDULE = ",".join([
     # KTIR as written: func.func kernels with a grid, ktdp views/tiles/loads/stores,
     # tensor compute in arith/math/linalg/spyreop; the module declares its device.
     "apply-arch-patterns{point=pre_mapping}",
+    "lower-parallel-loops",
+    # Every scf.parallel is a nest of scf.for, its reductions carried as iter_args.
     "ktir-legality-check",
     # Only what the pipeline below can lower is left; nothing has changed yet.
     "lower-runtime-args",
