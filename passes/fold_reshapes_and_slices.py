@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from math import prod
 
 from xdsl.context import Context
-from xdsl.dialects import affine, tensor
+from xdsl.dialects import affine, arith, tensor
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
     AffineMapAttr,
@@ -24,6 +24,7 @@ from xdsl.dialects.builtin import (
     ArrayAttr,
     DenseArrayBase,
     DenseIntOrFPElementsAttr,
+    IndexType,
     IntegerAttr,
     MemRefType,
     ModuleOp,
@@ -79,6 +80,11 @@ class FoldReshapesAndSlices(ModulePass):
       tensors, named elementwise ``linalg`` ops and ``linalg.fill``, ``linalg.generic``
       with identity maps and parallel iterators, ``tensor.splat``/``empty``, splat
       constants) is that compute on the reshaped or sliced operands;
+    - a reshape that only drops or adds unit dimensions, read by ``linalg.generic``,
+      ``linalg.broadcast`` (made a generic) or ``tensor.extract``: its source read
+      through the map with those dimensions at 0, or at index 0 along them (a rank-0
+      tensor of a tile otherwise computed on is refused: the compute works on rank 1
+      or more);
     - a reshape of a reshape one reshape; a reshape to the same shape its source;
       a slice of an ``insert_slice`` outside the piece a slice of the destination,
       inside it a slice of the piece;
@@ -170,18 +176,22 @@ def _unit_reshape(op: Operation) -> bool:
 
 def _read_through_maps(op: Operation) -> bool:
     """Whether every use of ``op`` is an input of a ``linalg.generic`` or
-    ``linalg.broadcast`` (read through an indexing map)."""
+    ``linalg.broadcast`` (read through an indexing map) or a ``tensor.extract``."""
     return all(
-        use.operation.name == "linalg.broadcast" and use.index == 0
+        use.operation.name in ("linalg.broadcast", "tensor.extract") and use.index == 0
         or use.operation.name == "linalg.generic" and use.index < len(use.operation.inputs)
         for use in op.results[0].uses)
 
 
 def _absorb_into_maps(op: Operation) -> None:
     """Each generic (a broadcast made one) reads ``op``'s source through its map with
-    the unit dimensions ``op`` drops or adds taken at 0."""
+    the unit dimensions ``op`` drops or adds taken at 0; each extract reads the source
+    at its indices, 0 along those dimensions."""
     for use in list(op.results[0].uses):
         user = use.operation
+        if isinstance(user, tensor.ExtractOp):
+            _extract_source(user, op.operands[0])
+            continue
         if isinstance(user, BroadcastOp):
             generic = broadcast_generic(user)
             Rewriter.replace_op(user, generic)
@@ -205,6 +215,17 @@ def _read_source(generic: GenericOp, index: int, source: SSAValue) -> None:
     generic.properties["indexing_maps"] = ArrayAttr(maps)
 
 
+def _extract_source(extract: tensor.ExtractOp, source: SSAValue) -> None:
+    """``extract`` reading ``source`` (its operand but for unit dimensions): the
+    operand's indices along its non-unit dimensions, a constant 0 along the others."""
+    kept = iter(i for i, n in zip(extract.indices, extract.tensor.type.get_shape()) if n != 1)
+    zero = arith.ConstantOp(IntegerAttr(0, IndexType()))
+    indices = [next(kept) if n != 1 else zero.result for n in source.type.get_shape()]
+    Rewriter.insert_op(zero, InsertPoint.before(extract))
+    Rewriter.replace_op(extract, tensor.ExtractOp(source, indices, extract.result.type))
+    erase_unused([zero])
+
+
 def _what(op: Operation) -> str:
     return "reshapes" if op.name in RESHAPES else "slices"
 
@@ -220,6 +241,13 @@ def _load_fold(op: Operation, load: ktdp.LoadOp, ranges: Ranges) -> Built:
     tile = load.access_tile.owner
     _check_extent(tile, load.result.type, op)
     if op.name in RESHAPES:
+        if not op.results[0].type.get_shape():
+            raise KtcError(
+                f"'{op.name}' makes a rank-0 tensor of a loaded tile that is computed on; "
+                "the compiler computes on tensors of rank 1 or more: keep the unit "
+                "dimensions, or read the element with tensor.extract or a broadcast",
+                where(op),
+            )
         ops = _reshaped_tile(tile, op.results[0].type.get_shape(), ranges, op)
         loaded = _load(ops[-1], op.results[0].type)
         return [*ops, loaded], loaded.result

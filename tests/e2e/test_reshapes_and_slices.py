@@ -1,5 +1,5 @@
 """Reshapes and slices of tensors (``fold-reshapes-and-slices``): a collapse of a loaded
-tile, an expand before a store, a reshape to rank 0 read by a broadcast, a reshape
+tile, an expand before a store, a reshape to rank 0 read by a broadcast and by tensor.extract, a reshape
 moved past elementwise compute, a reshape in a loop, static and loop-indexed slices,
 a ``tensor.reshape`` and a ``tensor.cast``, a rank-reducing slice and an ``insert_slice`` that is stored (the corpus kernel that
 slices a sum is in ``test_fixed_addresses.py``). Each runs on every test device and is compared with a numpy formula
@@ -82,6 +82,28 @@ func.func @scalar_broadcast(%x: index, %y: index) {
 """
 """y = x[0, 0] everywhere in 4x64 f16 y: the 1x1 tile collapsed to rank 0 and
 broadcast (anchor's scalar_broadcast)."""
+
+RANK_ZERO_EXTRACT = """#one = affine_set<(d0, d1) : (d0 >= 0, -d0 >= 0, d1 >= 0, -d1 >= 0)>
+#ys = affine_set<(d0) : (d0 >= 0, -d0 + 63 >= 0)>
+#id = affine_map<(d0, d1) -> (d0, d1)>
+#id1 = affine_map<(d0) -> (d0)>
+func.func @r0x(%x: index, %y: index) {
+  %c0 = arith.constant 0 : index
+  %xv = ktdp.construct_memory_view %x, sizes: [1, 1], strides: [1, 1] {coordinate_set = #one, memory_space = #ktdp.memory_space<global>} : memref<1x1xf16>
+  %yv = ktdp.construct_memory_view %y, sizes: [64], strides: [1] {coordinate_set = #ys, memory_space = #ktdp.memory_space<global>} : memref<64xf16>
+  %xt = ktdp.construct_access_tile %xv[%c0, %c0] {access_tile_set = #one, access_tile_order = #id} : memref<1x1xf16> -> !ktdp.access_tile<1x1xindex>
+  %yt = ktdp.construct_access_tile %yv[%c0] {access_tile_set = #ys, access_tile_order = #id1} : memref<64xf16> -> !ktdp.access_tile<64xindex>
+  %a = ktdp.load %xt : !ktdp.access_tile<1x1xindex> -> tensor<1x1xf16>
+  %s = tensor.collapse_shape %a [] : tensor<1x1xf16> into tensor<f16>
+  %v = tensor.extract %s[] : tensor<f16>
+  %b = tensor.splat %v : tensor<64xf16>
+  %c = arith.addf %b, %b : tensor<64xf16>
+  ktdp.store %c, %yt : tensor<64xf16>, !ktdp.access_tile<64xindex>
+  return
+}
+"""
+"""y = 2 x[0, 0] everywhere in 64 f16 y: the 1x1 tile collapsed to rank 0, its element
+taken by tensor.extract and splat."""
 
 BETWEEN_COMPUTE = """#as = affine_set<(d0, d1) : (d0 >= 0, -d0 + 1 >= 0, d1 >= 0, -d1 + 63 >= 0)>
 #fs = affine_set<(d0) : (d0 >= 0, -d0 + 127 >= 0)>
@@ -238,6 +260,13 @@ def test_a_collapse_to_rank_zero_broadcast(device: str):
     x = np.array([[1.625]], np.float16)
     _check(RANK_ZERO, device, {"x": x, "y": np.zeros((4, 64), np.float16)},
            {"y": np.full((4, 64), 1.625, np.float16)}, "f16")
+
+
+@pytest.mark.parametrize("device", DEVICES)
+def test_a_collapse_to_rank_zero_extracted(device: str):
+    x = np.array([[1.625]], np.float16)
+    _check(RANK_ZERO_EXTRACT, device, {"x": x, "y": np.zeros(64, np.float16)},
+           {"y": np.full(64, 3.25, np.float16)}, "f16")
 
 
 @pytest.mark.parametrize("device", DEVICES)

@@ -1,5 +1,5 @@
 // Reshapes and slices of what is neither loaded nor elementwise compute, a reshape
-// of a tile that may be masked, a slice reading part of an inserted piece and part of
+// of a tile that may be masked, a rank-0 tensor of a tile computed on, a slice reading part of an inserted piece and part of
 // its destination, and an assembled tensor used by compute are refused at the op,
 // with what the compiler folds instead.
 
@@ -61,5 +61,20 @@ func.func @assembled(%s: f32, %t: f32) {
   // expected-error@+1 {{'tensor.insert_slice' is used by 'math.exp' at}}
   %w = tensor.insert_slice %p into %a[2, 0] [2, 64] [1, 1] : tensor<2x64xf32> into tensor<8x64xf32>
   %e = math.exp %w : tensor<8x64xf32>
+  return
+}
+
+// -----
+
+#one = affine_set<(d0, d1) : (d0 >= 0, -d0 >= 0, d1 >= 0, -d1 >= 0)>
+#id2 = affine_map<(d0, d1) -> (d0, d1)>
+func.func @rank_zero(%x: index) {
+  %c0 = arith.constant 0 : index
+  %xv = ktdp.construct_memory_view %x, sizes: [1, 1], strides: [1, 1] {coordinate_set = #one, memory_space = #ktdp.memory_space<global>} : memref<1x1xf32>
+  %xt = ktdp.construct_access_tile %xv[%c0, %c0] {access_tile_set = #one, access_tile_order = #id2} : memref<1x1xf32> -> !ktdp.access_tile<1x1xindex>
+  %a = ktdp.load %xt : !ktdp.access_tile<1x1xindex> -> tensor<1x1xf32>
+  // expected-error@+1 {{'tensor.collapse_shape' makes a rank-0 tensor of a loaded tile that is computed on; the compiler computes on tensors of rank 1 or more: keep the unit dimensions, or read the element with tensor.extract or a broadcast}}
+  %s = tensor.collapse_shape %a [] : tensor<1x1xf32> into tensor<f32>
+  %e = math.exp %s : tensor<f32>
   return
 }
