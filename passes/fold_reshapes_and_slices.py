@@ -32,7 +32,7 @@ from xdsl.dialects.builtin import (
     i64,
 )
 from xdsl.dialects.linalg.ops import BroadcastOp, GenericOp
-from xdsl.ir import Operation, SSAValue
+from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.ir.affine import AffineConstantExpr, AffineExpr, AffineMap
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
@@ -76,6 +76,8 @@ class FoldReshapesAndSlices(ModulePass):
       starting at the tile's first element, its strides those of the tile's elements
       (``_restride``), when the tile lies in its view's coordinate set for every value
       of its indices (``passes/analysis/ranges.py``) and is not of a distributed view;
+      a reshape of an indirect tile by unit dimensions only the indirect tile with
+      those intermediate variables dropped (0 in the subscripts) or added;
     - a reshape or slice of elementwise compute (``arith``/``math``/``spyreop`` on
       tensors, named elementwise ``linalg`` ops and ``linalg.fill``, ``linalg.generic``
       with identity maps and parallel iterators, ``tensor.splat``/``empty``, splat
@@ -239,6 +241,10 @@ def _load_fold(op: Operation, load: ktdp.LoadOp, ranges: Ranges) -> Built:
     """A load of the tile ``op`` makes of ``load``'s (a slice then reshaped to the
     slice's rank when it reduces it)."""
     tile = load.access_tile.owner
+    if isinstance(tile, ktdp.ConstructIndirectAccessTileOp) and op.name in RESHAPES:
+        new_tile = _reshaped_indirect(tile, op.results[0].type.get_shape(), op)
+        loaded = _load(new_tile, op.results[0].type)
+        return [new_tile, loaded], loaded.result
     _check_extent(tile, load.result.type, op)
     if op.name in RESHAPES:
         if not op.results[0].type.get_shape():
@@ -355,6 +361,48 @@ def _reshaped_tile(tile: ktdp.ConstructAccessTileOp, shape, ranges: Ranges,
     for new in (offset, reshaped, new_tile):
         new.location = op.location
     return [offset, reshaped, new_tile]
+
+
+def _reshaped_indirect(tile: ktdp.ConstructIndirectAccessTileOp, shape,
+                       op: Operation) -> ktdp.ConstructIndirectAccessTileOp:
+    """The indirect tile of ``shape``, which differs from ``tile``'s only by unit
+    dimensions: one intermediate variable per dimension of ``shape``, the non-unit ones
+    taking the places of the old non-unit ones in the subscripts, the old unit ones 0."""
+    old = list(tile.result.type.get_shape())
+    bounds = box_bounds(tile.variables_space_set.data)
+    order = tile.variables_space_order.data
+    if (_non_unit(old) != _non_unit(shape) or bounds is None
+            or [b.value if isinstance(b, AffineConstantExpr) else None for b in bounds] != old
+            or order != AffineMap.identity(len(old)) or tile.symbol_operands):
+        raise KtcError(
+            f"'{op.name}' reshapes an indirect tile other than by unit dimensions, or one "
+            "whose variables space is not the box of its shape in the identity order; the "
+            "compiler reshapes indirect tiles only by adding or dropping unit dimensions",
+            where(op),
+        )
+    captured = len(tile.captured_variables)
+    places = iter(j for j, n in enumerate(shape) if n != 1)
+    variables = [AffineExpr.dimension(captured + next(places)) if n != 1 else AffineExpr.constant(0)
+                 for n in old]
+    dims = [AffineExpr.dimension(c) for c in range(captured)] + variables
+    maps = ArrayAttr(
+        AffineMapAttr(AffineMap(captured + len(shape), m.data.num_symbols, tuple(
+            r.replace_dims_and_symbols(dims, []) for r in m.data.results)))
+        for m in tile.per_dim_subscript_maps.data)
+    body = Block(arg_types=[IndexType()] * len(shape))
+    kept = iter(a for a, n in zip(tile.body.block.args, old) if n != 1)
+    for argument, n in zip(body.args, shape):
+        argument.name_hint = next(kept).name_hint if n != 1 else None
+    body.add_op(ktdp.RegionTerminatorOp())
+    properties = {k: v for k, v in tile.properties.items() if k != "operandSegmentSizes"}
+    properties.update(per_dim_subscript_maps=maps, variables_space_set=AffineSetAttr(box(shape)),
+                      variables_space_order=AffineMapAttr(AffineMap.identity(len(shape))))
+    new = ktdp.ConstructIndirectAccessTileOp.build(
+        operands=[tile.base, list(tile.indirect_memrefs), list(tile.captured_variables), []],
+        result_types=[ktdp.AccessTileType(list(shape))], properties=properties,
+        attributes=dict(tile.attributes), regions=[Region(body)])
+    new.location = tile.location
+    return new
 
 
 def _check_inside(tile: ktdp.ConstructAccessTileOp, view: ktdp.ConstructMemoryViewOp,
@@ -610,8 +658,11 @@ def _store_source(store: ktdp.StoreOp, source: SSAValue, ranges: Ranges) -> None
     reshaped to ``source``'s shape."""
     reshape = store.data_tile.owner
     tile = store.access_tile.owner
-    _check_extent(tile, store.data_tile.type, reshape)
-    ops = _reshaped_tile(tile, source.type.get_shape(), ranges, reshape)
+    if isinstance(tile, ktdp.ConstructIndirectAccessTileOp):
+        ops = [_reshaped_indirect(tile, source.type.get_shape(), reshape)]
+    else:
+        _check_extent(tile, store.data_tile.type, reshape)
+        ops = _reshaped_tile(tile, source.type.get_shape(), ranges, reshape)
     Rewriter.insert_op([*ops, ktdp.StoreOp.build(operands=[source, ops[-1].results[0]])],
                        InsertPoint.before(store))
     Rewriter.erase_op(store)

@@ -1,7 +1,7 @@
 """Reshapes and slices of tensors (``fold-reshapes-and-slices``): a collapse of a loaded
 tile, an expand before a store, a reshape to rank 0 read by a broadcast and by tensor.extract, a reshape
 moved past elementwise compute, a reshape in a loop, static and loop-indexed slices,
-a ``tensor.reshape`` and a ``tensor.cast``, a rank-reducing slice and an ``insert_slice`` that is stored (the corpus kernel that
+a ``tensor.reshape`` and a ``tensor.cast``, a collapse of an indirect (paged) tile, a rank-reducing slice and an ``insert_slice`` that is stored (the corpus kernel that
 slices a sum is in ``test_fixed_addresses.py``). Each runs on every test device and is compared with a numpy formula
 written here and with the reference interpreter (``ktc.sim.check``'s rule)."""
 
@@ -226,6 +226,41 @@ func.func @reshaped(%x: index, %y: index) {
 and a tensor.cast to its own type moved to the load, the collapse to the store."""
 
 
+INDIRECT = """#cache = affine_set<(d0, d1, d2, d3) : (d0 >= 0, -d0 + 7 >= 0, d1 >= 0, -d1 + 15 >= 0, d2 >= 0, -d2 + 3 >= 0, d3 >= 0, -d3 + 63 >= 0)>
+#table = affine_set<(d0, d1) : (d0 >= 0, -d0 >= 0, d1 >= 0, -d1 + 3 >= 0)>
+#space = affine_set<(d0, d1, d2, d3) : (d0 >= 0, -d0 >= 0, d1 >= 0, -d1 + 15 >= 0, d2 >= 0, -d2 >= 0, d3 >= 0, -d3 + 63 >= 0)>
+#os = affine_set<(d0, d1) : (d0 >= 0, -d0 + 63 >= 0, d1 >= 0, -d1 + 63 >= 0)>
+#ot = affine_set<(d0, d1) : (d0 >= 0, -d0 + 15 >= 0, d1 >= 0, -d1 + 63 >= 0)>
+#id4 = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
+#id2 = affine_map<(d0, d1) -> (d0, d1)>
+func.func @paged_rows(%cache: index, %table: index, %y: index, %head: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %c16 = arith.constant 16 : index
+  %cv = ktdp.construct_memory_view %cache, sizes: [8, 16, 4, 64], strides: [4096, 256, 64, 1] {coordinate_set = #cache, memory_space = #ktdp.memory_space<global>} : memref<8x16x4x64xf16>
+  %tv = ktdp.construct_memory_view %table, sizes: [1, 4], strides: [4, 1] {coordinate_set = #table, memory_space = #ktdp.memory_space<global>} : memref<1x4xi32>
+  %yv = ktdp.construct_memory_view %y, sizes: [64, 64], strides: [64, 1] {coordinate_set = #os, memory_space = #ktdp.memory_space<global>} : memref<64x64xf16>
+  scf.for %j = %c0 to %c4 step %c1 {
+    %kt = ktdp.construct_indirect_access_tile intermediate_variables(%d0, %d1, %d2, %d3)
+        %cv[ind(%tv[%c0, %j + %d0]), (%d1), (%head + %d2), (%d3)] {
+      variables_space_set = #space, variables_space_order = #id4
+    } : memref<8x16x4x64xf16>, memref<1x4xi32> -> !ktdp.access_tile<1x16x1x64xindex>
+    %k4 = ktdp.load %kt : !ktdp.access_tile<1x16x1x64xindex> -> tensor<1x16x1x64xf16>
+    %k2 = tensor.collapse_shape %k4 [[0, 1], [2, 3]] : tensor<1x16x1x64xf16> into tensor<16x64xf16>
+    %e = math.exp %k2 : tensor<16x64xf16>
+    %r = arith.muli %j, %c16 : index
+    %ytile = ktdp.construct_access_tile %yv[%r, %c0] {access_tile_set = #ot, access_tile_order = #id2} : memref<64x64xf16> -> !ktdp.access_tile<16x64xindex>
+    ktdp.store %e, %ytile : tensor<16x64xf16>, !ktdp.access_tile<16x64xindex>
+  }
+  return
+}
+"""
+"""y[16j : 16j+16] = exp(cache[table[0, j], :, head, :]) for j < 4: a paged cache's
+1x16x1x64 indirect tile (page from the table, one head) collapsed to 16x64 (the
+indirect tile's unit variables dropped)."""
+
+
 def _f16(shape, seed: int) -> np.ndarray:
     return np.random.default_rng(seed).standard_normal(shape).astype(np.float16)
 
@@ -301,3 +336,15 @@ def test_a_reshape_by_a_shape_operand_and_a_cast(device: str):
     x = np.abs(_f32((8, 64), 9))
     _check(RESHAPED, device, {"x": x, "y": np.zeros(512, np.float32)},
            {"y": np.sqrt(x.astype(np.float64)).reshape(-1).astype(np.float32)}, "f32")
+
+
+@pytest.mark.parametrize("device", DEVICES)
+def test_a_collapse_of_an_indirect_tile(device: str):
+    cache = _f16((8, 16, 4, 64), 10)
+    table = np.array([[5, 2, 7, 0]], np.int32)
+    wide = np.exp(cache.astype(np.float64))
+    expected = np.concatenate([wide[page, :, 2, :] for page in table[0]]).astype(np.float16)
+    inputs = {"cache": cache, "table": table, "y": np.zeros((64, 64), np.float16), "head": 2}
+    simulated, reference = run(INDIRECT, device, inputs)
+    agree(simulated, reference, {"cache": cache, "table": table, "y": expected},
+          {"cache": "f16", "table": "i32", "y": "f16"})

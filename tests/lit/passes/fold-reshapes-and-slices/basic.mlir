@@ -4,7 +4,9 @@
 // (a loop index an operand of its map), a slice of elementwise compute that compute
 // on slices, an expand of a stored tensor a store through the tile reshaped back, a
 // stored insert_slice stores of the piece and of the destination around it, and a
-// collapse to rank 0 read by a broadcast the generic reading the 1x1 tile at (0, 0).
+// collapse to rank 0 read by a broadcast the generic reading the 1x1 tile at (0, 0);
+// a collapse of an indirect tile's unit dimensions drops those intermediate variables
+// (0 in the subscripts).
 
 // RUN: ktc-opt %s -p fold-reshapes-and-slices | filecheck %s
 
@@ -14,6 +16,7 @@
 #fs = affine_set<(d0) : (d0 >= 0, -d0 + 511 >= 0)>
 #one = affine_set<(d0, d1) : (d0 >= 0, -d0 >= 0, d1 >= 0, -d1 >= 0)>
 #id3 = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
+#id4 = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
 #id2 = affine_map<(d0, d1) -> (d0, d1)>
 #id1 = affine_map<(d0) -> (d0)>
 func.func @folds(%x: index, %m: index, %y: index, %s: index) attributes {grid = [8]} {
@@ -74,3 +77,25 @@ func.func @folds(%x: index, %m: index, %y: index, %s: index) attributes {grid = 
 // CHECK-NEXT:    %spread = linalg.generic {indexing_maps = [#[[ZERO]], #{{.+}}], iterator_types = ["parallel", "parallel"]} ins(%one : tensor<1x1xf16>) outs(%init : tensor<4x64xf16>)
 // CHECK-NOT:     tensor.
 // CHECK:         return
+
+#cache = affine_set<(d0, d1, d2, d3) : (d0 >= 0, -d0 + 7 >= 0, d1 >= 0, -d1 + 15 >= 0, d2 >= 0, -d2 + 3 >= 0, d3 >= 0, -d3 + 63 >= 0)>
+#table = affine_set<(d0, d1) : (d0 >= 0, -d0 >= 0, d1 >= 0, -d1 + 3 >= 0)>
+#space = affine_set<(d0, d1, d2, d3) : (d0 >= 0, -d0 >= 0, d1 >= 0, -d1 + 15 >= 0, d2 >= 0, -d2 >= 0, d3 >= 0, -d3 + 63 >= 0)>
+func.func @paged(%cache: index, %table: index, %j: index, %head: index) {
+  %c0 = arith.constant 0 : index
+  %cv = ktdp.construct_memory_view %cache, sizes: [8, 16, 4, 64], strides: [4096, 256, 64, 1] {coordinate_set = #cache, memory_space = #ktdp.memory_space<global>} : memref<8x16x4x64xf16>
+  %tv = ktdp.construct_memory_view %table, sizes: [1, 4], strides: [4, 1] {coordinate_set = #table, memory_space = #ktdp.memory_space<global>} : memref<1x4xi32>
+  %kt = ktdp.construct_indirect_access_tile intermediate_variables(%d0, %d1, %d2, %d3)
+      %cv[ind(%tv[%c0, %j + %d0]), (%d1), (%head + %d2), (%d3)] {
+    variables_space_set = #space, variables_space_order = #id4
+  } : memref<8x16x4x64xf16>, memref<1x4xi32> -> !ktdp.access_tile<1x16x1x64xindex>
+  %k4 = ktdp.load %kt : !ktdp.access_tile<1x16x1x64xindex> -> tensor<1x16x1x64xf16>
+  %k2 = tensor.collapse_shape %k4 [[0, 1], [2, 3]] : tensor<1x16x1x64xf16> into tensor<16x64xf16>
+  %e = math.exp %k2 : tensor<16x64xf16>
+  return
+}
+
+// CHECK-LABEL: func.func @paged
+// CHECK:         %[[T:.+]] = ktdp.construct_indirect_access_tile intermediate_variables(%d1, %d3) %cv[ind(%tv[%c0, %j]), (%d1), (%head), (%d3)] {{.*}} -> !ktdp.access_tile<16x64xindex>
+// CHECK-NEXT:    %k2 = ktdp.load %[[T]] : <16x64xindex> -> tensor<16x64xf16>
+// CHECK-NEXT:    %e = math.exp %k2 : tensor<16x64xf16>
