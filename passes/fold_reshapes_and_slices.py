@@ -33,7 +33,7 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.dialects.linalg.ops import BroadcastOp, GenericOp
 from xdsl.ir import Block, Operation, Region, SSAValue
-from xdsl.ir.affine import AffineConstantExpr, AffineExpr, AffineMap
+from xdsl.ir.affine import AffineConstantExpr, AffineDimExpr, AffineExpr, AffineMap
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
@@ -87,6 +87,10 @@ class FoldReshapesAndSlices(ModulePass):
       through the map with those dimensions at 0, or at index 0 along them (a rank-0
       tensor of a tile otherwise computed on is refused: the compute works on rank 1
       or more);
+    - a slice of a ``linalg.generic`` of one output indexed by a projected
+      permutation (or of a ``linalg.broadcast``) that generic on the slices its maps
+      read: the loops its output names sliced alike, the others (reduced, broadcast
+      away) whole;
     - a reshape of a reshape one reshape; a reshape to the same shape its source;
       a slice of an ``insert_slice`` outside the piece a slice of the destination,
       inside it a slice of the piece;
@@ -159,6 +163,8 @@ def _replacement(op: Operation, source: Operation, ranges: Ranges) -> Built:
         return _slice_of_insert(op, source)
     if _elementwise(source):
         return _commuted(op, source)
+    if op.name == "tensor.extract_slice" and isinstance(source, BroadcastOp | GenericOp):
+        return _sliced_generic(op, source)
     raise KtcError(
         f"'{op.name}' {_what(op)} the result of {_producer(op.operands[0])}; the compiler "
         "folds reshapes and slices into the access tiles of loads and stores, through "
@@ -547,6 +553,67 @@ def _applied(op: Operation, value: SSAValue) -> Operation:
     result = TensorType(value.type.get_element_type(), op.results[0].type.get_shape())
     return type(op).create(operands=[value, *op.operands[1:]], result_types=[result],
                            properties=dict(op.properties), attributes=dict(op.attributes))
+
+
+def _sliced_generic(op: Operation, source: BroadcastOp | GenericOp) -> Built:
+    """A slice of a generic's one result (a broadcast made one): the generic on the
+    slices its maps read. Each loop the output map names takes the slice's offset and
+    size along that result; the others (reduced, or broadcast away) stay whole."""
+    generic = broadcast_generic(source) if isinstance(source, BroadcastOp) else source
+    output_map = generic.indexing_maps.data[-1].data
+    if len(generic.outputs) != 1 or not output_map.is_projected_permutation():
+        raise KtcError(
+            f"'{op.name}' slices a '{source.name}' with {len(generic.outputs)} outputs or an "
+            "output map that is not a projected permutation; the compiler slices generics "
+            "of one output indexed by their loops",
+            where(op),
+        )
+    offsets, sizes = _slice_box(op)
+    loops = _loop_extents(generic)
+    boxes = [(AffineExpr.constant(0), n) for n in loops]
+    for result, offset, size in zip(output_map.results, offsets, sizes):
+        boxes[result.position] = (offset, size)
+    ops, operands = [], []
+    for value, indexing in zip(generic.operands, generic.indexing_maps.data):
+        sliced = _slice_through(value, indexing.data, boxes)
+        ops.append(sliced)
+        operands.append(sliced.result)
+    full = TensorType(op.results[0].type.get_element_type(), sizes)
+    moved = GenericOp.create(
+        operands=operands, result_types=[full], properties=dict(generic.properties),
+        attributes=dict(generic.attributes), regions=[generic.body.clone()])
+    reshape, value = _reshaped(moved.results[0], op.results[0].type.get_shape())
+    if generic is not source:
+        generic.erase()
+    return [*ops, moved, *reshape], value
+
+
+def _loop_extents(generic: GenericOp) -> list[int]:
+    """The extent of each loop of ``generic``, from the operands its maps name it in."""
+    extents: dict[int, int] = {}
+    for value, indexing in zip(generic.operands, generic.indexing_maps.data):
+        for expr, n in zip(indexing.data.results, value.type.get_shape()):
+            if isinstance(expr, AffineDimExpr):
+                extents.setdefault(expr.position, n)
+    return [extents[d] for d in range(len(generic.iterator_types.data))]
+
+
+def _slice_through(value: SSAValue, indexing: AffineMap, boxes) -> Operation:
+    """The slice of ``value`` that ``indexing`` reads over the loops' ``boxes`` (a
+    constant 0 of the map the one element there)."""
+    offsets, sizes = [], []
+    for expr in indexing.results:
+        offset, size = boxes[expr.position] if isinstance(expr, AffineDimExpr) else (AffineExpr.constant(0), 1)
+        offsets.append(offset)
+        sizes.append(size)
+    dynamic = [o for o in offsets if isinstance(o, SSAValue)]
+    static = [DYNAMIC_INDEX if isinstance(o, SSAValue) else o.value for o in offsets]
+    result = TensorType(value.type.get_element_type(), sizes)
+    return tensor.ExtractSliceOp.build(
+        operands=[value, dynamic, [], []], result_types=[result],
+        properties={"static_offsets": DenseArrayBase.from_list(i64, static),
+                    "static_sizes": DenseArrayBase.from_list(i64, sizes),
+                    "static_strides": DenseArrayBase.from_list(i64, [1] * len(sizes))})
 
 
 def _slice_of_insert(op: Operation, insert: Operation) -> Built:

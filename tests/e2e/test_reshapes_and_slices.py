@@ -1,7 +1,7 @@
 """Reshapes and slices of tensors (``fold-reshapes-and-slices``): a collapse of a loaded
 tile, an expand before a store, a reshape to rank 0 read by a broadcast and by tensor.extract, a reshape
 moved past elementwise compute, a reshape in a loop, static and loop-indexed slices,
-a ``tensor.reshape`` and a ``tensor.cast``, a collapse of an indirect (paged) tile, a rank-reducing slice and an ``insert_slice`` that is stored (the corpus kernel that
+a ``tensor.reshape`` and a ``tensor.cast``, a collapse of an indirect (paged) tile, slices of a broadcasting and of a reducing generic, a rank-reducing slice and an ``insert_slice`` that is stored (the corpus kernel that
 slices a sum is in ``test_fixed_addresses.py``). Each runs on every test device and is compared with a numpy formula
 written here and with the reference interpreter (``ktc.sim.check``'s rule)."""
 
@@ -261,6 +261,50 @@ func.func @paged_rows(%cache: index, %table: index, %y: index, %head: index) {
 indirect tile's unit variables dropped)."""
 
 
+SLICED_GENERICS = """#ms = affine_set<(d0, d1) : (d0 >= 0, -d0 + 7 >= 0, d1 >= 0, -d1 + 63 >= 0)>
+#vs = affine_set<(d0) : (d0 >= 0, -d0 + 63 >= 0)>
+#ps = affine_set<(d0, d1) : (d0 >= 0, -d0 + 1 >= 0, d1 >= 0, -d1 + 31 >= 0)>
+#rs = affine_set<(d0) : (d0 >= 0, -d0 + 2 >= 0)>
+#id2 = affine_map<(d0, d1) -> (d0, d1)>
+#row = affine_map<(d0, d1) -> (d1)>
+#col = affine_map<(d0, d1) -> (d0)>
+#id1 = affine_map<(d0) -> (d0)>
+func.func @sliced_generics(%x: index, %b: index, %y: index, %s: index) {
+  %c0 = arith.constant 0 : index
+  %zero = arith.constant 0.0 : f32
+  %xv = ktdp.construct_memory_view %x, sizes: [8, 64], strides: [64, 1] {coordinate_set = #ms, memory_space = #ktdp.memory_space<global>} : memref<8x64xf32>
+  %bv = ktdp.construct_memory_view %b, sizes: [64], strides: [1] {coordinate_set = #vs, memory_space = #ktdp.memory_space<global>} : memref<64xf32>
+  %yv = ktdp.construct_memory_view %y, sizes: [2, 32], strides: [32, 1] {coordinate_set = #ps, memory_space = #ktdp.memory_space<global>} : memref<2x32xf32>
+  %sv = ktdp.construct_memory_view %s, sizes: [3], strides: [1] {coordinate_set = #rs, memory_space = #ktdp.memory_space<global>} : memref<3xf32>
+  %xt = ktdp.construct_access_tile %xv[%c0, %c0] {access_tile_set = #ms, access_tile_order = #id2} : memref<8x64xf32> -> !ktdp.access_tile<8x64xindex>
+  %bt = ktdp.construct_access_tile %bv[%c0] {access_tile_set = #vs, access_tile_order = #id1} : memref<64xf32> -> !ktdp.access_tile<64xindex>
+  %yt = ktdp.construct_access_tile %yv[%c0, %c0] {access_tile_set = #ps, access_tile_order = #id2} : memref<2x32xf32> -> !ktdp.access_tile<2x32xindex>
+  %st = ktdp.construct_access_tile %sv[%c0] {access_tile_set = #rs, access_tile_order = #id1} : memref<3xf32> -> !ktdp.access_tile<3xindex>
+  %a = ktdp.load %xt : !ktdp.access_tile<8x64xindex> -> tensor<8x64xf32>
+  %bias = ktdp.load %bt : !ktdp.access_tile<64xindex> -> tensor<64xf32>
+  %e = tensor.empty() : tensor<8x64xf32>
+  %sum = linalg.generic {indexing_maps = [#id2, #row, #id2], iterator_types = ["parallel", "parallel"]} ins(%a, %bias : tensor<8x64xf32>, tensor<64xf32>) outs(%e : tensor<8x64xf32>) {
+  ^bb0(%p: f32, %q: f32, %o: f32):
+    %r = arith.addf %p, %q : f32
+    linalg.yield %r : f32
+  } -> tensor<8x64xf32>
+  %part = tensor.extract_slice %sum[2, 16] [2, 32] [1, 1] : tensor<8x64xf32> to tensor<2x32xf32>
+  ktdp.store %part, %yt : tensor<2x32xf32>, !ktdp.access_tile<2x32xindex>
+  %init = tensor.splat %zero : tensor<8xf32>
+  %rows = linalg.generic {indexing_maps = [#id2, #col], iterator_types = ["parallel", "reduction"]} ins(%a : tensor<8x64xf32>) outs(%init : tensor<8xf32>) {
+  ^bb0(%p: f32, %o: f32):
+    %r = arith.addf %p, %o : f32
+    linalg.yield %r : f32
+  } -> tensor<8xf32>
+  %three = tensor.extract_slice %rows[5] [3] [1] : tensor<8xf32> to tensor<3xf32>
+  ktdp.store %three, %st : tensor<3xf32>, !ktdp.access_tile<3xindex>
+  return
+}
+"""
+"""y = (x + b)[2:4, 16:48] for 8x64 f32 x and a 64-element bias b broadcast along the
+rows by the generic's map; s = the row sums of x[5:8] (a slice of a reduction)."""
+
+
 def _f16(shape, seed: int) -> np.ndarray:
     return np.random.default_rng(seed).standard_normal(shape).astype(np.float16)
 
@@ -348,3 +392,12 @@ def test_a_collapse_of_an_indirect_tile(device: str):
     simulated, reference = run(INDIRECT, device, inputs)
     agree(simulated, reference, {"cache": cache, "table": table, "y": expected},
           {"cache": "f16", "table": "i32", "y": "f16"})
+
+
+@pytest.mark.parametrize("device", DEVICES)
+def test_slices_of_a_broadcasting_and_a_reducing_generic(device: str):
+    x, b = _f32((8, 64), 11), _f32(64, 12)
+    inputs = {"x": x, "b": b, "y": np.zeros((2, 32), np.float32), "s": np.zeros(3, np.float32)}
+    expected = {"y": (x + b)[2:4, 16:48],
+                "s": x[5:8].astype(np.float64).sum(axis=1).astype(np.float32)}
+    _check(SLICED_GENERICS, device, inputs, expected, "f32", length=64)

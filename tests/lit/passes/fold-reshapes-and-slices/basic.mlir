@@ -6,7 +6,8 @@
 // stored insert_slice stores of the piece and of the destination around it, and a
 // collapse to rank 0 read by a broadcast the generic reading the 1x1 tile at (0, 0);
 // a collapse of an indirect tile's unit dimensions drops those intermediate variables
-// (0 in the subscripts).
+// (0 in the subscripts); a slice of a generic that broadcasts its bias along the rows is
+// the generic on the slices its maps read (the bias along the sliced columns only).
 
 // RUN: ktc-opt %s -p fold-reshapes-and-slices | filecheck %s
 
@@ -99,3 +100,32 @@ func.func @paged(%cache: index, %table: index, %j: index, %head: index) {
 // CHECK:         %[[T:.+]] = ktdp.construct_indirect_access_tile intermediate_variables(%d1, %d3) %cv[ind(%tv[%c0, %j]), (%d1), (%head), (%d3)] {{.*}} -> !ktdp.access_tile<16x64xindex>
 // CHECK-NEXT:    %k2 = ktdp.load %[[T]] : <16x64xindex> -> tensor<16x64xf16>
 // CHECK-NEXT:    %e = math.exp %k2 : tensor<16x64xf16>
+
+#bs = affine_set<(d0) : (d0 >= 0, -d0 + 63 >= 0)>
+#row = affine_map<(d0, d1) -> (d1)>
+func.func @sliced_generic(%m: index, %b: index) {
+  %c0 = arith.constant 0 : index
+  %mv = ktdp.construct_memory_view %m, sizes: [8, 64], strides: [64, 1] {coordinate_set = #ms, memory_space = #ktdp.memory_space<global>} : memref<8x64xf16>
+  %bv = ktdp.construct_memory_view %b, sizes: [64], strides: [1] {coordinate_set = #bs, memory_space = #ktdp.memory_space<global>} : memref<64xf16>
+  %ma = ktdp.construct_access_tile %mv[%c0, %c0] {access_tile_set = #ms, access_tile_order = #id2} : memref<8x64xf16> -> !ktdp.access_tile<8x64xindex>
+  %ba = ktdp.construct_access_tile %bv[%c0] {access_tile_set = #bs, access_tile_order = #id1} : memref<64xf16> -> !ktdp.access_tile<64xindex>
+  %x = ktdp.load %ma : !ktdp.access_tile<8x64xindex> -> tensor<8x64xf16>
+  %bias = ktdp.load %ba : !ktdp.access_tile<64xindex> -> tensor<64xf16>
+  %e = tensor.empty() : tensor<8x64xf16>
+  %sum = linalg.generic {indexing_maps = [#id2, #row, #id2], iterator_types = ["parallel", "parallel"]} ins(%x, %bias : tensor<8x64xf16>, tensor<64xf16>) outs(%e : tensor<8x64xf16>) {
+  ^bb0(%p: f16, %q: f16, %o: f16):
+    %r = arith.addf %p, %q : f16
+    linalg.yield %r : f16
+  } -> tensor<8x64xf16>
+  %part = tensor.extract_slice %sum[2, 16] [2, 32] [1, 1] : tensor<8x64xf16> to tensor<2x32xf16>
+  %n = math.exp %part : tensor<2x32xf16>
+  return
+}
+
+// CHECK-LABEL: func.func @sliced_generic
+// CHECK:         %[[XT:.+]] = ktdp.construct_access_tile %mv[%c0 + 2, %c0 + 16] {{.*}} -> !ktdp.access_tile<2x32xindex>
+// CHECK-NEXT:    %[[X:.+]] = ktdp.load %[[XT]] : <2x32xindex> -> tensor<2x32xf16>
+// CHECK-NEXT:    %[[BT:.+]] = ktdp.construct_access_tile %bv[%c0 + 16] {{.*}} -> !ktdp.access_tile<32xindex>
+// CHECK-NEXT:    %[[B:.+]] = ktdp.load %[[BT]] : <32xindex> -> tensor<32xf16>
+// CHECK-NEXT:    %[[E:.+]] = tensor.empty() : tensor<2x32xf16>
+// CHECK-NEXT:    %part = linalg.generic {{.*}} ins(%[[X]], %[[B]] : tensor<2x32xf16>, tensor<32xf16>) outs(%[[E]] : tensor<2x32xf16>)
