@@ -16,10 +16,12 @@ if TYPE_CHECKING:
     from xdsl.passes import ModulePass
 
 PASSES: dict[str, tuple[str, str]] = {
+    "lower-parallel-loops": ("lower_parallel_loops", "LowerParallelLoops"),
     "ktir-legality-check": ("ktir_legality_check", "KtirLegalityCheck"),
     "lower-runtime-args": ("lower_runtime_args", "LowerRuntimeArgs"),
     "normalize-select-combiners": ("normalize_select_combiners", "NormalizeSelectCombiners"),
     "permute-access-tiles": ("permute_access_tiles", "PermuteAccessTiles"),
+    "fold-reshapes-and-slices": ("fold_reshapes_and_slices", "FoldReshapesAndSlices"),
     "split-distributed-views": ("split_distributed_views", "SplitDistributedViews"),
     "compute-group-extraction": ("compute_group_extraction", "ComputeGroupExtraction"),
     "inter-tile-reduce-lowering": ("inter_tile_reduce_lowering", "InterTileReduceLowering"),

@@ -88,7 +88,9 @@ ACCEPTED = frozenset({
     "func.return", "scf.for", "scf.if", "scf.yield", "ktdp.get_compute_tile_id", "ktdp.load",
     "ktdp.store", "tensor.empty", "tensor.splat", "tensor.extract", "linalg.broadcast",
     "linalg.fill", "ktdp.inter_tile_reduce", "ktdp.yield_partial", "ktdp.yield_reduced",
-    "ktdp.runtime_arg_extract", "ktdp.inter_tile_consume",
+    "ktdp.runtime_arg_extract", "ktdp.inter_tile_consume", "tensor.expand_shape",
+    "tensor.collapse_shape", "tensor.reshape", "tensor.cast", "tensor.extract_slice",
+    "tensor.insert_slice",
 })
 """Ops accepted as they are (their result types are still checked)."""
 
@@ -104,18 +106,14 @@ NESTING = frozenset({
 NOT_YET: dict[str, str] = {
     "linalg.quantized_matmul": "the pipeline schedules contractions of floating-point operands",
     **dict.fromkeys(
-        ("tensor.reshape", "tensor.expand_shape", "tensor.collapse_shape", "tensor.cast"),
-        "the pipeline does not reshape tensors",
-    ),
-    **dict.fromkeys(
-        ("tensor.extract_slice", "tensor.insert_slice", "tensor.insert", "tensor.pad",
-         "tensor.concat"),
-        "the pipeline does not slice or assemble tensors; address the pieces with "
-        "ktdp.construct_access_tile",
+        ("tensor.insert", "tensor.pad", "tensor.concat"),
+        "the pipeline does not assemble tensors but by tensor.insert_slice of stored "
+        "tensors; address the pieces with ktdp.construct_access_tile",
     ),
     **dict.fromkeys(
         ("scf.while", "scf.parallel", "scf.execute_region", "scf.index_switch"),
-        "the pipeline schedules scf.for and scf.if control flow",
+        "the pipeline schedules scf.for and scf.if control flow (and scf.parallel, "
+        "which lower-parallel-loops makes scf.for before this check)",
     ),
     "func.call": "a kernel is one function; inline the callee",
 }
@@ -149,7 +147,10 @@ class KtirLegalityCheck(ModulePass):
     one result), a reduction body keeping the larger or smaller of a term and the
     accumulator by ``arith.cmpf`` + ``arith.select`` (``extremum_of``),
     ``linalg.broadcast``, ``linalg.fill``; ``tensor.empty``/``splat``/``extract``
-    and splat tensor constants; ``scf.for`` (with ``iter_args``) and ``scf.if``;
+    and splat tensor constants; ``tensor.expand_shape``/``collapse_shape``/
+    ``reshape`` (its shape a constant)/``cast``, ``tensor.extract_slice`` and
+    ``tensor.insert_slice``, which ``fold-reshapes-and-slices`` folds into access
+    tiles (and refuses, located, where it cannot); ``scf.for`` (with ``iter_args``) and ``scf.if``;
     ``spyreop`` intrinsics only where the device lowers them: a pattern of its arch
     file already mapped them onto an instruction of its compute engine
     (``ktdf_arch.instruction``, at ``pre_mapping``), or one at ``pre_mapping`` or
@@ -188,6 +189,8 @@ class _Rules:
             return
         if op.name in NOT_YET:
             raise _error(op, f"is not supported yet: {NOT_YET[op.name]}")
+        if _reshape_shape(op):
+            return
         check_element_types(op)
         self._kind(op)
         self._result_types(op)
@@ -591,6 +594,13 @@ def _extremum_ops(block) -> tuple[Operation, ...]:
         return ()
     select = block.last_op.operands[0].owner
     return (select, select.cond.owner)
+
+
+def _reshape_shape(op: Operation) -> bool:
+    """Whether ``op`` is a constant read only as the shape of ``tensor.reshape``s
+    (``fold-reshapes-and-slices`` folds them; nothing computes on it)."""
+    uses = list(op.results[0].uses) if op.name == "arith.constant" else []
+    return bool(uses) and all(u.operation.name == "tensor.reshape" and u.index == 1 for u in uses)
 
 
 def _on_tensors(op: Operation) -> None:

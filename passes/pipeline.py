@@ -24,6 +24,8 @@ KTIR_TO_SCHEDULE = ",".join([
     # KTIR as written: func.func kernels with a grid, ktdp views/tiles/loads/stores,
     # tensor compute in arith/math/linalg/spyreop; the module declares its device.
     "apply-arch-patterns{point=pre_mapping}",
+    "lower-parallel-loops",
+    # Every scf.parallel is a nest of scf.for, its reductions carried as iter_args.
     "ktir-legality-check",
     # Only what the pipeline below can lower is left; nothing has changed yet.
     "lower-runtime-args",
@@ -33,6 +35,9 @@ KTIR_TO_SCHEDULE = ",".join([
     # A reduction keeping an extremum by compare and select combines with a max or min.
     "permute-access-tiles",
     # Every access tile is in the identity order (a permuted one reads a permuted view).
+    "fold-reshapes-and-slices",
+    # No reshape or slice of a tensor is left: each is a tile of the loads and stores
+    # (a reshape a view of the tile's memory in the new shape, a slice a smaller tile).
     "split-distributed-views",
     # Every view is of one memory: an access of a distributed view is accesses of its
     # partitions' views in local coordinates (a copy one per partition, masked).

@@ -2,7 +2,7 @@
 closures over a per-core list of slots (one per SSA value), which every core runs.
 
 Covered: func, arith, math, scf (``for`` with iter_args, ``if``, ``yield``,
-``execute_region``), every spyreop intrinsic and all of ktdp here and in
+``execute_region``, ``parallel`` with ``reduce``, ``forall`` without shared outputs), every spyreop intrinsic and all of ktdp here and in
 ``reference_grid`` (the inter-tile ops); linalg and tensor in ``reference_linalg``. Any
 other op is refused when the kernel is loaded, at its location.
 
@@ -13,6 +13,7 @@ last (an op holding a nested region uses a value for as long as the region runs)
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Callable, Sequence
 
 import numpy as np
@@ -276,6 +277,64 @@ def _for(c: Compiler, op: Operation) -> Step:
     return run
 
 
+def _parallel(c: Compiler, op: Operation) -> Step:
+    """``scf.parallel``: every point of the box of its bounds, in row-major order of the
+    induction variables, each ``scf.reduce`` operand folded into its accumulator (from
+    the initial values) by its region, in that order."""
+    bounds = [tuple(_bound(c, v) for v in trio) for trio in zip(op.lowerBound, op.upperBound, op.step)]
+    inits = [c.slot(v) for v in op.initVals]
+    results = [c.slot(r) for r in op.results]
+    body = c.region(op.body, op)
+    reductions = [c.region(region, op) for region in op.body.block.last_op.reductions]
+
+    def run(env: list) -> None:
+        carried = [env[s] for s in inits]
+        for point in _points(env, bounds):
+            values = body.run(env, point)
+            carried = [reduction.run(env, [acc, value])[0]
+                       for reduction, acc, value in zip(reductions, carried, values)]
+        for slot, value in zip(results, carried):
+            env[slot] = value
+
+    return run
+
+
+def _forall(c: Compiler, op: Operation) -> Step:
+    """``scf.forall`` without shared outputs: its body at every point of the box of its
+    bounds (constants or values), in row-major order."""
+    if op.outputs:
+        raise KtcError("the reference interpreter does not execute 'scf.forall' with "
+                       "shared_outs", where(op))
+    bounds = [tuple(_bound(c, b) for b in trio) for trio in op.bounds()]
+    body = c.region(op.body, op)
+
+    def run(env: list) -> None:
+        for point in _points(env, bounds):
+            body.run(env, point)
+
+    return run
+
+
+def _bound(c: Compiler, bound: int | SSAValue) -> Callable[[list], int]:
+    """The value of a loop bound, a constant or a value's slot, in an environment."""
+    if isinstance(bound, int):
+        return lambda env: bound
+    slot = c.slot(bound)
+    return lambda env: int(env[slot])
+
+
+def _points(env: list, bounds) -> itertools.product:
+    """The points of the box of ``bounds`` (per dimension the lower bound, upper bound
+    and step, each read from ``env`` by ``_bound``), in row-major order."""
+    ranges = []
+    for trio in bounds:
+        low, high, stride = (bound(env) for bound in trio)
+        if stride <= 0:
+            raise ExecutionError(f"the step is {stride}; it must be positive")
+        ranges.append(range(low, high, stride))
+    return itertools.product(*ranges)
+
+
 def _if(c: Compiler, op: Operation) -> Step:
     condition = c.slot(op.cond)
     then = c.region(op.true_region, op)
@@ -493,6 +552,8 @@ _EXECUTORS: dict[str, Executor] = {
     "arith.constant": _constant,
     "scf.for": _for,
     "scf.if": _if,
+    "scf.parallel": _parallel,
+    "scf.forall": _forall,
     "scf.execute_region": _execute_region,
     "ktdp.get_compute_tile_id": _tile_id,
     "ktdp.construct_memory_view": _memory_view,

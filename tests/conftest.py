@@ -36,6 +36,7 @@ CORPUS_IN_SCOPE = [
     "ktir-cpu/triton-ktir/softmax_fwd_ktir.mlir",
     "ktir-cpu/triton-ktir/layernorm_fwd_ktir.mlir",
     "ktir-cpu/rfc/add-with-control-flow.mlir",
+    "ktir-mlir-frontend/tensor-extract-slice.mlir",
 ]
 """The corpus kernels the compiler takes in (the others use KTIR it rejects on purpose)."""
 

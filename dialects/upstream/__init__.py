@@ -17,7 +17,7 @@ from xdsl.ir import Dialect, Operation
 OPS = {
     "linalg": ("ReduceOp", "BroadcastOp", "TransposeOp", "MatmulOp", "BatchMatmulOp"),
     "arith": ("CmpfOp", "SelectOp"),
-    "scf": ("ForOp", "ExecuteRegionOp"),
+    "scf": ("ForOp", "ExecuteRegionOp", "ParallelOp", "ForallOp", "InParallelOp"),
     "affine": ("ApplyOp", "MinOp", "LoadOp", "StoreOp", "VectorLoadOp", "VectorStoreOp"),
 }
 """The op classes each replacement module defines, by dialect."""

@@ -86,7 +86,7 @@ def _generalized(op: Operation) -> list[Operation] | None:
             )
         ]
     if isinstance(op, BroadcastOp):
-        return [_broadcast(op)]
+        return [broadcast_generic(op)]
     if isinstance(op, ReduceOp):
         return [_reduce(op)]
     if isinstance(op, tensor.SplatOp):
@@ -98,7 +98,8 @@ def _generalized(op: Operation) -> list[Operation] | None:
     return None
 
 
-def _broadcast(op: BroadcastOp) -> GenericOp:
+def broadcast_generic(op: BroadcastOp) -> GenericOp:
+    """The ``linalg.generic`` reading ``op``'s input through the map of the kept dimensions."""
     rank = op.init.type.get_num_dims()
     added = set(op.dimensions.get_values())
     source = AffineMap(

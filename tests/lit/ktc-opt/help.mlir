@@ -17,16 +17,18 @@
 // CHECK:      --print-ir-after-all, --mlir-print-ir-after-all
 // CHECK:      --time-passes, --mlir-timing
 // CHECK:      ktc's passes (-p NAME):
+// CHECK-NEXT:   lower-parallel-loops {{ +}}An scf.parallel or scf.forall is a nest of scf.for loops
 // CHECK-NEXT:   ktir-legality-check {{ +}}Is this KTIR something the pipeline compiles?
 // CHECK:        convert-ktdf-to-dfir {{ +}}A scheduled ScheduleIR program becomes DataflowIR
 // CHECK:      named pipelines (-p NAME):
-// CHECK-NEXT:   ktir-to-schedule {{ +}}{{[0-9]+}} passes: apply-arch-patterns, ktir-legality-check,
+// CHECK-NEXT:   ktir-to-schedule {{ +}}{{[0-9]+}} passes: apply-arch-patterns, lower-parallel-loops, ktir-
 // CHECK:        ktir-to-dfir {{ +}}{{[0-9]+}} passes:
 // CHECK:      ktc-opt --list-passes lists them.
 
 // GONE: error: unrecognized arguments: --
 
 // LIST:      ktc's passes (-p NAME):
+// LIST-NEXT:   lower-parallel-loops
 // LIST-NEXT:   ktir-legality-check
 // LIST:      xDSL's passes (-p NAME):
 // LIST:        canonicalize
