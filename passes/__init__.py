@@ -18,6 +18,7 @@ if TYPE_CHECKING:
 PASSES: dict[str, tuple[str, str]] = {
     "ktir-legality-check": ("ktir_legality_check", "KtirLegalityCheck"),
     "lower-runtime-args": ("lower_runtime_args", "LowerRuntimeArgs"),
+    "fold-view-strides": ("fold_view_strides", "FoldViewStrides"),
     "normalize-select-combiners": ("normalize_select_combiners", "NormalizeSelectCombiners"),
     "permute-access-tiles": ("permute_access_tiles", "PermuteAccessTiles"),
     "split-distributed-views": ("split_distributed_views", "SplitDistributedViews"),

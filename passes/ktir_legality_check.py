@@ -6,6 +6,7 @@ from math import prod
 from xdsl.context import Context
 from xdsl.dialects import arith, tensor
 from xdsl.dialects.builtin import (
+    DYNAMIC_INDEX,
     AnyFloat,
     DenseIntOrFPElementsAttr,
     IndexType,
@@ -492,10 +493,13 @@ def _in_scratchpad(op: Operation) -> bool:
 
 
 def _end_byte(view: ConstructMemoryViewOp) -> int | None:
-    """One past the last byte a view at a constant address reaches, when its sizes and
-    strides are constants; None otherwise (or when it holds nothing)."""
-    sizes, strides = view.static_sizes.get_values(), view.static_strides.get_values()
-    if view.sizes or view.strides or 0 in sizes:
+    """One past the last byte a view at a constant address reaches, when its sizes
+    (written or computed from constants) and strides are constants; None otherwise (or
+    when it holds nothing)."""
+    dynamic = iter(evaluate(size, []) for size in view.sizes)
+    sizes = [next(dynamic) if n == DYNAMIC_INDEX else n for n in view.static_sizes.get_values()]
+    strides = view.static_strides.get_values()
+    if view.strides or None in sizes or 0 in sizes:
         return None
     last = view.offset.owner.value.value.data + sum((n - 1) * s for n, s in zip(sizes, strides))
     element = view.result.type.get_element_type()

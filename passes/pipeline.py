@@ -24,6 +24,8 @@ KTIR_TO_SCHEDULE = ",".join([
     # KTIR as written: func.func kernels with a grid, ktdp views/tiles/loads/stores,
     # tensor compute in arith/math/linalg/spyreop; the module declares its device.
     "apply-arch-patterns{point=pre_mapping}",
+    "fold-view-strides",
+    # A view's strides computed from constants are constants of the view.
     "ktir-legality-check",
     # Only what the pipeline below can lower is left; nothing has changed yet.
     "lower-runtime-args",

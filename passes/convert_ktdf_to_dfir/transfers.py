@@ -19,7 +19,7 @@ from ktc.dialects.ktdf import DataTransferOp, FifoSlotType, to_tiles
 from ktc.passes.convert_ktdf_to_dfir.plan import stage_loops
 from ktc.passes.convert_ktdf_to_dfir.program import Program
 from ktc.passes.convert_ktdf_to_dfir.values import Index
-from ktc.passes.convert_ktdf_to_dfir.views import Views
+from ktc.passes.convert_ktdf_to_dfir.views import Views, reshaped, row_major
 
 
 class Transfers:
@@ -46,16 +46,32 @@ class Transfers:
         its view's set (``Views.valid``), a copy out of one fills the rest of its
         destination with zeros."""
         sides = (op.source_side, op.dest_side)
-        contiguous = _kept(sides[0].sizes) != _kept(sides[1].sizes)
+        shape = self._common_shape(op) if _kept(sides[0].sizes) != _kept(sides[1].sizes) else None
+        contiguous = shape is None and _kept(sides[0].sizes) != _kept(sides[1].sizes)
         read, written = (self.views.valid(side, op, contiguous) for side in sides)
+        if shape is not None and (read is not None or written is not None):
+            raise KtcError("a masked copy between blocks of two shapes is not lowered", where(op))
         if read is not None and written is not None:
             read = [self.p.arith.min(a, b) for a, b in zip(read, written)]
-        views = [self.views.view(sides[0], contiguous, user=op, valid=read or written),
-                 self.views.view(sides[1], contiguous, user=op, valid=written)]
+        views = [self.views.view(sides[0], contiguous, user=op, valid=read or written, shape_as=shape),
+                 self.views.view(sides[1], contiguous, user=op, valid=written, shape_as=shape)]
         flags = {"zero_fill": UnitAttr()} if read is not None else {}
         if _reads_indices(op):
             flags["indirect"] = UnitAttr()
         self.p.emit(DmaOp.build(operands=views, properties=flags))
+
+    def _common_shape(self, op: DataTransferOp) -> list[int] | None:
+        """A shape both blocks of a copy between blocks of two shapes can be seen in
+        (``reshaped``), one of the two, when one of them is not contiguous; None when
+        both are (the copy moves one row of elements) or none fits."""
+        blocks = [self.views.block(side) for side in (op.source_side, op.dest_side)]
+        if None in blocks or all(layout == row_major(shape) for shape, layout in blocks):
+            return None
+        for target, _ in blocks:
+            if all(isinstance(size, int) for size in target) and all(
+                    reshaped(shape, layout, target) is not None for shape, layout in blocks):
+                return target
+        return None
 
     def copy_between_cores(self, op: DataTransferOp) -> None:
         """A DMA from this core's scratchpad into the one of the core its table names;

@@ -42,7 +42,7 @@ class Views:
         """A one-dimensional view of every element of a contiguous buffer."""
         memory, base, strides, element = self.root(value, user)
         shape = list(value.type.get_shape())
-        if DYNAMIC in shape or _block_layout(shape, strides)[1] != _row_major(_block_layout(shape, strides)[0]):
+        if DYNAMIC in shape or _block_layout(shape, strides)[1] != row_major(_block_layout(shape, strides)[0]):
             raise KtcError("a compute operand in a buffer that is not static and contiguous", where(user))
         view_type = MemRefType(element, [prod(shape)])
         return self.p.emit(ViewOp.build(operands=[self.memory_unit(memory), self.p.arith.ssa(base), []],
@@ -58,19 +58,30 @@ class Views:
         return self.p.emit(LoadIndexOp.build(operands=[view, indices],
                                              result_types=[element])).results[0]
 
+    def block(self, side) -> tuple[list[Index], list[int]] | None:
+        """The shape and strides of the block ``side`` moves, unit dimensions dropped,
+        from its memref's type; None when its sizes or the type's strides are not
+        constants."""
+        strides = side.value.type.get_strides()
+        if strides is None or None in strides or DYNAMIC in side.sizes:
+            return None
+        return _block_layout(list(side.sizes), list(strides))
+
     def view(self, side, contiguous: bool, user: Operation, unit: SSAValue | None = None,
-             valid: list[Index] | None = None) -> SSAValue:
+             valid: list[Index] | None = None, shape_as: list[int] | None = None) -> SSAValue:
         """A view of the block a transfer side moves: the block's shape (unit
         dimensions dropped) with the memory's strides, or one row of its elements when
         ``contiguous`` (an error if they are not); ``valid`` replaces that shape (the
         part of a masked block inside its view's set, from ``valid``). A size the
         program computes (the rows of a partial last tile) is a dynamic dimension of
-        the view."""
+        the view. With ``shape_as``, the block in that shape (``reshaped``)."""
         memory, base, strides, element = self.root(side.value, user)
         a = self.p.arith
         address = a.add(base, a.mul(self._offset(side, strides), _element_bytes(element)))
         shape, layout = _block_layout(self._sizes(side), strides)
-        if contiguous and layout != _row_major(shape):
+        if shape_as is not None:
+            shape, layout = shape_as, reshaped(shape, layout, shape_as)
+        if contiguous and layout != row_major(shape):
             raise KtcError("a FIFO transfer moves a block that is not contiguous in memory", where(user))
         if contiguous:
             total: Index = 1
@@ -78,7 +89,7 @@ class Views:
                 total = a.mul(total, size)
             shape, layout = [total], [1]
         shape = valid if valid is not None else shape
-        layout_attr = NoneAttr() if layout == _row_major(shape) else StridedLayoutAttr(layout, 0)
+        layout_attr = NoneAttr() if layout == row_major(shape) else StridedLayoutAttr(layout, 0)
         view_type = MemRefType(element, [size if isinstance(size, int) else DYNAMIC for size in shape],
                                layout_attr)
         dynamic_sizes = [size for size in shape if not isinstance(size, int)]
@@ -189,7 +200,7 @@ class Views:
             memory = self._memory_kind(value.type, op)
             return memory, self._scaled(op.offset, _element_bytes(element)), strides, element
         if isinstance(op, memref.AllocOp):
-            return (self._memory_kind(value.type, op), _address(op), _row_major(_static_shape(op)),
+            return (self._memory_kind(value.type, op), _address(op), row_major(_static_shape(op)),
                     value.type.element_type)
         if isinstance(op, SelectMemrefOp):
             return self._selected(op, user)
@@ -239,7 +250,7 @@ def _element_bytes(element: Attribute) -> int:
     return element.bitwidth // 8
 
 
-def _row_major(shape: Sequence[Index]) -> list[int] | None:
+def row_major(shape: Sequence[Index]) -> list[int] | None:
     """The strides of a contiguous block of ``shape``; None when a dimension inside
     the outermost is dynamic (its strides are not constants)."""
     strides, step = [], 1
@@ -273,3 +284,30 @@ def _block_layout(sizes: list[Index], strides: list[int]) -> tuple[list[Index], 
     if not kept:
         return [1], [1]
     return [size for size, _ in kept], [stride for _, stride in kept]
+
+
+def reshaped(shape: Sequence[Index], strides: Sequence[int], target: Sequence[int]) -> list[int] | None:
+    """The strides of the block of ``shape`` and ``strides`` seen in the shape
+    ``target`` (the same elements in the same order), when each run of dimensions
+    merged into one is contiguous; None otherwise (or for a dynamic size)."""
+    if not all(isinstance(size, int) for size in shape) or prod(shape) != prod(target):
+        return None
+    result = [0] * len(target)
+    old, new = 0, 0
+    while old < len(shape) and new < len(target):
+        old_end, new_end = old + 1, new + 1
+        old_size, new_size = shape[old], target[new]
+        while old_size != new_size:
+            if new_size < old_size:
+                new_size *= target[new_end]
+                new_end += 1
+            else:
+                old_size *= shape[old_end]
+                old_end += 1
+        if any(strides[k] != shape[k + 1] * strides[k + 1] for k in range(old, old_end - 1)):
+            return None
+        result[new_end - 1] = strides[old_end - 1]
+        for k in range(new_end - 1, new, -1):
+            result[k - 1] = result[k] * target[k]
+        old, new = old_end, new_end
+    return result

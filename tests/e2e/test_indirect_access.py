@@ -313,18 +313,3 @@ def test_corpus_fixed_address_kernels_compile(name: str):
     text = (require_corpus() / "ktir-cpu" / "rfc" / f"{name}.mlir").read_text()
     package = compile_kernel(text, "spyre", name.replace("-", "_"))
     assert package.signature.kernel
-
-
-@pytest.mark.parametrize("name", [
-    "ktir-cpu/rfc/paged-tensor-copy.mlir",
-    "ktir-mlir-frontend/paged-tensor-copy.mlir",
-    "ktir-cpu/rfc/paged-tensor-write.mlir",
-])
-def test_corpus_paged_copies_are_refused_with_the_reason(name: str):
-    """The corpus's paged copies give their paged view's strides as SSA values (and
-    move a 16 MiB tile, more than a scratchpad): the check names the strides, at the
-    view."""
-    reason = "'ktdp.construct_memory_view' has dynamic strides"
-    path = require_corpus() / name
-    with pytest.raises(KtcError, match=rf"\.mlir:\d+:\d+: error: {reason}"):
-        compile_kernel(path.read_text(), "spyre", str(path))
