@@ -30,8 +30,11 @@ second (back) writes it to its destination; the load, the store and the direct t
 are erased. No tile of the copy's shape is on chip.
 
 The indirect tile is erased; a program without one is unchanged (idempotent).
-An index outside its base view's sizes is not masked: the DMA reaches outside the
-view, and the simulator faults when that lies outside every buffer.
+An index outside its base view's coordinate set is masked as the reference masks it
+(``docs/ktir.md``, "Masked accesses"): each index read is clamped to the view's extent
+along its dimension (``arith.minui``, so a negative index is past the end too) and the
+base view marked ``ktdf.masked``, so that its DMAs move only the part inside the box:
+a gathered run at such an index is zeros, a scattered one is not written.
 """
 
 from __future__ import annotations
@@ -44,7 +47,7 @@ from xdsl.context import Context
 from xdsl.dialects import arith, memref, scf
 from xdsl.dialects.builtin import AffineMapAttr, IndexType, MemRefType, ModuleOp, StringAttr
 from xdsl.ir import Block, Operation, Region, SSAValue
-from xdsl.ir.affine import AffineExpr, AffineMap
+from xdsl.ir.affine import AffineConstantExpr, AffineExpr, AffineMap
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
@@ -83,6 +86,7 @@ def _lower(facts: Indirect, access: Operation, device: Device) -> None:
     func = enclosing_function(tile)
     base = tile.base.owner
     type_with_memory(base, device)
+    ktdf.set_masked(base)
     for index in tile.indirect_memrefs:
         type_with_memory(index.owner, device)
     indices = [_alloc(func, view.type.get_element_type(), view.type.get_shape(),
@@ -337,13 +341,23 @@ def _base_side(facts: Indirect, indices: Sequence[SSAValue], points: Sequence[SS
             continue
         read = memref.LoadOp.get(indices[index], values)
         cast = arith.IndexCastOp(read.res, IndexType())
-        ops += [read, cast]
-        coordinates.append(cast.result)
+        bound = arith.ConstantOp.from_int_and_width(_extent(facts.op.base, len(coordinates)), IndexType())
+        clamped = arith.MinUIOp(cast.result, bound.result)
+        ops += [read, cast, bound, clamped]
+        coordinates.append(clamped.result)
     base_sizes = [1] * len(coordinates)
     outer = len(facts.loops) - facts.runs
     for extent, dim in zip(facts.loops[outer:], facts.run_dims):
         base_sizes[dim] = extent
     return base_sizes, (AffineMap.identity(len(coordinates)), coordinates)
+
+
+def _extent(view: SSAValue, dim: int) -> int:
+    """The base view's extent along ``dim``: its coordinate set's bound there (a
+    constant, as ``ktir-legality-check`` accepted)."""
+    bound = box_bounds(view.owner.coordinate_set.data)[dim]
+    assert isinstance(bound, AffineConstantExpr)
+    return bound.value
 
 
 def _run_block(facts: Indirect) -> list[int]:

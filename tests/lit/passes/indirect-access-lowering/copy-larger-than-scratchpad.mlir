@@ -47,7 +47,9 @@ func.func @gather_copy(%x: index, %idx: index, %y: index) {
 // CHECK-NEXT:          memref.alloc() : memref<1x256xf16, "L1">
 // CHECK:             ktdf.stage depends_in(none)
 // CHECK:               %[[I:.*]] = memref.load %[[INDICES]][%{{.*}}] : memref<256xi32, "L1">
-// CHECK-NEXT:          %[[ROW:.*]] = arith.index_cast %[[I]] : i32 to index
+// CHECK-NEXT:          %[[CAST:.*]] = arith.index_cast %[[I]] : i32 to index
+// CHECK-NEXT:          arith.constant 1000 : index
+// CHECK-NEXT:          %[[ROW:.*]] = arith.minui %[[CAST]], %{{.*}} : index
 // CHECK:               ktdf.data_transfer from %[[X]][%[[ROW]], %{{.*}}] size [1, 256] to %[[P]]#0[0, 0] size [1, 256]
 // CHECK:             } {applicable_units = ["MNILU"]}
 // CHECK:             ktdf.stage depends_in(%[[P]]#1)
