@@ -460,12 +460,6 @@ def _memory_view(op: ConstructMemoryViewOp) -> None:
             "views of another tile's scratchpad are not supported yet, but as a partition of "
             "a distributed view copied into device memory",
         )
-    if op.strides:
-        raise _error(
-            op,
-            "has dynamic strides; the compiled transfers lay tiles out with constant strides "
-            "(a DMA descriptor holds them), so give the strides as constants",
-        )
     if space.kind.data == MemorySpaceKind.CT_LOCAL and evaluate(op.offset, []) is None:
         raise _error(
             op,

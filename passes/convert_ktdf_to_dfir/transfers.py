@@ -8,10 +8,11 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
+from math import prod
 
-from xdsl.dialects import memref
-from xdsl.dialects.builtin import IntegerAttr, UnitAttr, VectorType, i64
-from xdsl.ir import Operation, SSAValue
+from xdsl.dialects import memref, scf
+from xdsl.dialects.builtin import DYNAMIC_INDEX, IndexType, IntegerAttr, UnitAttr, VectorType, i64
+from xdsl.ir import Block, Operation, Region, SSAValue
 
 from ktc.dialects.dfir import DmaOp, LoadOp, ReceiveOp, SendOp, SplatOp, StoreOp
 from ktc.dialects.diagnostics import KtcError, where
@@ -53,12 +54,53 @@ class Transfers:
             raise KtcError("a masked copy between blocks of two shapes is not lowered", where(op))
         if read is not None and written is not None:
             read = [self.p.arith.min(a, b) for a, b in zip(read, written)]
-        views = [self.views.view(sides[0], contiguous, user=op, valid=read or written, shape_as=shape),
-                 self.views.view(sides[1], contiguous, user=op, valid=written, shape_as=shape)]
         flags = {"zero_fill": UnitAttr()} if read is not None else {}
         if _reads_indices(op):
             flags["indirect"] = UnitAttr()
-        self.p.emit(DmaOp.build(operands=views, properties=flags))
+        with self._pieces(op, shape is not None or contiguous) as piece:
+            part_read, part_written = (self._part(valid, piece) for valid in (read or written, written))
+            views = [self.views.view(sides[0], contiguous, user=op, valid=part_read, shape_as=shape, piece=piece),
+                     self.views.view(sides[1], contiguous, user=op, valid=part_written, shape_as=shape,
+                                     piece=piece)]
+            self.p.emit(DmaOp.build(operands=views, properties=flags))
+
+    @contextmanager
+    def _pieces(self, op: DataTransferOp, reshaping: bool) -> Iterator[list[Index]]:
+        """The copy one piece at a time along the block's leading dimensions up to the
+        last whose stride on either side comes at launch (a descriptor holds constant
+        strides): an ``scf.for`` over the pieces, the body emitted inside it given the
+        piece's positions; the whole block (no positions) when there are none."""
+        sides = (op.source_side, op.dest_side)
+        depth = max(self.views.launch_strided(side) for side in sides)
+        if not depth:
+            yield []
+            return
+        kept = [_kept(side.sizes)[:depth] for side in sides]
+        if reshaping or kept[0] != kept[1] or DYNAMIC_INDEX in kept[0]:
+            raise KtcError("a copy whose block spans a dimension with a stride known only at "
+                           "launch is lowered only between blocks of one static shape", where(op))
+        a = self.p.arith
+        body = Block(arg_types=[IndexType()])
+        self.p.emit(scf.ForOp(a.ssa(0), a.ssa(prod(kept[0])), a.ssa(1), [], Region(body)))
+        with self.p.inside(body):
+            rest: Index = body.args[0]
+            positions: list[Index] = []
+            for size in reversed(kept[0]):
+                positions.insert(0, a.rem(rest, size))
+                rest = a.div(rest, size)
+            yield positions
+            self.p.emit(scf.YieldOp())
+
+    def _part(self, valid: list[Index] | None, piece: list[Index]) -> list[Index] | None:
+        """The valid sizes of one piece of a masked block: the block's past the piece's
+        dimensions, the first times 0 when the piece lies outside along one of them."""
+        if valid is None or not piece:
+            return valid
+        a = self.p.arith
+        part = list(valid[len(piece):]) or [1]
+        for position, size in zip(piece, valid):
+            part[0] = a.mul(part[0], a.min(a.max(a.sub(size, position), 0), 1))
+        return part
 
     def _common_shape(self, op: DataTransferOp) -> list[int] | None:
         """A shape both blocks of a copy between blocks of two shapes can be seen in
