@@ -70,7 +70,10 @@ class Views:
     def launch_strided(self, side) -> int:
         """How many leading dimensions of the block ``side`` moves (unit dimensions
         dropped) reach out to the last one whose stride is known only at launch."""
-        strides = side.value.type.get_strides() or [None] * len(side.sizes)
+        layout = side.value.type.layout if isinstance(side.value.type, MemRefType) else None
+        if not isinstance(layout, StridedLayoutAttr):
+            return 0
+        strides = layout.get_strides()
         kept = [stride for size, stride in zip(side.sizes, strides) if size != 1]
         return max((k + 1 for k, stride in enumerate(kept) if stride is None), default=0)
 
