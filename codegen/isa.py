@@ -72,6 +72,8 @@ DMA (engines that move memory to memory; across cores this is the ring transfer)
   indices it read (``ldx``): the engine writes the descriptor at run time, at the
   kind's ``descriptor_cycles``; a ``dmai`` whose source and destination continue the
   previous ``dmai``'s, both contiguous, extends that descriptor and costs none.
+- ``dmaiz dSRC, dDST``: a ``dmai`` whose source may be smaller than its destination,
+  as for ``dmaz`` (an indirect run masked because its index lies outside the view).
 
 Scratchpad load and store (engines between a memory and FIFOs):
 
@@ -432,6 +434,16 @@ class Dmai(Instruction):
 
 
 @dataclass(frozen=True)
+class Dmaiz(Instruction):
+    """``dmaiz dSRC, dDST``: a ``dmai`` that zeros what its source does not cover."""
+
+    OPCODE: ClassVar = 0x28
+    MNEMONIC: ClassVar = "dmaiz"
+    src: int = dreg()
+    dst: int = dreg()
+
+
+@dataclass(frozen=True)
 class Vld(Instruction):
     """``vld vD, dV, len, [sIDX...]``: ``len`` elements along the innermost dimension."""
 
@@ -613,6 +625,7 @@ class Vmma(Instruction):
 
 INSTRUCTIONS: tuple[type[Instruction], ...] = (
     Li, Uni, Mov, Alu, Select, Loop, EndLoop, Brz, Jmp, Halt, View, Dim, Dma, Dmaz, Ldx, Dmai,
+    Dmaiz,
     Vld, Vst,
     Send, Recv, Ssend, Srecv, Vop, Vconst, Vsplat, Vmov, Vreduce, Vbcast, Vcvt, Vmma,
 )
@@ -636,6 +649,7 @@ RUNS_ON: dict[type[Instruction], frozenset[str]] = {
     Dmaz: frozenset({"dma"}),
     Ldx: frozenset({"dma"}),
     Dmai: frozenset({"dma"}),
+    Dmaiz: frozenset({"dma"}),
     Vld: frozenset({"load"}),
     Vst: frozenset({"store"}),
     Send: frozenset({"load", "compute", "matrix"}),

@@ -508,9 +508,9 @@ def _store(s: Selector, op: dfir.StoreOp) -> None:
 
 
 def _dma(s: Selector, op: dfir.DmaOp) -> None:
-    if op.indirect is not None and op.zero_fill is not None:
-        raise KtcError("an indirect copy of a masked block is not encoded", where(op))
-    instruction = isa.Dmai if op.indirect is not None else isa.Dma if op.zero_fill is None else isa.Dmaz
+    instructions = {(False, False): isa.Dma, (False, True): isa.Dmaz,
+                    (True, False): isa.Dmai, (True, True): isa.Dmaiz}
+    instruction = instructions[op.indirect is not None, op.zero_fill is not None]
     s.emit(instruction(s.reg(op.source), s.reg(op.destination)), op)
 
 

@@ -116,10 +116,23 @@ def _shape(views: list[ConstructMemoryViewOp], bound: dict) -> tuple[Expr, ...] 
     numbers = [([_constant(n) for n in sizes], [_constant(s) for s in strides])
                for sizes, strides in layouts]
     if any(None in sizes + strides for sizes, strides in numbers):
-        return None
+        return (_extent(layouts),)
     extent = max(0 if 0 in sizes else 1 + sum((n - 1) * s for n, s in zip(sizes, strides))
                  for sizes, strides in numbers)
     return ((extent,),)
+
+
+def _extent(layouts: list[tuple[tuple[Expr, ...], tuple[Expr, ...]]]) -> Expr:
+    """The elements the views reach past their start, as an expression over the
+    arguments: the largest over the views of ``1 + sum((n_j - 1) * s_j)`` (at least 0),
+    so the launch checks the array holds every element a view may name."""
+    tokens: list = [0]
+    for sizes, strides in layouts:
+        tokens += [1]
+        for size, stride in zip(sizes, strides):
+            tokens += [*size, 1, "sub", *stride, "mul", "add"]
+        tokens += ["maxsi"]
+    return tuple(tokens)
 
 
 def _constant(expr: Expr) -> int | None:
@@ -137,11 +150,21 @@ def _dims(static, dynamic, bound: dict) -> tuple[Expr, ...] | None:
 
 
 def _contiguous(sizes: tuple[Expr, ...], strides: tuple[Expr, ...]) -> bool:
-    """Row-major without gaps; a symbolic stride never is, a symbolic size only outermost."""
-    expected: int | None = 1
+    """Row-major without gaps: each stride the product of the sizes inside it, as
+    numbers or, for sizes and strides given at launch, as the same expression
+    (``strides: [%n, 1]`` of ``sizes: [64, %n]``)."""
+    expected: Expr = (1,)
     for size, stride in reversed(list(zip(sizes, strides))):
-        if size != (1,) and (expected is None or stride != (expected,)):
+        if size != (1,) and stride != expected:
             return False
-        extent = _constant(size)
-        expected = None if extent is None or expected is None else extent * expected
+        expected = _product(size, expected)
     return True
+
+
+def _product(a: Expr, b: Expr) -> Expr:
+    """``a * b``, folded when both are numbers or one is 1."""
+    if _constant(a) is not None and _constant(b) is not None:
+        return (_constant(a) * _constant(b),)
+    if a == (1,) or b == (1,):
+        return b if a == (1,) else a
+    return (*a, *b, "mul")

@@ -19,6 +19,7 @@ PASSES: dict[str, tuple[str, str]] = {
     "lower-parallel-loops": ("lower_parallel_loops", "LowerParallelLoops"),
     "ktir-legality-check": ("ktir_legality_check", "KtirLegalityCheck"),
     "lower-runtime-args": ("lower_runtime_args", "LowerRuntimeArgs"),
+    "fold-view-strides": ("fold_view_strides", "FoldViewStrides"),
     "normalize-select-combiners": ("normalize_select_combiners", "NormalizeSelectCombiners"),
     "permute-access-tiles": ("permute_access_tiles", "PermuteAccessTiles"),
     "fold-reshapes-and-slices": ("fold_reshapes_and_slices", "FoldReshapesAndSlices"),

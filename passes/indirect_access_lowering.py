@@ -20,14 +20,26 @@ Produces, per load (gather) or store (scatter) of an indirect tile:
 - for a gather, a ``ktdp.load`` of the whole tile buffer in place of the load; for
   a scatter, a ``ktdp.store`` of the data into it before the pipeline.
 
+A copy (a gather only stored to a direct tile of a memory view, or a scatter of a
+load of one) whose tile and index views do not fit in the scratchpad is moved one
+run at a time instead: a pipeline copying the index views, then one ``scf.for`` over
+the points of the outer loop variables (each split out of it by ``affine.apply``)
+around a pipeline of two stages sharing a private scratchpad buffer of one run: the
+first (device memory into the scratchpad) reads the run from the copy's source, the
+second (back) writes it to its destination; the load, the store and the direct tile
+are erased. No tile of the copy's shape is on chip.
+
 The indirect tile is erased; a program without one is unchanged (idempotent).
-An index outside its base view's sizes is not masked: the DMA reaches outside the
-view, and the simulator faults when that lies outside every buffer.
+An index outside its base view's coordinate set is masked as the reference masks it
+(``docs/ktir.md``, "Masked accesses"): each index read is clamped to the view's extent
+along its dimension (``arith.minui``, so a negative index is past the end too) and the
+base view marked ``ktdf.masked``, so that its DMAs move only the part inside the box:
+a gathered run at such an index is zeros, a scattered one is not written.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from math import prod
 
@@ -35,7 +47,7 @@ from xdsl.context import Context
 from xdsl.dialects import arith, memref, scf
 from xdsl.dialects.builtin import AffineMapAttr, IndexType, MemRefType, ModuleOp, StringAttr
 from xdsl.ir import Block, Operation, Region, SSAValue
-from xdsl.ir.affine import AffineExpr, AffineMap
+from xdsl.ir.affine import AffineConstantExpr, AffineExpr, AffineMap
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
@@ -43,6 +55,7 @@ from ktc.arch.model import Device, device_of
 from ktc.dialects import ktdf, ktdp
 from ktc.dialects.upstream import ApplyOp
 from ktc.passes.analysis.indirect import Indirect, describe
+from ktc.passes.utils.affine import box_bounds
 from ktc.passes.utils.ir import enclosing_function
 from ktc.passes.utils.phases import programs
 from ktc.passes.utils.tiles import box_tile, origin
@@ -73,26 +86,158 @@ def _lower(facts: Indirect, access: Operation, device: Device) -> None:
     func = enclosing_function(tile)
     base = tile.base.owner
     type_with_memory(base, device)
+    ktdf.set_masked(base)
     for index in tile.indirect_memrefs:
         type_with_memory(index.owner, device)
+    indices = [_alloc(func, view.type.get_element_type(), view.type.get_shape(),
+                      device.scratchpad, "indices") for view in tile.indirect_memrefs]
+    into = _engine(device, device.device_memory, device.scratchpad)
+    copy = _copy_partner(facts, access)
+    if copy is not None and not _fits(facts, device):
+        _lower_copy(facts, indices, copy, into, device)
+        return
     element = tile.base.type.get_element_type()
     buffer = _alloc(func, element, facts.shape, device.scratchpad, "gathered"
                     if isinstance(access, ktdp.LoadOp) else "scattered")
-    indices = [_alloc(func, view.type.get_element_type(), view.type.get_shape(),
-                      device.scratchpad, "indices") for view in tile.indirect_memrefs]
     whole = box_tile(buffer, origin(len(facts.shape)), [], facts.shape)
-    into = _engine(device, device.device_memory, device.scratchpad)
     if isinstance(access, ktdp.LoadOp):
-        pipeline = _pipeline(facts, indices, buffer, into, into, gather=True)
+        pipeline = _pipeline(facts, indices, _buffer_side(buffer), into, into, gather=True)
         load = ktdp.LoadOp.build(operands=[whole.result], result_types=[access.result.type])
         _insert([pipeline, whole, load], access)
         access.result.replace_all_uses_with(load.result)
     else:
         out = _engine(device, device.scratchpad, device.device_memory)
         store = ktdp.StoreOp.build(operands=[access.data_tile, whole.result])
-        pipeline = _pipeline(facts, indices, buffer, into, out, gather=False)
+        pipeline = _pipeline(facts, indices, _buffer_side(buffer), into, out, gather=False)
         _insert([whole, store, pipeline], access)
     Rewriter.erase_op(access)
+
+
+@dataclass(frozen=True)
+class _Copy:
+    """An indirect access that is one side of a copy: a gather whose tile is only
+    stored, or a scatter of a load; the other side a direct tile of a memory view."""
+
+    load: ktdp.LoadOp
+    store: ktdp.StoreOp
+    direct: ktdp.ConstructAccessTileOp
+
+
+def _copy_partner(facts: Indirect, access: Operation) -> _Copy | None:
+    """The copy ``access`` belongs to, when its other side is a direct tile of the
+    indirect tile's shape, in the identity order, of a memory view; None otherwise."""
+    if isinstance(access, ktdp.LoadOp):
+        uses = list(access.result.uses)
+        if len(uses) != 1 or not isinstance(uses[0].operation, ktdp.StoreOp):
+            return None
+        load, store = access, uses[0].operation
+        direct = store.access_tile.owner
+    else:
+        load, store = access.data_tile.owner, access
+        if not isinstance(load, ktdp.LoadOp) or len(list(load.result.uses)) != 1:
+            return None
+        direct = load.access_tile.owner
+    if not isinstance(direct, ktdp.ConstructAccessTileOp):
+        return None
+    if not isinstance(direct.base.owner, ktdp.ConstructMemoryViewOp):
+        return None
+    order = direct.access_tile_order.data
+    if order != AffineMap.identity(order.num_dims) or box_bounds(direct.access_tile_set.data) != [AffineExpr.constant(n) for n in facts.shape]:
+        return None
+    return _Copy(load, store, direct)
+
+
+def _fits(facts: Indirect, device: Device) -> bool:
+    """Whether the tile and the index views fit in the scratchpad together."""
+    views = [facts.op.base, *facts.op.indirect_memrefs]
+    sizes = [prod(facts.shape), *(prod(view.type.get_shape()) for view in views[1:])]
+    needed = sum(size * _element_bytes(view) for size, view in zip(sizes, views))
+    return needed <= device.memory(device.scratchpad).size
+
+
+def _element_bytes(view: SSAValue) -> int:
+    return max(view.type.get_element_type().bitwidth // 8, 1)
+
+
+def _lower_copy(facts: Indirect, indices: Sequence[SSAValue], copy: _Copy, into: str,
+                device: Device) -> None:
+    """The copy as a pipeline reading the index views into the scratchpad, then, per
+    point of the outer loop variables, a pipeline moving its run from the source view
+    into a scratchpad buffer of one run (on the engine moving device memory into the
+    scratchpad) and from there to the destination view (on the one moving it back):
+    no tile of the copy's shape is ever on chip, one run at a time is."""
+    type_with_memory(copy.direct.base.owner, device)
+    gather = copy.load.access_tile.owner is facts.op
+    out = _engine(device, device.scratchpad, device.device_memory)
+    direct = _direct_side(copy.direct)
+    nest = _flat_nest(facts, lambda points: [_run_copy(facts, indices, direct, points, gather,
+                                                  (into, out), device.scratchpad)])
+    _insert([_index_copies(facts, indices, into), *nest], copy.store)
+    Rewriter.erase_op(copy.store)
+    Rewriter.erase_op(copy.load)
+    Rewriter.erase_op(copy.direct)
+
+
+def _run_copy(facts: Indirect, indices: Sequence[SSAValue], direct: Side,
+              points: Sequence[SSAValue], gather: bool, engines: tuple[str, str],
+              scratchpad: str) -> ktdf.PipelineOp:
+    """The pipeline moving the run at ``points`` through a scratchpad buffer of its
+    shape: read from the copy's source in the first stage, written to its
+    destination in the second."""
+    sizes = _run_block(facts)
+    staging = memref.AllocOp([], [], MemRefType(facts.op.base.type.get_element_type(), sizes,
+                                                memory_space=StringAttr(scratchpad)))
+    staging.memref.name_hint = "run"
+    tokens = [ktdf.CreateTokenOp(), ktdf.CreateTokenOp()]
+    private = ktdf.PrivateOp([staging.memref.type, *(t.result.type for t in tokens)],
+                             [staging, *tokens, ktdf.PrivateYieldOp(staging.memref, *(t.result for t in tokens))])
+    buffer, ready, done = private.resources
+    at_origin = (origin(len(sizes)), [])
+    indirect_ops: list[Operation] = []
+    base_sizes, base_side = _base_side(facts, indices, points, indirect_ops)
+    direct_ops: list[Operation] = []
+    target, target_side = direct(facts.placement, points, direct_ops)
+    if gather:
+        read = [*indirect_ops, ktdf.DataTransferOp(facts.op.base, base_sizes, buffer, sizes,
+                                                   source_access=base_side, dest_access=at_origin)]
+        write = [*direct_ops, ktdf.DataTransferOp(buffer, sizes, target, sizes,
+                                                  source_access=at_origin, dest_access=target_side)]
+    else:
+        read = [*direct_ops, ktdf.DataTransferOp(target, sizes, buffer, sizes,
+                                                 source_access=target_side, dest_access=at_origin)]
+        write = [*indirect_ops, ktdf.DataTransferOp(buffer, sizes, facts.op.base, base_sizes,
+                                                    source_access=at_origin, dest_access=base_side)]
+    first = ktdf.StageOp([], [ready], read, [StringAttr(engines[0])])
+    second = ktdf.StageOp([ready], [done], write, [StringAttr(engines[1])])
+    return ktdf.PipelineOp([private, first, second])
+
+
+Side = Callable[[AffineMap, Sequence[SSAValue], list[Operation]],
+               tuple[SSAValue, tuple[AffineMap, list[SSAValue]]]]
+"""The non-indirect side of the moves: from the placement of the tile's points and the
+points (ops added to the list), the memref moved to or from and its access."""
+
+
+def _buffer_side(buffer: SSAValue) -> Side:
+    """The tile buffer: a point at tile position ``p`` is its element ``p``."""
+    def side(placement, points, ops):
+        return buffer, (AffineMap.identity(len(placement.results)), _applied(placement, points, ops))
+    return side
+
+
+def _direct_side(tile: ktdp.ConstructAccessTileOp) -> Side:
+    """A direct tile of a view: a point at tile position ``p`` is the view's element
+    at the tile's start plus ``p``."""
+    indices = list(tile.indices)
+    start = tile.base_map.data
+
+    def side(placement, points, ops):
+        dims = len(indices) + placement.num_dims
+        shifted = placement.replace_dims_and_symbols(
+            [AffineExpr.dimension(len(indices) + k) for k in range(placement.num_dims)], [], dims, 0)
+        at = AffineMap(dims, 0, tuple(a + b for a, b in zip(start.results, shifted.results)))
+        return tile.base, (at, [*indices, *points])
+    return side
 
 
 def _alloc(func, element, shape: Sequence[int], memory: str, name: str) -> SSAValue:
@@ -108,28 +253,42 @@ def _engine(device: Device, source: str, target: str) -> str:
     return hops[0].target.kind
 
 
-def _pipeline(facts: Indirect, indices: Sequence[SSAValue], buffer: SSAValue, into: str,
+def _pipeline(facts: Indirect, indices: Sequence[SSAValue], other: Side, into: str,
               mover: str, gather: bool) -> ktdf.PipelineOp:
-    tile = facts.op
-    copies = []
-    for view, copy in zip(tile.indirect_memrefs, indices):
-        shape = list(view.type.get_shape())
-        start = (origin(len(shape)), [])
-        copies.append(ktdf.DataTransferOp(view, shape, copy, shape,
-                                          source_access=start, dest_access=start))
     tokens = [ktdf.CreateTokenOp(), ktdf.CreateTokenOp()]
     private = ktdf.PrivateOp([t.result.type for t in tokens],
                              [*tokens, ktdf.PrivateYieldOp(*(t.result for t in tokens))])
-    first = ktdf.StageOp([], [private.resources[0]], copies, [StringAttr(into)])
-    moves = _moves(facts, indices, buffer, gather)
+    first = ktdf.StageOp([], [private.resources[0]], _index_transfers(facts, indices),
+                         [StringAttr(into)])
+    moves = _nest(facts, lambda points: _moves(facts, indices, other, points, gather))
     second = ktdf.StageOp([private.resources[0]], [private.resources[1]], moves,
                           [StringAttr(mover)])
     return ktdf.PipelineOp([private, first, second])
 
 
-def _moves(facts: Indirect, indices: Sequence[SSAValue], buffer: SSAValue,
-           gather: bool) -> list[Operation]:
-    """The loop nest over the outer loop variables moving one run per point."""
+def _index_transfers(facts: Indirect, indices: Sequence[SSAValue]) -> list[Operation]:
+    """Each index view copied whole into its scratchpad buffer."""
+    copies = []
+    for view, copy in zip(facts.op.indirect_memrefs, indices):
+        shape = list(view.type.get_shape())
+        start = (origin(len(shape)), [])
+        copies.append(ktdf.DataTransferOp(view, shape, copy, shape,
+                                          source_access=start, dest_access=start))
+    return copies
+
+
+def _index_copies(facts: Indirect, indices: Sequence[SSAValue], into: str) -> ktdf.PipelineOp:
+    """A pipeline of one stage copying the index views into their buffers."""
+    token = ktdf.CreateTokenOp()
+    private = ktdf.PrivateOp([token.result.type], [token, ktdf.PrivateYieldOp(token.result)])
+    stage = ktdf.StageOp([], [private.resources[0]], _index_transfers(facts, indices),
+                         [StringAttr(into)])
+    return ktdf.PipelineOp([private, stage])
+
+
+def _nest(facts: Indirect, body: Callable[[list[SSAValue]], list[Operation]]) -> list[Operation]:
+    """A loop nest over the outer loop variables around ``body`` of the points (the
+    loop variables, 0 for those of the run)."""
     outer = len(facts.loops) - facts.runs
     constants: dict[int, arith.ConstantOp] = {}
 
@@ -140,8 +299,40 @@ def _moves(facts: Indirect, indices: Sequence[SSAValue], buffer: SSAValue,
 
     blocks = [Block(arg_types=[IndexType()]) for _ in range(outer)]
     points = [*(block.args[0] for block in blocks), *([constant(0)] * facts.runs)]
-    operands = [*facts.op.captured_variables, *points]
+    inner = body(points)
+    for depth in reversed(range(outer)):
+        blocks[depth].add_ops([*inner, scf.YieldOp()])
+        inner = [scf.ForOp(constant(0), constant(facts.loops[depth]), constant(1), [],
+                           Region(blocks[depth]))]
+    return [*constants.values(), *inner]
+
+
+def _flat_nest(facts: Indirect, body: Callable[[list[SSAValue]], list[Operation]]) -> list[Operation]:
+    """One loop over the points of the outer loop variables in their order around
+    ``body`` of the points (each outer variable split out of the loop's by
+    ``affine.apply``, 0 for those of the run), so that a later pass may take any
+    number of runs per step."""
+    outer = facts.loops[:len(facts.loops) - facts.runs]
+    zero, one = (arith.ConstantOp.from_int_and_width(v, IndexType()) for v in (0, 1))
+    count = arith.ConstantOp.from_int_and_width(prod(outer), IndexType())
+    block = Block(arg_types=[IndexType()])
     ops: list[Operation] = []
+    linear = AffineExpr.dimension(0)
+    for depth in range(len(outer)):
+        inner = prod(outer[depth + 1:])
+        expr = linear // inner if inner > 1 else linear
+        expr = expr % outer[depth] if depth else expr
+        ops.append(ApplyOp([block.args[0]], AffineMapAttr(AffineMap(1, 0, (expr,)))))
+    points = [*(op.results[0] for op in ops), *([zero.result] * facts.runs)]
+    block.add_ops([*ops, *body(points), scf.YieldOp()])
+    return [zero, one, count, scf.ForOp(zero.result, count.result, one.result, [], Region(block))]
+
+
+def _base_side(facts: Indirect, indices: Sequence[SSAValue], points: Sequence[SSAValue],
+               ops: list[Operation]) -> tuple[list[int], tuple[AffineMap, list[SSAValue]]]:
+    """The run at ``points`` in the base view: its sizes there and its access, the
+    indices it needs read from their buffers (ops added to ``ops``)."""
+    operands = [*facts.op.captured_variables, *points]
     coordinates = []
     for subscript, index in facts.subscripts:
         values = _applied(subscript, operands, ops)
@@ -150,28 +341,48 @@ def _moves(facts: Indirect, indices: Sequence[SSAValue], buffer: SSAValue,
             continue
         read = memref.LoadOp.get(indices[index], values)
         cast = arith.IndexCastOp(read.res, IndexType())
-        ops += [read, cast]
-        coordinates.append(cast.result)
+        bound = arith.ConstantOp.from_int_and_width(_extent(facts.op.base, len(coordinates)), IndexType())
+        clamped = arith.MinUIOp(cast.result, bound.result)
+        ops += [read, cast, bound, clamped]
+        coordinates.append(clamped.result)
     base_sizes = [1] * len(coordinates)
+    outer = len(facts.loops) - facts.runs
     for extent, dim in zip(facts.loops[outer:], facts.run_dims):
         base_sizes[dim] = extent
-    block_sizes = [prod(extent for k, extent in enumerate(facts.loops)
-                        if k >= outer and AffineExpr.dimension(k) in _terms(place))
-                   for place in facts.placement.results]
-    base_side = (AffineMap.identity(len(coordinates)), coordinates)
-    buffer_side = (AffineMap.identity(len(facts.shape)), _applied(facts.placement, points, ops))
+    return base_sizes, (AffineMap.identity(len(coordinates)), coordinates)
+
+
+def _extent(view: SSAValue, dim: int) -> int:
+    """The base view's extent along ``dim``: its coordinate set's bound there (a
+    constant, as ``ktir-legality-check`` accepted)."""
+    bound = box_bounds(view.owner.coordinate_set.data)[dim]
+    assert isinstance(bound, AffineConstantExpr)
+    return bound.value
+
+
+def _run_block(facts: Indirect) -> list[int]:
+    """The run's shape in the tile: per tile dimension, the extents of the run's loop
+    variables its placement uses."""
+    outer = len(facts.loops) - facts.runs
+    return [prod(extent for k, extent in enumerate(facts.loops)
+                 if k >= outer and AffineExpr.dimension(k) in _terms(place))
+            for place in facts.placement.results]
+
+
+def _moves(facts: Indirect, indices: Sequence[SSAValue], other: Side,
+           points: Sequence[SSAValue], gather: bool) -> list[Operation]:
+    """The ops moving the run at ``points`` with one transfer."""
+    ops: list[Operation] = []
+    base_sizes, base_side = _base_side(facts, indices, points, ops)
+    block_sizes = _run_block(facts)
+    target, target_side = other(facts.placement, points, ops)
     if gather:
-        move = ktdf.DataTransferOp(facts.op.base, base_sizes, buffer, block_sizes,
-                                   source_access=base_side, dest_access=buffer_side)
+        move = ktdf.DataTransferOp(facts.op.base, base_sizes, target, block_sizes,
+                                   source_access=base_side, dest_access=target_side)
     else:
-        move = ktdf.DataTransferOp(buffer, block_sizes, facts.op.base, base_sizes,
-                                   source_access=buffer_side, dest_access=base_side)
-    inner: list[Operation] = [*ops, move]
-    for depth in reversed(range(outer)):
-        blocks[depth].add_ops([*inner, scf.YieldOp()])
-        inner = [scf.ForOp(constant(0), constant(facts.loops[depth]), constant(1), [],
-                           Region(blocks[depth]))]
-    return [*constants.values(), *inner]
+        move = ktdf.DataTransferOp(target, block_sizes, facts.op.base, base_sizes,
+                                   source_access=target_side, dest_access=base_side)
+    return [*ops, move]
 
 
 def _applied(affine_map: AffineMap, operands: Sequence[SSAValue], ops: list[Operation]) -> list[SSAValue]:

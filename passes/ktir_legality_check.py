@@ -6,6 +6,7 @@ from math import prod
 from xdsl.context import Context
 from xdsl.dialects import arith, tensor
 from xdsl.dialects.builtin import (
+    DYNAMIC_INDEX,
     AnyFloat,
     DenseIntOrFPElementsAttr,
     IndexType,
@@ -457,12 +458,6 @@ def _memory_view(op: ConstructMemoryViewOp, cores: int) -> None:
         raise _error(op, "names no memory space; a view lives in global or ct_local memory")
     if isinstance(space.ct_id, IntAttr):
         _other_scratchpad(op, space.ct_id.data, cores)
-    if op.strides:
-        raise _error(
-            op,
-            "has dynamic strides; the compiled transfers lay tiles out with constant strides "
-            "(a DMA descriptor holds them), so give the strides as constants",
-        )
     if space.kind.data == MemorySpaceKind.CT_LOCAL and evaluate(op.offset, []) is None:
         raise _error(
             op,
@@ -511,10 +506,13 @@ def _in_scratchpad(op: Operation) -> bool:
 
 
 def _end_byte(view: ConstructMemoryViewOp) -> int | None:
-    """One past the last byte a view at a constant address reaches, when its sizes and
-    strides are constants; None otherwise (or when it holds nothing)."""
-    sizes, strides = view.static_sizes.get_values(), view.static_strides.get_values()
-    if view.sizes or view.strides or 0 in sizes:
+    """One past the last byte a view at a constant address reaches, when its sizes
+    (written or computed from constants) and strides are constants; None otherwise (or
+    when it holds nothing)."""
+    dynamic = iter(evaluate(size, []) for size in view.sizes)
+    sizes = [next(dynamic) if n == DYNAMIC_INDEX else n for n in view.static_sizes.get_values()]
+    strides = view.static_strides.get_values()
+    if view.strides or None in sizes or 0 in sizes:
         return None
     last = view.offset.owner.value.value.data + sum((n - 1) * s for n, s in zip(sizes, strides))
     element = view.result.type.get_element_type()

@@ -26,6 +26,8 @@ KTIR_TO_SCHEDULE = ",".join([
     "apply-arch-patterns{point=pre_mapping}",
     "lower-parallel-loops",
     # Every scf.parallel is a nest of scf.for, its reductions carried as iter_args.
+    "fold-view-strides",
+    # A view's strides computed from constants are constants of the view.
     "ktir-legality-check",
     # Only what the pipeline below can lower is left; nothing has changed yet.
     "lower-runtime-args",

@@ -584,7 +584,7 @@ def _dim(e: Engine, i: isa.Dim, following: int):
     return following
 
 
-def _dma(e: Engine, i: isa.Dma | isa.Dmaz, following: int):
+def _dma(e: Engine, i: isa.Dma | isa.Dmaz | isa.Dmai | isa.Dmaiz, following: int):
     run, machine = e.run, e.machine
     limit, copies = e.device_kind.outstanding, e.copies
     while copies and copies[0] <= machine.now:
@@ -592,7 +592,7 @@ def _dma(e: Engine, i: isa.Dma | isa.Dmaz, following: int):
     if limit is not None and len(copies) >= limit:
         return e.wait(None, copies[0], f"one of its {limit} copies in flight to complete")
     source, target = e.view(i.src), e.view(i.dst)
-    if not _copyable(source, target, isinstance(i, isa.Dmaz)):
+    if not _copyable(source, target, isinstance(i, (isa.Dmaz, isa.Dmaiz))):
         raise Fault(f"copies {list(source.shape)}x{source.dtype} into "
                     f"{list(target.shape)}x{target.dtype}")
     read, written = run.memory(source.unit), run.memory(target.unit)
@@ -632,7 +632,7 @@ def _ldx(e: Engine, i: isa.Ldx, following: int):
     return following
 
 
-def _dmai(e: Engine, i: isa.Dmai, following: int):
+def _dmai(e: Engine, i: isa.Dmai | isa.Dmaiz, following: int):
     """A ``dma`` whose descriptor the engine writes first, unless the copy continues
     the previous ``dmai`` (both sides contiguous and adjacent): one descriptor per
     contiguous run."""
@@ -935,6 +935,7 @@ HANDLERS: dict[type, Callable] = {
     isa.Dmaz: _dma,
     isa.Ldx: _ldx,
     isa.Dmai: _dmai,
+    isa.Dmaiz: _dmai,
     isa.Vld: _vld,
     isa.Vst: _vst,
     isa.Send: _send,

@@ -25,11 +25,21 @@ keep data in their own scratchpads on a grid larger than the device's cores (toy
 the worked example of docs/arch-format.md, "pair", have 2). ``tests/unit/test_examples.py`` checks the diagnostic; the pipeline tests skip them."""
 
 
+DEVICE_MEMORY_TOO_SMALL = {("paged-tensor-copy", "toy"), ("paged-tensor-write", "toy")}
+"""(kernel, device) pairs whose fixed addresses lie beyond the device's memory (toy's
+1 MiB): ``ktir-legality-check`` refuses them at the view; ``tests/e2e/test_paged_copies.py``
+checks the diagnostic."""
+
+
 def refused(example: str, device: str) -> None:
-    """Skip, saying why, an example a device refuses (``TOO_FEW_CORES``)."""
+    """Skip, saying why, an example or corpus kernel (by file stem) a device refuses
+    (``TOO_FEW_CORES``, ``DEVICE_MEMORY_TOO_SMALL``)."""
     if (example, Path(device).stem) in TOO_FEW_CORES:
         pytest.skip(f"{example} on {Path(device).stem}: refused, its grid of tiles with "
                     "scratchpad data exceeds the device's cores (tests/unit/test_examples.py)")
+    if (example, Path(device).stem) in DEVICE_MEMORY_TOO_SMALL:
+        pytest.skip(f"{example} on {Path(device).stem}: refused, its fixed addresses lie beyond "
+                    "the device's memory (tests/e2e/test_paged_copies.py)")
 CORPUS_IN_SCOPE = [
     "ktir-cpu/triton-ktir/vector_add_ktir.mlir",
     "ktir-cpu/triton-ktir/vector_add_dynamic_ktir.mlir",
@@ -37,6 +47,9 @@ CORPUS_IN_SCOPE = [
     "ktir-cpu/triton-ktir/layernorm_fwd_ktir.mlir",
     "ktir-cpu/rfc/add-with-control-flow.mlir",
     "ktir-mlir-frontend/tensor-extract-slice.mlir",
+    "ktir-cpu/rfc/paged-tensor-copy.mlir",
+    "ktir-cpu/rfc/paged-tensor-write.mlir",
+    "ktir-mlir-frontend/paged-tensor-copy.mlir",
 ]
 """The corpus kernels the compiler takes in (the others use KTIR it rejects on purpose)."""
 

@@ -8,10 +8,11 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
+from math import prod
 
-from xdsl.dialects import memref
-from xdsl.dialects.builtin import IntegerAttr, UnitAttr, VectorType, i64
-from xdsl.ir import Operation, SSAValue
+from xdsl.dialects import memref, scf
+from xdsl.dialects.builtin import DYNAMIC_INDEX, IndexType, IntegerAttr, UnitAttr, VectorType, i64
+from xdsl.ir import Block, Operation, Region, SSAValue
 
 from ktc.dialects.dfir import DmaOp, LoadOp, ReceiveOp, SendOp, SplatOp, StoreOp
 from ktc.dialects.diagnostics import KtcError, where
@@ -19,7 +20,7 @@ from ktc.dialects.ktdf import DataTransferOp, FifoSlotType, to_tiles
 from ktc.passes.convert_ktdf_to_dfir.plan import stage_loops
 from ktc.passes.convert_ktdf_to_dfir.program import Program
 from ktc.passes.convert_ktdf_to_dfir.values import Index
-from ktc.passes.convert_ktdf_to_dfir.views import Views
+from ktc.passes.convert_ktdf_to_dfir.views import Views, reshaped, row_major
 
 
 class Transfers:
@@ -46,16 +47,73 @@ class Transfers:
         its view's set (``Views.valid``), a copy out of one fills the rest of its
         destination with zeros."""
         sides = (op.source_side, op.dest_side)
-        contiguous = _kept(sides[0].sizes) != _kept(sides[1].sizes)
+        shape = self._common_shape(op) if _kept(sides[0].sizes) != _kept(sides[1].sizes) else None
+        contiguous = shape is None and _kept(sides[0].sizes) != _kept(sides[1].sizes)
         read, written = (self.views.valid(side, op, contiguous) for side in sides)
+        if shape is not None and (read is not None or written is not None):
+            raise KtcError("a masked copy between blocks of two shapes is not lowered", where(op))
         if read is not None and written is not None:
             read = [self.p.arith.min(a, b) for a, b in zip(read, written)]
-        views = [self.views.view(sides[0], contiguous, user=op, valid=read or written),
-                 self.views.view(sides[1], contiguous, user=op, valid=written)]
         flags = {"zero_fill": UnitAttr()} if read is not None else {}
         if _reads_indices(op):
             flags["indirect"] = UnitAttr()
-        self.p.emit(DmaOp.build(operands=views, properties=flags))
+        with self._pieces(op, shape is not None or contiguous) as piece:
+            part_read, part_written = (self._part(valid, piece) for valid in (read or written, written))
+            views = [self.views.view(sides[0], contiguous, user=op, valid=part_read, shape_as=shape, piece=piece),
+                     self.views.view(sides[1], contiguous, user=op, valid=part_written, shape_as=shape,
+                                     piece=piece)]
+            self.p.emit(DmaOp.build(operands=views, properties=flags))
+
+    @contextmanager
+    def _pieces(self, op: DataTransferOp, reshaping: bool) -> Iterator[list[Index]]:
+        """The copy one piece at a time along the block's leading dimensions up to the
+        last whose stride on either side comes at launch (a descriptor holds constant
+        strides): an ``scf.for`` over the pieces, the body emitted inside it given the
+        piece's positions; the whole block (no positions) when there are none."""
+        sides = (op.source_side, op.dest_side)
+        depth = max(self.views.launch_strided(side) for side in sides)
+        if not depth:
+            yield []
+            return
+        kept = [_kept(side.sizes)[:depth] for side in sides]
+        if reshaping or kept[0] != kept[1] or DYNAMIC_INDEX in kept[0]:
+            raise KtcError("a copy whose block spans a dimension with a stride known only at "
+                           "launch is lowered only between blocks of one static shape", where(op))
+        a = self.p.arith
+        body = Block(arg_types=[IndexType()])
+        self.p.emit(scf.ForOp(a.ssa(0), a.ssa(prod(kept[0])), a.ssa(1), [], Region(body)))
+        with self.p.inside(body):
+            rest: Index = body.args[0]
+            positions: list[Index] = []
+            for size in reversed(kept[0]):
+                positions.insert(0, a.rem(rest, size))
+                rest = a.div(rest, size)
+            yield positions
+            self.p.emit(scf.YieldOp())
+
+    def _part(self, valid: list[Index] | None, piece: list[Index]) -> list[Index] | None:
+        """The valid sizes of one piece of a masked block: the block's past the piece's
+        dimensions, the first times 0 when the piece lies outside along one of them."""
+        if valid is None or not piece:
+            return valid
+        a = self.p.arith
+        part = list(valid[len(piece):]) or [1]
+        for position, size in zip(piece, valid):
+            part[0] = a.mul(part[0], a.min(a.max(a.sub(size, position), 0), 1))
+        return part
+
+    def _common_shape(self, op: DataTransferOp) -> list[int] | None:
+        """A shape both blocks of a copy between blocks of two shapes can be seen in
+        (``reshaped``), one of the two, when one of them is not contiguous; None when
+        both are (the copy moves one row of elements) or none fits."""
+        blocks = [self.views.block(side) for side in (op.source_side, op.dest_side)]
+        if None in blocks or all(layout == row_major(shape) for shape, layout in blocks):
+            return None
+        for target, _ in blocks:
+            if all(isinstance(size, int) for size in target) and all(
+                    reshaped(shape, layout, target) is not None for shape, layout in blocks):
+                return target
+        return None
 
     def copy_between_cores(self, op: DataTransferOp) -> None:
         """A DMA from this core's scratchpad into the one of the core its table names;

@@ -42,7 +42,7 @@ class Views:
         """A one-dimensional view of every element of a contiguous buffer."""
         memory, base, strides, element = self.root(value, user)
         shape = list(value.type.get_shape())
-        if DYNAMIC in shape or _block_layout(shape, strides)[1] != _row_major(_block_layout(shape, strides)[0]):
+        if DYNAMIC in shape or _block_layout(shape, strides)[1] != row_major(_block_layout(shape, strides)[0]):
             raise KtcError("a compute operand in a buffer that is not static and contiguous", where(user))
         view_type = MemRefType(element, [prod(shape)])
         return self.p.emit(ViewOp.build(operands=[self.memory_unit(memory), self.p.arith.ssa(base), []],
@@ -58,19 +58,49 @@ class Views:
         return self.p.emit(LoadIndexOp.build(operands=[view, indices],
                                              result_types=[element])).results[0]
 
+    def block(self, side) -> tuple[list[Index], list[int]] | None:
+        """The shape and strides of the block ``side`` moves, unit dimensions dropped,
+        from its memref's type; None when its sizes or the type's strides are not
+        constants."""
+        strides = side.value.type.get_strides()
+        if strides is None or None in strides or DYNAMIC in side.sizes:
+            return None
+        return _block_layout(list(side.sizes), list(strides))
+
+    def launch_strided(self, side) -> int:
+        """How many leading dimensions of the block ``side`` moves (unit dimensions
+        dropped) reach out to the last one whose stride is known only at launch."""
+        layout = side.value.type.layout if isinstance(side.value.type, MemRefType) else None
+        if not isinstance(layout, StridedLayoutAttr):
+            return 0
+        strides = layout.get_strides()
+        kept = [stride for size, stride in zip(side.sizes, strides) if size != 1]
+        return max((k + 1 for k, stride in enumerate(kept) if stride is None), default=0)
+
     def view(self, side, contiguous: bool, user: Operation, unit: SSAValue | None = None,
-             valid: list[Index] | None = None) -> SSAValue:
+             valid: list[Index] | None = None, shape_as: list[int] | None = None,
+             piece: Sequence[Index] = ()) -> SSAValue:
         """A view of the block a transfer side moves: the block's shape (unit
         dimensions dropped) with the memory's strides, or one row of its elements when
         ``contiguous`` (an error if they are not); ``valid`` replaces that shape (the
         part of a masked block inside its view's set, from ``valid``). A size the
         program computes (the rows of a partial last tile) is a dynamic dimension of
-        the view."""
+        the view. With ``shape_as``, the block in that shape (``reshaped``). With
+        ``piece``, only the part of the block at those positions of its leading
+        dimensions (one DMA per such part, for dimensions whose strides come at launch)."""
         memory, base, strides, element = self.root(side.value, user)
         a = self.p.arith
         address = a.add(base, a.mul(self._offset(side, strides), _element_bytes(element)))
         shape, layout = _block_layout(self._sizes(side), strides)
-        if contiguous and layout != _row_major(shape):
+        if shape_as is not None:
+            shape, layout = shape_as, reshaped(shape, layout, shape_as)
+        if piece:
+            start: Index = 0
+            for position, stride in zip(piece, layout):
+                start = a.add(start, a.mul(position, stride))
+            address = a.add(address, a.mul(start, _element_bytes(element)))
+            shape, layout = shape[len(piece):] or [1], layout[len(piece):] or [1]
+        if contiguous and layout != row_major(shape):
             raise KtcError("a FIFO transfer moves a block that is not contiguous in memory", where(user))
         if contiguous:
             total: Index = 1
@@ -78,7 +108,10 @@ class Views:
                 total = a.mul(total, size)
             shape, layout = [total], [1]
         shape = valid if valid is not None else shape
-        layout_attr = NoneAttr() if layout == _row_major(shape) else StridedLayoutAttr(layout, 0)
+        if not all(isinstance(stride, int) for stride in layout):
+            raise KtcError("a DMA of a block spanning a dimension whose stride is known only "
+                           "at launch is not lowered (a descriptor's strides are constants)", where(user))
+        layout_attr = NoneAttr() if layout == row_major(shape) else StridedLayoutAttr(layout, 0)
         view_type = MemRefType(element, [size if isinstance(size, int) else DYNAMIC for size in shape],
                                layout_attr)
         dynamic_sizes = [size for size in shape if not isinstance(size, int)]
@@ -102,17 +135,17 @@ class Views:
         if not isinstance(view, ConstructMemoryViewOp) or not ktdf.masked(view):
             return None
         a = self.p.arith
-        strides = list(side.value.type.get_strides())
-        view_strides = list(view.static_strides.get_values())
+        strides = _stride_keys(through_private(side.value).owner)
+        view_strides = _stride_keys(view)
         within = self._positions(side)
         if not set(strides) <= set(view_strides) or len(set(view_strides)) < len(view_strides):
-            cast_offset, within = a.add(cast_offset, self._offset(side, strides)), []
+            cast_offset, within = a.add(cast_offset, self._offset(side, self._values(strides))), []
         rest = cast_offset
         sizes = [self.p.value(size) for size in view.sizes]
         left: dict[int, Index] = {}
-        for dim in sorted(range(len(view_strides)), key=lambda d: -view_strides[d]):
-            start = a.div(rest, view_strides[dim])
-            rest = a.rem(rest, view_strides[dim])
+        for dim in _largest_first(view_strides):
+            start = a.div(rest, self._values([view_strides[dim]])[0])
+            rest = a.rem(rest, self._values([view_strides[dim]])[0])
             for position, stride in zip(within, strides):
                 if stride == view_strides[dim]:
                     start = a.add(start, position)
@@ -132,6 +165,10 @@ class Views:
             raise KtcError("a masked transfer of several rows into a block of another shape "
                            "is not lowered", where(user))
         return valid
+
+    def _values(self, strides: Sequence[int | SSAValue]) -> list[Index]:
+        """Strides as program values (a stride known at launch read from its value)."""
+        return [stride if isinstance(stride, int) else self.p.value(stride) for stride in strides]
 
     def _in_view(self, value: SSAValue) -> tuple[SSAValue, Index]:
         """The value behind ``value``'s casts and the element offset they add."""
@@ -175,21 +212,17 @@ class Views:
             return self.root(op.source, user)
         if isinstance(op, memref.ReinterpretCastOp):
             memory, base, _, element = self.root(op.source, user)
-            strides = list(op.static_strides.get_values())
-            if DYNAMIC in strides:
-                raise KtcError("a view with dynamic strides is not lowered", where(op))
+            strides = self._values(_stride_keys(op))
             offsets = list(op.static_offsets.get_values())
             offset = self.p.value(op.offsets[0]) if offsets[0] == DYNAMIC else offsets[0]
             return memory, self.p.arith.add(base, self.p.arith.mul(offset, _element_bytes(element))), strides, element
         if isinstance(op, ConstructMemoryViewOp):
             element = value.type.element_type
-            strides = list(op.static_strides.get_values())
-            if DYNAMIC in strides:
-                raise KtcError("a memory view with dynamic strides is not lowered", where(op))
+            strides = self._values(_stride_keys(op))
             memory = self._memory_kind(value.type, op)
             return memory, self._scaled(op.offset, _element_bytes(element)), strides, element
         if isinstance(op, memref.AllocOp):
-            return (self._memory_kind(value.type, op), _address(op), _row_major(_static_shape(op)),
+            return (self._memory_kind(value.type, op), _address(op), row_major(_static_shape(op)),
                     value.type.element_type)
         if isinstance(op, SelectMemrefOp):
             return self._selected(op, user)
@@ -239,7 +272,7 @@ def _element_bytes(element: Attribute) -> int:
     return element.bitwidth // 8
 
 
-def _row_major(shape: Sequence[Index]) -> list[int] | None:
+def row_major(shape: Sequence[Index]) -> list[int] | None:
     """The strides of a contiguous block of ``shape``; None when a dimension inside
     the outermost is dynamic (its strides are not constants)."""
     strides, step = [], 1
@@ -273,3 +306,46 @@ def _block_layout(sizes: list[Index], strides: list[int]) -> tuple[list[Index], 
     if not kept:
         return [1], [1]
     return [size for size, _ in kept], [stride for _, stride in kept]
+
+
+def reshaped(shape: Sequence[Index], strides: Sequence[int], target: Sequence[int]) -> list[int] | None:
+    """The strides of the block of ``shape`` and ``strides`` seen in the shape
+    ``target`` (the same elements in the same order), when each run of dimensions
+    merged into one is contiguous; None otherwise (or for a dynamic size)."""
+    if not all(isinstance(size, int) for size in shape) or prod(shape) != prod(target):
+        return None
+    result = [0] * len(target)
+    old, new = 0, 0
+    while old < len(shape) and new < len(target):
+        old_end, new_end = old + 1, new + 1
+        old_size, new_size = shape[old], target[new]
+        while old_size != new_size:
+            if new_size < old_size:
+                new_size *= target[new_end]
+                new_end += 1
+            else:
+                old_size *= shape[old_end]
+                old_end += 1
+        if any(strides[k] != shape[k + 1] * strides[k + 1] for k in range(old, old_end - 1)):
+            return None
+        result[new_end - 1] = strides[old_end - 1]
+        for k in range(new_end - 1, new, -1):
+            result[k - 1] = result[k] * target[k]
+        old, new = old_end, new_end
+    return result
+
+
+def _stride_keys(op: Operation) -> list[int | SSAValue]:
+    """The strides of a view or cast: constants, or the IR values of those known only
+    at launch (the same value in a view and the casts of it)."""
+    dynamic = iter(op.strides)
+    return [next(dynamic) if stride == DYNAMIC else stride for stride in op.static_strides.get_values()]
+
+
+def _largest_first(strides: Sequence[int | SSAValue]) -> list[int]:
+    """The dimensions from the largest stride to the smallest: by value when all are
+    constants; else in their order, outermost first (the launch checks that strides
+    known only then make the view's dimensions nest so)."""
+    if all(isinstance(stride, int) for stride in strides):
+        return sorted(range(len(strides)), key=lambda d: -strides[d])
+    return list(range(len(strides)))

@@ -4,11 +4,19 @@ module holds host code and one ``dfir.dataflow`` with a program per engine kind,
 ScheduleIR is left, and every FIFO and sync id pairs a send with a receive."""
 
 from collections import Counter
+from pathlib import Path
 
 import pytest
 
 from conftest import CORPUS_IN_SCOPE, DEVICES, EXAMPLES, corpus_kernel, run_pipeline, refused
 from ktc.dialects.dfir import DataflowOp, ProgramOp
+
+
+def _copies_only(programs: list[ProgramOp]) -> bool:
+    """One program that only copies (a copy kernel on a device whose one DMA engine
+    kind moves data both ways)."""
+    return not any(op.name in ("dfir.send", "dfir.receive", "dfir.compute")
+                   for program in programs for op in program.walk())
 
 
 def check_dataflow(module) -> None:
@@ -17,7 +25,8 @@ def check_dataflow(module) -> None:
     assert not [op for op in module.walk() if op.name.startswith("ktdf.")], "ScheduleIR left"
     for dataflow in dataflows:
         programs = [op for op in dataflow.body.block.ops if isinstance(op, ProgramOp)]
-        assert len(programs) >= 2
+        assert programs
+        assert len(programs) >= 2 or _copies_only(programs)
         ends = Counter((op.name, op.id.value.data) for op in dataflow.walk()
                        if op.name in ("dfir.send", "dfir.receive", "dfir.sync_send", "dfir.sync_recv"))
         for (name, ident), count in ends.items():
@@ -36,4 +45,5 @@ def test_example_lowers(example, device: str):
 @pytest.mark.parametrize("device", DEVICES)
 @pytest.mark.parametrize("name", CORPUS_IN_SCOPE)
 def test_corpus_kernel_lowers(name: str, device: str):
+    refused(Path(name).stem, device)
     check_dataflow(run_pipeline(corpus_kernel(name), device, "ktir-to-dfir"))

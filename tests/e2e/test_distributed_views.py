@@ -4,8 +4,8 @@ checked against the reference interpreter and numpy formulas written here.
 - Copies through a ``ktdp.construct_distributed_memory_view`` whose partitions split
   the rows or the columns, at constant boundaries or at one known only at launch, with
   tiles that straddle partitions (``split-distributed-views``): bit-exact copies.
-- The corpus's three distributed-view copies: the compiler refuses them with the
-  located reason (dynamic strides; another tile's scratchpad).
+- The corpus's three distributed-view copies, two of them with views whose sizes and
+  strides come from an argument at launch: bit-exact copies on every device.
 - A tensor placed in the scratchpad by the kernel stays there across loop iterations:
   the device-memory bytes of the whole launch are exactly those of its global accesses.
 - ``examples/distributed_rmsnorm.mlir``: rows split over a 2x2 grid through a
@@ -19,6 +19,7 @@ import pytest
 from conftest import CORPUS, LINE4, ROOT
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from simulated import run
 from test_simulate import assert_matches, assert_matches_numpy, simulate
 
 from ktc.dialects.diagnostics import KtcError
@@ -214,26 +215,41 @@ def test_copy_check_sees_a_perturbed_answer():
         np.testing.assert_array_equal(perturbed, a)
 
 
-CORPUS_REFUSED = {
-    "distributed-view-copy-dynamic.mlir": (48, "has dynamic strides; the compiled transfers "
-                                               "lay tiles out with constant strides"),
-    "distributed-view-copy-rowmerge-dynamic.mlir": (50, "has dynamic strides; the compiled "
-                                                        "transfers lay tiles out with constant strides"),
+DYNAMIC_CORPUS = {
+    "distributed-view-copy-dynamic.mlir": (16, 32, 48),
+    "distributed-view-copy-rowmerge-dynamic.mlir": (16, 48),
 }
+"""The corpus's distributed copies whose views' sizes and strides come from the
+argument ``s0_in``, and the values of it each is run with."""
 
 
-@pytest.mark.parametrize("name", CORPUS_REFUSED)
-def test_corpus_distributed_copy_is_refused_with_the_reason(name: str):
-    """What these corpus distributed views need beyond what compiles (views whose
-    strides come at launch) is refused at the view, by ktir-legality-check."""
+def _dynamic_corpus_inputs(name: str, s0: int) -> tuple[dict, np.ndarray]:
+    """A's partitions (columns [0, s0) and [s0, 2 s0), or rows [0, 64) and [64, 128))
+    and the zeroed B, and the A that B must become."""
+    rng = np.random.default_rng(s0)
+    if name == "distributed-view-copy-dynamic.mlir":
+        a = rng.standard_normal((64, 2 * s0)).astype(np.float16)
+        parts = np.ascontiguousarray(a[:, :s0]), np.ascontiguousarray(a[:, s0:])
+    else:
+        a = rng.standard_normal((128, s0)).astype(np.float16)
+        parts = a[:64].copy(), a[64:].copy()
+    return {"a0_ptr": parts[0], "a1_ptr": parts[1], "b_ptr": np.zeros_like(a), "s0_in": s0}, a
+
+
+@pytest.mark.parametrize("device", DEVICES)
+@pytest.mark.parametrize("name", DYNAMIC_CORPUS)
+def test_corpus_dynamic_distributed_copy_matches(name: str, device: str):
+    """Views whose row stride is ``s0`` (or ``2 s0``), known at launch: B is A, bit
+    for bit, as on the reference, for each ``s0`` (16 makes a tile straddle the column
+    partitions)."""
     path = CORPUS / "ktir-cpu" / "rfc" / name
     if not path.exists():
         pytest.skip(f"KTIR corpus not found at {CORPUS}")
-    line, reason = CORPUS_REFUSED[name]
-    with pytest.raises(KtcError) as error:
-        compile_kernel(path.read_text(), "spyre", str(path))
-    assert reason in str(error.value)
-    assert f"{path}:{line}:" in str(error.value)
+    for s0 in DYNAMIC_CORPUS[name]:
+        inputs, a = _dynamic_corpus_inputs(name, s0)
+        simulated, reference = run(path.read_text(), DEVICES[device], inputs, str(path))
+        np.testing.assert_array_equal(simulated["b_ptr"], a)
+        np.testing.assert_array_equal(reference["b_ptr"], a)
 
 
 @pytest.mark.parametrize("device", ["spyre", "toy", "line4"])

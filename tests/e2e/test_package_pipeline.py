@@ -33,4 +33,5 @@ def test_example_packages(example, device: str):
 @pytest.mark.parametrize("device", DEVICES)
 @pytest.mark.parametrize("name", CORPUS_IN_SCOPE)
 def test_corpus_kernel_packages(name: str, device: str):
+    refused(Path(name).stem, device)
     check_package(corpus_kernel(name), device)

@@ -6,12 +6,20 @@ pipeline and the expanded path each visible in the result. (A copy between cores
 so is the zeroing of a matrix unit's accumulators, in the unit's own memory, one stage
 on the unit.)"""
 
+from pathlib import Path
+
 import pytest
 
 from conftest import CORPUS_IN_SCOPE, DEVICES, EXAMPLES, corpus_kernel, run_pipeline, refused
 from ktc.arch.model import device_of
-from ktc.dialects.ktdf import PipelineOp, StageOp
+from ktc.dialects.ktdf import DataTransferOp, PipelineOp, StageOp
 from ktc.passes.convert_ktdf_to_dfir.plan import ring_table
+
+
+def _copies_only(stage: StageOp) -> bool:
+    """A stage that only copies (the index views of a copy moved a run at a time, read
+    by the pipelines after it)."""
+    return all(isinstance(op, DataTransferOp) for op in stage.body.block.ops)
 
 
 def check_schedule(module) -> None:
@@ -24,7 +32,8 @@ def check_schedule(module) -> None:
         stages = [op for op in pipeline.walk() if isinstance(op, StageOp)]
         assert all(stage.applicable_units is not None for stage in stages)
         alone = len(stages) == 1 and (ring_table(stages[0]) is not None
-                                      or [u.data for u in stages[0].applicable_units] == [matrix])
+                                      or [u.data for u in stages[0].applicable_units] == [matrix]
+                                      or _copies_only(stages[0]))
         assert len(stages) >= 2 or alone
 
 
@@ -38,4 +47,5 @@ def test_example_schedules(example, device: str):
 @pytest.mark.parametrize("device", DEVICES)
 @pytest.mark.parametrize("name", CORPUS_IN_SCOPE)
 def test_corpus_kernel_schedules(name: str, device: str):
+    refused(Path(name).stem, device)
     check_schedule(run_pipeline(corpus_kernel(name), device, "ktir-to-schedule"))

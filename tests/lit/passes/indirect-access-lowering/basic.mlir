@@ -1,8 +1,11 @@
 // A gather and a scatter through one index view: each copies the index view whole
 // into a scratchpad buffer on the DMA engine that reads device memory, then loops
 // over the rows on the engine that moves the tile, reads each row's index with
-// memref.load and moves the 16-element row with one transfer from the row it names
-// to the row's place in the tile buffer (affine.apply of the tile position).
+// memref.load, clamps it to the table's 100 rows (arith.minui: an index outside the
+// table names row 100, past its end) and moves the 16-element row with one transfer
+// from the row it names to the row's place in the tile buffer (affine.apply of the
+// tile position). The tables are marked ktdf.masked, so that a row past the end moves
+// nothing (zeros for the gather).
 // The gather's load becomes a load of the whole gathered buffer; the scatter's
 // store a store into its buffer before its pipeline.
 
@@ -33,7 +36,7 @@ func.func @gather_scatter(%x: index, %idx: index, %y: index) {
 // CHECK-LABEL: func.func @gather_scatter
 // CHECK-DAG:     %[[SCATTERED:.*]] = memref.alloc() : memref<8x16xf16, "L1">
 // CHECK-DAG:     %[[GATHERED:.*]] = memref.alloc() : memref<8x16xf16, "L1">
-// CHECK-DAG:     %[[X:.*]] = ktdp.construct_memory_view %x{{.*}} : memref<100x16xf16, "DDR">
+// CHECK-DAG:     %[[X:.*]] = ktdp.construct_memory_view %x{{.*}} ktdf.masked{{.*}} : memref<100x16xf16, "DDR">
 // CHECK-DAG:     %[[IDX:.*]] = ktdp.construct_memory_view %idx{{.*}} : memref<8xi32, "DDR">
 // CHECK:         ktdf.pipeline {
 // CHECK:           ktdf.stage depends_in(none)
@@ -42,7 +45,9 @@ func.func @gather_scatter(%x: index, %idx: index, %y: index) {
 // CHECK:           ktdf.stage
 // CHECK:             scf.for %[[M:.*]] = %{{.*}} to %{{.*}} step
 // CHECK:               %[[I:.*]] = memref.load %[[INDICES]][%{{.*}}] : memref<8xi32, "L1">
-// CHECK-NEXT:          %[[ROW:.*]] = arith.index_cast %[[I]] : i32 to index
+// CHECK-NEXT:          %[[CAST:.*]] = arith.index_cast %[[I]] : i32 to index
+// CHECK-NEXT:          %[[ROWS:.*]] = arith.constant 100 : index
+// CHECK-NEXT:          %[[ROW:.*]] = arith.minui %[[CAST]], %[[ROWS]] : index
 // CHECK-NEXT:          affine.apply
 // CHECK-NEXT:          %[[AT:[^ ]+]] = affine.apply #{{.*}}(%[[M]], %{{.*}})
 // CHECK-NEXT:          affine.apply

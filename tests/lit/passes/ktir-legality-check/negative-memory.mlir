@@ -1,6 +1,6 @@
 // Memory must be reachable the way the pipeline moves data: a view lives in
 // global memory or in the tile's own ct_local scratchpad (not in an unspecified
-// space, not stored into in another tile's scratchpad), with constant strides, a scratchpad view
+// space, not stored into in another tile's scratchpad), a scratchpad view
 // at a constant address (the compiler keeps its buffers clear of it), and an access tile
 // addresses a memory view in an order that permutes its dimensions (not one that mixes
 // them), a view whose
@@ -29,15 +29,6 @@ func.func @other_scratchpad(%x: index) attributes {grid = [2]} {
   %out = ktdp.construct_access_tile %view[%c0] {access_tile_set = #vector, access_tile_order = #id1} : memref<64xf16> -> !ktdp.access_tile<64xindex>
   %v = ktdp.load %in : !ktdp.access_tile<64xindex> -> tensor<64xf16>
   ktdp.store %v, %out : tensor<64xf16>, !ktdp.access_tile<64xindex>
-  return
-}
-
-// -----
-
-#matrix = affine_set<(d0, d1)[s0] : (d0 >= 0, -d0 + 15 >= 0, d1 >= 0, -d1 + s0 - 1 >= 0)>
-func.func @dynamic_strides(%x: index, %n: index) {
-  // expected-error@+1 {{'ktdp.construct_memory_view' has dynamic strides; the compiled transfers lay tiles out with constant strides (a DMA descriptor holds them), so give the strides as constants}}
-  %view = ktdp.construct_memory_view %x, sizes: [16, %n], strides: [%n, 1] {coordinate_set = #matrix, memory_space = #ktdp.memory_space<global>} : memref<16x?xf16>
   return
 }
 
