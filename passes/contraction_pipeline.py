@@ -6,7 +6,9 @@ maybe accumulated over the iterations of a loop (the kernel's own loop over k),
 becomes one ``ktdf.pipeline`` the later passes take as built (a phase of its own): for
 each output tile the unit's accumulators are zeroed; tiles of A and B are copied from
 device memory into the scratchpad (A as chunks of ``m x chunk``, B as blocks of
-``k x block``, so that each operand the unit takes is contiguous), the load unit
+``k x block``, so that each operand the unit takes is contiguous; an operand stored
+k-major, A as ``k x m`` or B as ``n x k``, is transposed by that copy: it reads the
+stored rows whole and writes each element to its place in the chunk or block), the load unit
 streams them through its FIFO and the unit multiplies each pair into a block of
 ``m x block`` accumulators, for every iteration of the kernel's loop; then the
 accumulators leave, a row of a block at a time, through the drain FIFO into a
@@ -72,7 +74,8 @@ class ContractionPipeline(ModulePass):
     Expects programs (from ``compute-group-extraction``) whose contractions are
     canonical generics with ``ktdf.contraction_tiles`` (``contraction-tiling``). On
     the matrix unit: over ``ktdp.load``s of access tiles (identity order) of memory
-    views with constant strides, the innermost 1, A stored m x k and B k x n; the
+    views with constant strides, the innermost 1, A stored m x k or k x m and B k x n or
+    n x k; the
     accumulator a zero (constant, fill or empty tensor), another tensor (added after),
     or the ``iter_args`` of an ``scf.for`` that holds nothing but the loads, their
     tiles, index arithmetic and the contraction, and yields it.
@@ -82,7 +85,8 @@ class ContractionPipeline(ModulePass):
     per output tile, a pipeline zeroing the accumulators (in the matrix unit's own
     memory), the kernel's loop (from 0 in steps of 1) around a loop over k tiles of a
     three-stage pipeline (DMA of the A and B tiles into scratchpad buffers private to
-    it; the load unit streaming chunks of A and blocks of B through its FIFO; the matrix
+    it, in the order of the stored rows, so that a k-major operand is written
+    transposed; the load unit streaming chunks of A and blocks of B through its FIFO; the matrix
     unit multiplying each pair into a block of accumulators), and a pipeline draining
     the accumulators row by row into a scratchpad buffer of the whole result in the
     accumulator type; after it, an access tile of that buffer loaded, converted to the
@@ -118,15 +122,17 @@ class ContractionPipeline(ModulePass):
 
 @dataclass
 class _Operand:
-    """A loaded tile: its load, tile, view and the view's strides."""
+    """A loaded tile: its load, tile, view, the view's strides and whether it is stored
+    k-major (A as k x m, B as n x k)."""
 
     load: ktdp.LoadOp
     tile: ktdp.ConstructAccessTileOp
     view: SSAValue
     strides: list[int]
+    transposed: bool
 
 
-def _operand(value: SSAValue, user: Operation, device: Device) -> _Operand:
+def _operand(value: SSAValue, user: Operation, device: Device, transposed: bool) -> _Operand:
     load = value.owner
     if not isinstance(load, ktdp.LoadOp):
         raise KtcError("a contraction on the matrix unit takes tiles loaded with ktdp.load",
@@ -142,7 +148,7 @@ def _operand(value: SSAValue, user: Operation, device: Device) -> _Operand:
         raise KtcError("the contraction's operand tile must be read in memory order from a "
                        "view of constant strides, the innermost 1", where(tile))
     type_with_memory(view, device)
-    return _Operand(load, tile, view.result, strides)
+    return _Operand(load, tile, view.result, strides, transposed)
 
 
 def _accumulating_loop(c: Contraction, operands: Sequence[_Operand]) -> scf.ForOp | None:
@@ -179,10 +185,11 @@ class _Schedule:
 
     def build(self) -> None:
         c, device = self.c, self.device
-        if not c.is_matrix_product or c.transposed(0) or c.transposed(1):
-            raise KtcError("the matrix unit's schedule takes C[m, n] += A[m, k] * B[k, n] "
-                           "with A and B stored row-major", where(c.op))
-        self.lhs, self.rhs = (_operand(value, c.op, device) for value in (c.lhs, c.rhs))
+        if not c.is_matrix_product:
+            raise KtcError("the matrix unit's schedule takes C[m, n] += A[m, k] * B[k, n]",
+                           where(c.op))
+        self.lhs, self.rhs = (_operand(value, c.op, device, c.transposed(position))
+                              for position, value in enumerate((c.lhs, c.rhs)))
         self.loop = _accumulating_loop(c, (self.lhs, self.rhs))
         sizes = c.sizes()
         self.M, self.N, self.K = sizes[c.m[0]], sizes[c.n[0]], sizes[c.k[0]]
@@ -321,19 +328,25 @@ class _Schedule:
         rows, cols = (d0 // columns) * t.m, (d0 % columns) * t.n
         a_at = self._offset(self.lhs, mapping, (rows, d1 * t.k), [tile, kt], ops)
         b_at = self._offset(self.rhs, mapping, (d1 * t.k, cols), [tile, kt], ops)
-        a_shape, b_shape = [t.m, chunks, t.chunk], [t.k, blocks, t.block]
+        # Per operand, each dimension of the buffer (rows of A, chunks, within a chunk;
+        # rows of B, blocks, within a block): its size, its stride in the view (from
+        # the stored order's strides) and in the buffer.
+        a_row, a_k = _logical_strides(self.lhs)
+        b_k, b_column = _logical_strides(self.rhs)
         moves = (
-            (self.lhs.view, a_at, a_shape, [self.lhs.strides[0], t.chunk, 1], a_buffer,
+            (self.lhs.view, a_at, [t.m, chunks, t.chunk], [a_row, t.chunk * a_k, a_k], a_buffer,
              [t.chunk, t.m * t.chunk, 1]),
-            (self.rhs.view, b_at, b_shape, [self.rhs.strides[0], t.block, 1], b_buffer,
-             [t.block, t.k * t.block, 1]),
+            (self.rhs.view, b_at, [t.k, blocks, t.block], [b_k, t.block * b_column, b_column],
+             b_buffer, [t.block, t.k * t.block, 1]),
         )
-        for operand, (view, at, shape, strides, buffer, layout) in zip((self.lhs, self.rhs), moves):
-            source = _cast(view, at, shape, strides, ops)
-            dest = _cast(buffer, 0, shape, layout, ops)
-            ops.append(ktdf.DataTransferOp(source, shape, dest, shape, source_access=(origin(3), []),
-                                           dest_access=(origin(3), [])))
-            ops[-1].location = operand.load.location
+        for operand, (view, at, sizes, strides, buffer, layout) in zip((self.lhs, self.rhs), moves):
+            shape, strides, layout = _in_stored_order(sizes, strides, layout)
+            if operand.transposed:
+                ops += self._loops(shape[:-1], lambda *ivs, move=(view, at, shape, strides, buffer, layout):
+                                   _row_copy(*move, ivs, operand.load.location))
+            else:
+                ops.append(_copy_of(view, at, buffer, 0, shape, strides, layout, ops))
+                ops[-1].location = operand.load.location
         return ops
 
     def _offset(self, operand: _Operand, mapping: dict[SSAValue, SSAValue],
@@ -343,6 +356,7 @@ class _Schedule:
         indices) plus ``within`` (over ``extra``), through the view's strides."""
         start, indices = operand.tile.base_map.data, list(operand.tile.indices)
         count = start.num_dims
+        within = within[::-1] if operand.transposed else within
         shifted = [AffineExpr.dimension(count + i) for i in range(len(extra))]
         total = AffineExpr.constant(0)
         for stride, expr, inner in zip(operand.strides, start.results, within):
@@ -422,6 +436,58 @@ class _Schedule:
         result.replace_all_uses_with(value)
         Rewriter.erase_op(anchor)
         erase_unused([self.lhs.load, self.lhs.tile, self.rhs.load, self.rhs.tile, init.owner])
+
+
+def _copy_of(view: SSAValue, at: SSAValue, buffer: SSAValue, into: SSAValue | int,
+             shape: list[int], strides: list[int], layout: list[int],
+             ops: list[Operation]) -> ktdf.DataTransferOp:
+    """A copy of ``shape`` from ``view`` at element ``at`` (with ``strides``) into
+    ``buffer`` at element ``into`` (with ``layout``); the casts go to ``ops``."""
+    source = _cast(view, at, shape, strides, ops)
+    dest = _cast(buffer, into, shape, layout, ops)
+    rank = len(shape)
+    return ktdf.DataTransferOp(source, shape, dest, shape, source_access=(origin(rank), []),
+                               dest_access=(origin(rank), []))
+
+
+def _row_copy(view: SSAValue, at: SSAValue, shape: list[int], strides: list[int],
+              buffer: SSAValue, layout: list[int], ivs: Sequence[SSAValue], location) -> list[Operation]:
+    """The copy of one stored row (the innermost dimension, position ``ivs`` in the
+    others) of a transposed operand: a copy of its own, so that the rows of the cores
+    take turns at device memory while each is written element by element."""
+    dims = [AffineExpr.dimension(i) for i in range(len(ivs) + 1)]
+    source = ApplyOp([*ivs, at], AffineMapAttr(AffineMap(len(dims), 0, (
+        _linear(dims[:-1], strides, dims[-1]),))))
+    dest = ApplyOp(list(ivs), AffineMapAttr(AffineMap(len(ivs), 0, (
+        _linear(dims[:-1], layout, AffineExpr.constant(0)),))))
+    ops: list[Operation] = [source, dest]
+    ops.append(_copy_of(view, source.result, buffer, dest.result, shape[-1:], strides[-1:],
+                        layout[-1:], ops))
+    ops[-1].location = location
+    return ops
+
+
+def _linear(dims: Sequence[AffineExpr], strides: Sequence[int], start: AffineExpr) -> AffineExpr:
+    """``start`` plus each of ``dims`` times its stride."""
+    for dim, stride in zip(dims, strides):
+        start = start + dim * stride
+    return start
+
+
+def _logical_strides(operand: _Operand) -> tuple[int, int]:
+    """The view strides of the operand's two dimensions in the product's order (m, k
+    of A; k, n of B), whichever order it is stored in."""
+    outer, inner = operand.strides
+    return (inner, outer) if operand.transposed else (outer, inner)
+
+
+def _in_stored_order(sizes: list[int], strides: list[int], layout: list[int]):
+    """A copy's sizes, source strides and destination strides with its dimensions in
+    the order of the source's strides, largest first: each run the DMA reads is a
+    stored row (for a k-major operand the destination is then written element by
+    element, transposed)."""
+    order = sorted(range(len(sizes)), key=lambda d: -strides[d])
+    return ([sizes[d] for d in order], [strides[d] for d in order], [layout[d] for d in order])
 
 
 # ---------------------------------------------------------------------------------

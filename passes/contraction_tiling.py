@@ -6,11 +6,16 @@ A contraction ``C[m, n] += A[m, k] * B[k, n]`` of a program (the one
 the iterations of a loop) runs as output tiles of ``m x n``: the matrix unit holds a
 tile's accumulators while ``k``-deep tiles of A and B stream through the scratchpad
 (double-buffered: counted twice), each tile product as ``chunk``-deep products of
-``m x chunk`` by ``chunk x block`` sent to the unit through its FIFO. The estimate is
-the busiest of the device-memory transfers (A read once per column of output tiles, B
-once per row, each run rounded to the transfer granularity), the matrix unit's steps
-(with its fill and drain per product), the load unit's feed and the drain of the
-accumulators; the tiles with the least estimate win, the larger on a tie.
+``m x chunk`` by ``chunk x block`` sent to the unit through its FIFO. An operand stored
+k-major (A as ``k x m``, B as ``n x k``: a linear's weight, attention's keys) is
+transposed by the DMA as it copies it: it reads the stored rows whole from device
+memory and writes each element to its place in the scratchpad, one transfer of the
+link's granularity per element. The estimate is the busiest of the device-memory
+transfers (A read once per column of output tiles, B once per row, each run rounded to
+the transfer granularity; a transposed operand's scratchpad writes one granule per
+element), the matrix unit's steps (with its fill and drain per product), the load
+unit's feed and the drain of the accumulators; the tiles with the least estimate win,
+the larger on a tie.
 """
 
 from __future__ import annotations
@@ -83,16 +88,18 @@ class _Problem:
     input_bytes: int
     accumulator_bytes: int
     device: Device
+    transposed: tuple[bool, bool]
+    """Whether A is stored ``k x m`` and B ``n x k``."""
 
 
 def on_matrix_unit(c: Contraction, device: Device) -> bool:
     """Whether the device's matrix unit multiplies ``c``: a product of two matrices of
-    its input type, stored row-major (m x k and k x n) in memory views the kernel loads
+    its input type, each stored row-major or k-major, in memory views the kernel loads
     them from (its schedule copies them from there; an operand computed on chip, such
     as attention's probabilities, is multiplied on the SIMD engine)."""
     unit = device.matrix
-    return (unit is not None and c.is_matrix_product and not c.transposed(0)
-            and not c.transposed(1) and unit.input == c.lhs.type.get_element_type()
+    return (unit is not None and c.is_matrix_product
+            and unit.input == c.lhs.type.get_element_type()
             and all(_loaded_from_view(value) for value in (c.lhs, c.rhs)))
 
 
@@ -121,7 +128,8 @@ def choose(c: Contraction, device: Device) -> ktdf.ContractionTiles:
     unit = device.matrix
     sizes = c.sizes()
     problem = _Problem(sizes[c.m[0]], sizes[c.n[0]], sizes[c.k[0]],
-                       _bytes(unit.input), _bytes(unit.accumulator), device)
+                       _bytes(unit.input), _bytes(unit.accumulator), device,
+                       (c.transposed(0), c.transposed(1)))
     candidates = [tiles for tiles in _candidates(problem) if _fits(problem, tiles)]
     if not candidates:
         raise KtcError(
@@ -167,14 +175,19 @@ def _fits(p: _Problem, tiles: ktdf.ContractionTiles) -> bool:
 
 def _estimate(p: _Problem, m: int, n: int, k: int, chunk: int, block: int) -> int:
     """Cycles of one product of the program's tiles: the busiest of device memory, the
-    matrix unit, its feed and the drain, plus the first transfer's latency."""
+    matrix unit, its feed and the drain, plus the first transfer's latency per k tile
+    (each k tile is a pipeline of its own, filled from device memory)."""
     device, unit = p.device, p.device.matrix
     roof = device.roofline
     granule = roof.dma_granularity
     tiles = (p.m // m) * (p.n // n) * (p.k // k)
-    a_runs = m * (k // chunk) * math.ceil(chunk * p.input_bytes / granule) * granule
-    b_runs = k * (n // block) * math.ceil(block * p.input_bytes / granule) * granule
-    memory = tiles * (a_runs + b_runs) / roof.dma_read_bytes_per_cycle
+    a_rows = (k, m) if p.transposed[0] else (m * (k // chunk), chunk)
+    b_rows = (n, k) if p.transposed[1] else (k * (n // block), block)
+    runs = sum(count * math.ceil(length * p.input_bytes / granule) * granule
+               for count, length in (a_rows, b_rows))
+    scattered = (m * k if p.transposed[0] and chunk > 1 else 0) + (k * n if p.transposed[1] else 0)
+    written = _scatter_cycles(device, scattered, p.input_bytes)
+    memory = tiles * max(runs / roof.dma_read_bytes_per_cycle, written)
     products = tiles * (n // block) * (k // chunk)
     matrix = products * (unit.cycles(m, chunk, block) + unit.fill + unit.drain)
     feed_bytes = products * (m * chunk + chunk * block) * p.input_bytes
@@ -182,7 +195,18 @@ def _estimate(p: _Problem, m: int, n: int, k: int, chunk: int, block: int) -> in
     drain = 2 * p.m * p.n * p.accumulator_bytes / _bandwidth(device, unit.kind, unit.drains[0])
     first = sum(link.latency or 0 for link in device.path(
         device.node(device.device_memory), device.node(unit.kind)))
-    return int(max(memory, matrix, feed) + drain + first)
+    return int(max(memory, matrix, feed) + drain + first * (p.k // k))
+
+
+def _scatter_cycles(device: Device, elements: int, element_bytes: int) -> float:
+    """Cycles of the DMA writing ``elements`` one by one into the scratchpad (a
+    transposing copy): each a transfer rounded to the granularity of the link into it,
+    through that link and the scratchpad's port."""
+    link = device.path(device.node(device.device_memory), device.node(device.scratchpad))[-1]
+    granule = min(link.granularity, default=1)
+    nbytes = elements * math.ceil(element_bytes / granule) * granule
+    port = device.memory(device.scratchpad).port_bandwidth
+    return max(nbytes / link.bytes_per_cycle, nbytes / port if port else 0)
 
 
 def _bandwidth(device: Device, source: str, target: str) -> int:

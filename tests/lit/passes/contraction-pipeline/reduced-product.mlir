@@ -1,12 +1,22 @@
 // A product on the SIMD engine that a reduction reads (attention's scores, whose row
 // maximum a softmax takes) is stored whole into a scratchpad buffer of its shape and
 // loaded back, so that the reduction tiles it over its rows and not over the
-// product's k: here Q K^T (K read through a transpose, so the SIMD engine multiplies
-// it on every device) and the row maximum of the scores. A product that only a store
-// and elementwise compute read (the scaled copy below) stays in place, fused with it.
+// product's k: here Q K^T (K read through a transpose) on the third chip, which has
+// no matrix unit, and the row maximum of the scores. A product that only a store and
+// elementwise compute read (the scaled copy below) stays in place, fused with it. On
+// spyre the matrix unit multiplies it (the DMA transposes K) and the reduction reads
+// the loaded, rounded result buffer.
 
-// RUN: ktc-opt %s --arch spyre -p compute-group-extraction,normalize-contractions,contraction-tiling,contraction-pipeline | filecheck %s
 // RUN: ktc-opt %s --arch %S/../../arch/Inputs/line4.mlir -p compute-group-extraction,normalize-contractions,contraction-tiling,contraction-pipeline | filecheck %s
+// RUN: ktc-opt %s --arch spyre -p compute-group-extraction,normalize-contractions,contraction-tiling,contraction-pipeline | filecheck %s --check-prefix=SPYRE
+
+// SPYRE-LABEL: module @local_schedule_0
+// SPYRE:       %[[RESULT:.+]] = memref.alloc() : memref<8x8xf32, "L1">
+// SPYRE:       } {applicable_units = ["MNILU", "L1LU", "PT", "L1SU"]}
+// SPYRE:       %[[WHOLE:.+]] = ktdp.construct_access_tile %[[RESULT]][0, 0]
+// SPYRE-NEXT:  %[[LOADED:.+]] = ktdp.load %[[WHOLE]] : <8x8xindex> -> tensor<8x8xf32>
+// SPYRE-NEXT:  %[[SCORES:.+]] = arith.truncf %[[LOADED]]
+// SPYRE:       linalg.reduce { arith.maximumf } ins(%[[SCORES]] : tensor<8x8xf16>)
 
 #rows = affine_set<(d0, d1) : (d0 >= 0, -d0 + 7 >= 0, d1 >= 0, -d1 + 15 >= 0)>
 #scores = affine_set<(d0, d1) : (d0 >= 0, -d0 + 7 >= 0, d1 >= 0, -d1 + 7 >= 0)>
