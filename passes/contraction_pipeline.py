@@ -14,7 +14,8 @@ streams them through its FIFO and the unit multiplies each pair into a block of
 accumulators leave, a row of a block at a time, through the drain FIFO into a
 scratchpad buffer of the whole result in the accumulator type. The contraction's
 result is that buffer, loaded and rounded once to the result's type: written once,
-after the last product.
+after the last product (and, when a reduction reads it, stored rounded into a
+scratchpad buffer and loaded back, as on the SIMD engine below).
 
 On the SIMD engine (a device without a matrix unit for the operands), the contraction
 stays a generic, rewritten to multiply and reduce along k innermost: an input stored
@@ -48,7 +49,7 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.dialects.linalg.attrs import IteratorType, IteratorTypeAttr
 from xdsl.dialects.linalg.ops import GenericOp, YieldOp
-from xdsl.ir import Block, BlockArgument, Operation, Region, SSAValue
+from xdsl.ir import Attribute, Block, BlockArgument, Operation, Region, SSAValue
 from xdsl.ir.affine import AffineExpr, AffineMap, AffineSet
 from xdsl.ir.affine.affine_set import AffineConstraintExpr
 from xdsl.passes import ModulePass
@@ -90,8 +91,9 @@ class ContractionPipeline(ModulePass):
     unit multiplying each pair into a block of accumulators), and a pipeline draining
     the accumulators row by row into a scratchpad buffer of the whole result in the
     accumulator type; after it, an access tile of that buffer loaded, converted to the
-    result type (a non-zero accumulator added) in place of the contraction's result; the
-    loads, tiles and loop erased. For the SIMD engine: the generic with k innermost in
+    result type (a non-zero accumulator added) in place of the contraction's result
+    (stored and loaded back, as below, when a reduction reads it); the loads, tiles and
+    loop erased. For the SIMD engine: the generic with k innermost in
     both inputs, an input stored otherwise loaded through a permuted view, without
     ``ktdf.contraction_tiles``; when a reduction reads its result (directly or through
     other ops), the result stored into a scratchpad ``memref.alloc`` of its shape (at
@@ -342,12 +344,16 @@ class _Schedule:
         for operand, (view, at, sizes, strides, buffer, layout) in zip((self.lhs, self.rhs), moves):
             shape, strides, layout = _in_stored_order(sizes, strides, layout)
             if operand.transposed:
-                ops += self._loops(shape[:-1], lambda *ivs, move=(view, at, shape, strides, buffer, layout):
-                                   _row_copy(*move, ivs, operand.load.location))
+                ops += self._rows(_Copy(view, at, shape, strides, buffer, layout, operand.load.location))
             else:
                 ops.append(_copy_of(view, at, buffer, 0, shape, strides, layout, ops))
                 ops[-1].location = operand.load.location
         return ops
+
+    def _rows(self, copy: _Copy) -> list[Operation]:
+        """A loop nest over the stored rows of a transposed operand's copy, one copy
+        per row."""
+        return self._loops(copy.shape[:-1], lambda *ivs: copy.row(ivs))
 
     def _offset(self, operand: _Operand, mapping: dict[SSAValue, SSAValue],
                 within: tuple[AffineExpr, AffineExpr], extra: list[SSAValue],
@@ -433,7 +439,7 @@ class _Schedule:
         for op in ops:
             op.location = c.op.location
         Rewriter.insert_op(ops, InsertPoint.before(anchor))
-        result.replace_all_uses_with(value)
+        result.replace_all_uses_with(_kept(value, result, self.device))
         Rewriter.erase_op(anchor)
         erase_unused([self.lhs.load, self.lhs.tile, self.rhs.load, self.rhs.tile, init.owner])
 
@@ -450,21 +456,34 @@ def _copy_of(view: SSAValue, at: SSAValue, buffer: SSAValue, into: SSAValue | in
                                dest_access=(origin(rank), []))
 
 
-def _row_copy(view: SSAValue, at: SSAValue, shape: list[int], strides: list[int],
-              buffer: SSAValue, layout: list[int], ivs: Sequence[SSAValue], location) -> list[Operation]:
-    """The copy of one stored row (the innermost dimension, position ``ivs`` in the
-    others) of a transposed operand: a copy of its own, so that the rows of the cores
-    take turns at device memory while each is written element by element."""
-    dims = [AffineExpr.dimension(i) for i in range(len(ivs) + 1)]
-    source = ApplyOp([*ivs, at], AffineMapAttr(AffineMap(len(dims), 0, (
-        _linear(dims[:-1], strides, dims[-1]),))))
-    dest = ApplyOp(list(ivs), AffineMapAttr(AffineMap(len(ivs), 0, (
-        _linear(dims[:-1], layout, AffineExpr.constant(0)),))))
-    ops: list[Operation] = [source, dest]
-    ops.append(_copy_of(view, source.result, buffer, dest.result, shape[-1:], strides[-1:],
-                        layout[-1:], ops))
-    ops[-1].location = location
-    return ops
+@dataclass(frozen=True)
+class _Copy:
+    """A copy of an operand's tile into its buffer, dimensions in stored order: the
+    view, the element ``at`` which the tile starts, the sizes, the view's strides, the
+    buffer, its strides, and the operand's location."""
+
+    view: SSAValue
+    at: SSAValue
+    shape: list[int]
+    strides: list[int]
+    buffer: SSAValue
+    layout: list[int]
+    location: Attribute
+
+    def row(self, ivs: Sequence[SSAValue]) -> list[Operation]:
+        """The copy of the stored row at ``ivs`` (the innermost dimension): a copy of
+        its own, so that the rows of the cores take turns at device memory while each
+        is written element by element."""
+        dims = [AffineExpr.dimension(i) for i in range(len(ivs) + 1)]
+        source = ApplyOp([*ivs, self.at], AffineMapAttr(AffineMap(len(dims), 0, (
+            _linear(dims[:-1], self.strides, dims[-1]),))))
+        dest = ApplyOp(list(ivs), AffineMapAttr(AffineMap(len(ivs), 0, (
+            _linear(dims[:-1], self.layout, AffineExpr.constant(0)),))))
+        ops: list[Operation] = [source, dest]
+        ops.append(_copy_of(self.view, source.result, self.buffer, dest.result, self.shape[-1:],
+                            self.strides[-1:], self.layout[-1:], ops))
+        ops[-1].location = self.location
+        return ops
 
 
 def _linear(dims: Sequence[AffineExpr], strides: Sequence[int], start: AffineExpr) -> AffineExpr:
@@ -511,19 +530,20 @@ def _simd_form(c: Contraction, device: Device) -> None:
     generic = canonical(inputs[0], inputs[1], c.init, maps, len(c.sizes()), c.k)
     generic.location = c.op.location
     Rewriter.insert_op(generic, InsertPoint.before(c.op))
-    c.result.replace_all_uses_with(_kept(generic, c.result, device))
+    c.result.replace_all_uses_with(_kept(generic.results[0], c.result, device))
     loads = [value.owner for value in (c.lhs, c.rhs)]
     Rewriter.erase_op(c.op)
     erase_unused([op for load in loads if isinstance(load, ktdp.LoadOp)
                    for op in (load, load.access_tile.owner)])
 
 
-def _kept(generic: GenericOp, replaced: SSAValue, device: Device) -> SSAValue:
-    """The product, or, when a reduction reads the value it replaces (directly or
-    through other compute), the product stored into a scratchpad buffer of its shape
-    and loaded back: that reduction then tiles it as it needs (a softmax over its
-    rows), not as the product's loop over k does. An elementwise epilogue stays fused."""
-    result = generic.results[0]
+def _kept(result: SSAValue, replaced: SSAValue, device: Device) -> SSAValue:
+    """The product ``result``, or, when a reduction reads the value it replaces
+    (directly or through other compute), the product stored into a scratchpad buffer
+    of its shape and loaded back: that reduction then tiles it as it needs (a softmax
+    over its rows), not as the product's loop over k does, and reads it rounded once
+    (not converted again from the matrix unit's accumulator type in each of the
+    softmax's passes). An elementwise epilogue stays fused."""
     if not _reduced_later(replaced):
         return result
     shape = result.type.get_shape()
@@ -532,10 +552,11 @@ def _kept(generic: GenericOp, replaced: SSAValue, device: Device) -> SSAValue:
     into, back = (box_tile(buffer.memref, origin(len(shape)), [], shape) for _ in range(2))
     store = ktdp.StoreOp.build(operands=[result, into.result])
     load = ktdp.LoadOp.build(operands=[back.result], result_types=[result.type])
+    made = result.owner
     for op in (buffer, into, store, back, load):
-        op.location = generic.location
-    Rewriter.insert_op(buffer, InsertPoint.at_start(enclosing_function(generic).body.block))
-    Rewriter.insert_op([into, store, back, load], InsertPoint.after(generic))
+        op.location = made.location
+    Rewriter.insert_op(buffer, InsertPoint.at_start(enclosing_function(made).body.block))
+    Rewriter.insert_op([into, store, back, load], InsertPoint.after(made))
     return load.result
 
 

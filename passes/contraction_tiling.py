@@ -185,7 +185,7 @@ def _estimate(p: _Problem, m: int, n: int, k: int, chunk: int, block: int) -> in
     b_rows = (n, k) if p.transposed[1] else (k * (n // block), block)
     runs = sum(count * math.ceil(length * p.input_bytes / granule) * granule
                for count, length in (a_rows, b_rows))
-    scattered = (m * k if p.transposed[0] and chunk > 1 else 0) + (k * n if p.transposed[1] else 0)
+    scattered = (m * k if p.transposed[0] and chunk > 1 else 0) + (k * n if p.transposed[1] and block > 1 else 0)
     written = _scatter_cycles(device, scattered, p.input_bytes)
     memory = tiles * max(runs / roof.dma_read_bytes_per_cycle, written)
     products = tiles * (n // block) * (k // chunk)
