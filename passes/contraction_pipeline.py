@@ -60,7 +60,14 @@ from ktc.arch.model import ENGINE, Device, device_of
 from ktc.dialects import ktdf, ktdp
 from ktc.dialects.diagnostics import KtcError, where
 from ktc.dialects.upstream import ApplyOp
-from ktc.passes.analysis.contractions import Contraction, canonical, contraction, is_zero, matmul_maps
+from ktc.passes.analysis.contractions import (
+    Contraction,
+    canonical,
+    contraction,
+    is_zero,
+    loaded_from_view,
+    matmul_maps,
+)
 from ktc.passes.utils.ir import enclosing_function, erase_unused
 from ktc.passes.utils.phases import programs
 from ktc.passes.utils.tiles import box_tile, origin
@@ -190,9 +197,13 @@ class _Schedule:
         if not c.is_matrix_product:
             raise KtcError("the matrix unit's schedule takes C[m, n] += A[m, k] * B[k, n]",
                            where(c.op))
-        self.lhs, self.rhs = (_operand(value, c.op, device, c.transposed(position))
-                              for position, value in enumerate((c.lhs, c.rhs)))
-        self.loop = _accumulating_loop(c, (self.lhs, self.rhs))
+        self.lhs = (_operand(c.lhs, c.op, device, c.transposed(0)) if loaded_from_view(c.lhs)
+                    else None)
+        self.rhs = _operand(c.rhs, c.op, device, c.transposed(1))
+        self.loop = _accumulating_loop(c, [o for o in (self.lhs, self.rhs) if o is not None])
+        if self.lhs is None and self.loop is not None:
+            raise KtcError("a loop accumulating a contraction on the matrix unit loads both "
+                           "operands from memory views", where(self.loop))
         sizes = c.sizes()
         self.M, self.N, self.K = sizes[c.m[0]], sizes[c.n[0]], sizes[c.k[0]]
         self.unit = device.matrix
@@ -206,11 +217,26 @@ class _Schedule:
             self.acc, [t.n // t.block, t.m, t.block], memory_space=StringAttr(self.unit.accumulators)))
         entry = enclosing_function(anchor).body.block
         Rewriter.insert_op([self.result_buffer, self.accumulators], InsertPoint.at_start(entry))
+        self.staged = self._stage_lhs(entry, anchor) if self.lhs is None else None
         outer = self._outer()
         for built in (self.result_buffer, self.accumulators, *self.hoisted, outer):
             _locate(built, c.op.location)
         Rewriter.insert_op([*self.hoisted, outer], InsertPoint.before(anchor))
         self._replace_result(anchor)
+
+    def _stage_lhs(self, entry: Block, anchor: Operation) -> memref.AllocOp:
+        """A computed on chip, stored row-major into a scratchpad buffer of its shape
+        before the product, whole rows of which the load unit feeds the matrix unit."""
+        c = self.c
+        buffer = memref.AllocOp([], [], MemRefType(self.input, [self.M, self.K],
+                                                   memory_space=StringAttr(self.device.scratchpad)))
+        into = box_tile(buffer.memref, origin(2), [], [self.M, self.K])
+        store = ktdp.StoreOp.build(operands=[c.lhs, into.result])
+        for op in (buffer, into, store):
+            op.location = c.op.location
+        Rewriter.insert_op(buffer, InsertPoint.at_start(entry))
+        Rewriter.insert_op([into, store], InsertPoint.before(anchor))
+        return buffer
 
     # Loops and constants ----------------------------------------------------------
 
@@ -280,7 +306,8 @@ class _Schedule:
         t = self.tiles
         chunks, blocks = t.k // t.chunk, t.n // t.block
         scratch = StringAttr(self.device.scratchpad)
-        a_buffer = memref.AllocOp([], [], MemRefType(self.input, [chunks, t.m, t.chunk], memory_space=scratch))
+        a_buffer = (memref.AllocOp([], [], MemRefType(self.input, [chunks, t.m, t.chunk], memory_space=scratch))
+                    if self.staged is None else self.staged)
         b_buffer = memref.AllocOp([], [], MemRefType(self.input, [blocks, t.k, t.block], memory_space=scratch))
         ends = (StringAttr(self.unit.feeds[0]), StringAttr(self.unit.kind))
         allocate = ktdf.FifoAllocateOp([ktdf.FifoSlotType(*ends, t.m * t.chunk, self.input),
@@ -288,13 +315,11 @@ class _Schedule:
         a_fifo, b_fifo = allocate.slots
         d0, d1 = AffineExpr.dimension(0), AffineExpr.dimension(1)
         zero = AffineExpr.constant(0)
-        a_chunk = AffineMap(1, 0, (d0, zero, zero))
         b_chunk = AffineMap(2, 0, (d0, d1 * t.chunk, zero))
 
         def feed(j: SSAValue, kc: SSAValue) -> list[Operation]:
             return [
-                ktdf.DataTransferOp(a_buffer.memref, [1, t.m, t.chunk], a_fifo, [t.m * t.chunk],
-                                    source_access=(a_chunk, [kc])),
+                self._a_feed(a_buffer.memref, a_fifo, tile, kc),
                 ktdf.DataTransferOp(b_buffer.memref, [1, t.chunk, t.block], b_fifo, [t.chunk * t.block],
                                     source_access=(b_chunk, [j, kc])),
             ]
@@ -308,11 +333,25 @@ class _Schedule:
             return [a, b, *ops, canonical(a.result, b.result, view, matmul_maps(), 3, (2,))]
 
         copy = self._copy(tile, kt, kernel_iv, a_buffer.memref, b_buffer.memref)
+        private = [b_buffer, allocate] if self.staged is not None else [a_buffer, b_buffer, allocate]
         return _pipeline([
             (copy, [StringAttr(_dma_kind(self.device))]),
             (self._loops([blocks, chunks], feed), [StringAttr(self.unit.feeds[0])]),
             (self._loops([blocks, chunks], multiply), [StringAttr(self.unit.kind)]),
-        ], [a_buffer, b_buffer, allocate])
+        ], private)
+
+    def _a_feed(self, a_buffer: SSAValue, a_fifo: SSAValue, tile: SSAValue,
+                kc: SSAValue) -> ktdf.DataTransferOp:
+        """Chunk ``kc`` of A into its FIFO: from the copied chunks, or, from A staged
+        on chip (one chunk of whole rows), this output tile's rows."""
+        t = self.tiles
+        d0, zero = AffineExpr.dimension(0), AffineExpr.constant(0)
+        if self.staged is None:
+            return ktdf.DataTransferOp(a_buffer, [1, t.m, t.chunk], a_fifo, [t.m * t.chunk],
+                                       source_access=(AffineMap(1, 0, (d0, zero, zero)), [kc]))
+        rows = AffineMap(1, 0, ((d0 // (self.N // t.n)) * t.m, zero))
+        return ktdf.DataTransferOp(a_buffer, [t.m, t.chunk], a_fifo, [t.m * t.chunk],
+                                   source_access=(rows, [tile]))
 
     def _copy(self, tile: SSAValue, kt: SSAValue, kernel_iv: SSAValue | None,
               a_buffer: SSAValue, b_buffer: SSAValue) -> list[Operation]:
@@ -328,20 +367,20 @@ class _Schedule:
         d0, d1 = AffineExpr.dimension(0), AffineExpr.dimension(1)
         columns = self.N // t.n
         rows, cols = (d0 // columns) * t.m, (d0 % columns) * t.n
-        a_at = self._offset(self.lhs, mapping, (rows, d1 * t.k), [tile, kt], ops)
-        b_at = self._offset(self.rhs, mapping, (d1 * t.k, cols), [tile, kt], ops)
         # Per operand, each dimension of the buffer (rows of A, chunks, within a chunk;
         # rows of B, blocks, within a block): its size, its stride in the view (from
-        # the stored order's strides) and in the buffer.
-        a_row, a_k = _logical_strides(self.lhs)
+        # the stored order's strides) and in the buffer. A staged on chip is not copied.
         b_k, b_column = _logical_strides(self.rhs)
-        moves = (
-            (self.lhs.view, a_at, [t.m, chunks, t.chunk], [a_row, t.chunk * a_k, a_k], a_buffer,
-             [t.chunk, t.m * t.chunk, 1]),
-            (self.rhs.view, b_at, [t.k, blocks, t.block], [b_k, t.block * b_column, b_column],
-             b_buffer, [t.block, t.k * t.block, 1]),
-        )
-        for operand, (view, at, sizes, strides, buffer, layout) in zip((self.lhs, self.rhs), moves):
+        moves = [(self.rhs, self._offset(self.rhs, mapping, (d1 * t.k, cols), [tile, kt], ops),
+                  [t.k, blocks, t.block], [b_k, t.block * b_column, b_column], b_buffer,
+                  [t.block, t.k * t.block, 1])]
+        if self.lhs is not None:
+            a_row, a_k = _logical_strides(self.lhs)
+            moves.insert(0, (self.lhs, self._offset(self.lhs, mapping, (rows, d1 * t.k), [tile, kt], ops),
+                             [t.m, chunks, t.chunk], [a_row, t.chunk * a_k, a_k], a_buffer,
+                             [t.chunk, t.m * t.chunk, 1]))
+        for operand, at, sizes, strides, buffer, layout in moves:
+            view = operand.view
             shape, strides, layout = _in_stored_order(sizes, strides, layout)
             if operand.transposed:
                 ops += self._rows(_Copy(view, at, shape, strides, buffer, layout, operand.load.location))
@@ -441,7 +480,8 @@ class _Schedule:
         Rewriter.insert_op(ops, InsertPoint.before(anchor))
         result.replace_all_uses_with(_kept(value, result, self.device))
         Rewriter.erase_op(anchor)
-        erase_unused([self.lhs.load, self.lhs.tile, self.rhs.load, self.rhs.tile, init.owner])
+        loaded = [o for o in (self.lhs, self.rhs) if o is not None]
+        erase_unused([*(op for o in loaded for op in (o.load, o.tile)), init.owner])
 
 
 def _copy_of(view: SSAValue, at: SSAValue, buffer: SSAValue, into: SSAValue | int,

@@ -33,7 +33,7 @@ from xdsl.passes import ModulePass
 from ktc.arch.model import Device, device_of
 from ktc.dialects import ktdf, ktdp
 from ktc.dialects.diagnostics import KtcError, where
-from ktc.passes.analysis.contractions import Contraction, contraction
+from ktc.passes.analysis.contractions import Contraction, contraction, loaded_from_view
 from ktc.passes.utils.phases import programs
 
 SCRATCHPAD_SHARE = 3 / 4
@@ -67,8 +67,9 @@ class ContractionTiling(ModulePass):
             return
         device = device_of(op)
         for c in found:
-            if on_matrix_unit(c, device):
-                ktdf.set_contraction_tiles(c.op, choose(c, device))
+            tiles = choose(c, device) if on_matrix_unit(c, device) else None
+            if tiles is not None:
+                ktdf.set_contraction_tiles(c.op, tiles)
             elif all(c.sizes()[d] == 1 for d in c.k):
                 raise KtcError(
                     f"a contraction over one element (an outer product) on {device.compute_kind}, "
@@ -90,26 +91,20 @@ class _Problem:
     device: Device
     transposed: tuple[bool, bool]
     """Whether A is stored ``k x m`` and B ``n x k``."""
+    computed_lhs: bool
+    """Whether A is computed on chip (stored row-major into the scratchpad, whole rows
+    a chunk)."""
 
 
 def on_matrix_unit(c: Contraction, device: Device) -> bool:
-    """Whether the device's matrix unit multiplies ``c``: a product of two matrices of
-    its input type, each stored row-major or k-major, in memory views the kernel loads
-    them from (its schedule copies them from there; an operand computed on chip, such
-    as attention's probabilities, is multiplied on the SIMD engine)."""
+    """Whether the device's matrix unit may multiply ``c``: a product of two matrices of
+    its input type, B loaded from a memory view (stored row-major or k-major), A loaded
+    from one too or computed on chip (attention's probabilities, SwiGLU's gated
+    product), read row-major."""
     unit = device.matrix
     return (unit is not None and c.is_matrix_product
-            and unit.input == c.lhs.type.get_element_type()
-            and all(_loaded_from_view(value) for value in (c.lhs, c.rhs)))
-
-
-def _loaded_from_view(value: SSAValue) -> bool:
-    load = value.owner
-    if not isinstance(load, ktdp.LoadOp):
-        return False
-    tile = load.access_tile.owner
-    return (isinstance(tile, ktdp.ConstructAccessTileOp)
-            and isinstance(tile.base.owner, ktdp.ConstructMemoryViewOp))
+            and unit.input == c.lhs.type.get_element_type() and loaded_from_view(c.rhs)
+            and (loaded_from_view(c.lhs) or not c.transposed(0)))
 
 
 def on_simd(c: Contraction, device: Device) -> ktdf.ContractionTiles:
@@ -123,20 +118,35 @@ def on_simd(c: Contraction, device: Device) -> ktdf.ContractionTiles:
     return ktdf.ContractionTiles(m, n, k, k, n, device.compute_kind, int(2 * m * n * k / flops))
 
 
-def choose(c: Contraction, device: Device) -> ktdf.ContractionTiles:
-    """The tiles of ``c`` on the matrix unit with the least estimated cycles."""
+def choose(c: Contraction, device: Device) -> ktdf.ContractionTiles | None:
+    """The tiles of ``c`` on the matrix unit with the least estimated cycles; None for
+    an A computed on chip whose whole rows no tiles take, or whose best tiles are
+    estimated slower than the SIMD engine (which then multiplies it)."""
     unit = device.matrix
     sizes = c.sizes()
     problem = _Problem(sizes[c.m[0]], sizes[c.n[0]], sizes[c.k[0]],
                        _bytes(unit.input), _bytes(unit.accumulator), device,
-                       (c.transposed(0), c.transposed(1)))
+                       (c.transposed(0), c.transposed(1)), not loaded_from_view(c.lhs))
     candidates = [tiles for tiles in _candidates(problem) if _fits(problem, tiles)]
-    if not candidates:
+    best = min(candidates, key=lambda tiles: (tiles.estimated_cycles, -tiles.m * tiles.n, -tiles.k),
+               default=None)
+    if problem.computed_lhs and (best is None or best.estimated_cycles > _simd_cycles(problem)):
+        return None
+    if best is None:
         raise KtcError(
             f"a {problem.m} x {problem.k} by {problem.k} x {problem.n} product has no tiles "
             f"that fit {unit.kind}'s {unit.accumulator_bytes} bytes of accumulators and the "
             f"scratchpad of device @{device.name}", where(c.op))
-    return min(candidates, key=lambda tiles: (tiles.estimated_cycles, -tiles.m * tiles.n, -tiles.k))
+    return best
+
+
+def _simd_cycles(p: _Problem) -> float:
+    """The least cycles of the product on one SIMD engine: one multiply-add per lane
+    and plain issue."""
+    roof = p.device.roofline
+    per_engine = roof.elements_per_cycle("plain", p.device.matrix.input) / (
+        roof.cores * roof.subcores_per_core)
+    return p.m * p.n * p.k / per_engine
 
 
 def _bytes(element) -> int:
@@ -151,13 +161,15 @@ def _candidates(p: _Problem):
     unit = p.device.matrix
     fifo = p.device.fifo_bytes(unit.feeds[0], unit.kind)
     for m, n, k in product(_divisors(p.m), _divisors(p.n), _divisors(p.k)):
-        block = unit.lanes if n % unit.lanes == 0 else n
-        chunks = [d for d in _divisors(k) if 4 * max(m * d, d * block) * p.input_bytes <= fifo]
-        if not chunks:
-            continue
-        chunk = max(chunks)
-        yield ktdf.ContractionTiles(m, n, k, chunk, block, unit.kind,
-                                    _estimate(p, m, n, k, chunk, block))
+        widest = unit.lanes if n % unit.lanes == 0 else n
+        # An A computed on chip is fed from its rows in the scratchpad: whole rows a
+        # chunk, and blocks of B as narrow as that needs.
+        for block in _divisors(widest) if p.computed_lhs else [widest]:
+            chunks = [d for d in _divisors(k) if 4 * max(m * d, d * block) * p.input_bytes <= fifo
+                      and (not p.computed_lhs or d == p.k)]
+            if chunks:
+                yield ktdf.ContractionTiles(m, n, k, max(chunks), block, unit.kind,
+                                            _estimate(p, m, n, k, max(chunks), block))
 
 
 def _fits(p: _Problem, tiles: ktdf.ContractionTiles) -> bool:
@@ -181,7 +193,7 @@ def _estimate(p: _Problem, m: int, n: int, k: int, chunk: int, block: int) -> in
     roof = device.roofline
     granule = roof.dma_granularity
     tiles = (p.m // m) * (p.n // n) * (p.k // k)
-    a_rows = (k, m) if p.transposed[0] else (m * (k // chunk), chunk)
+    a_rows = (0, 0) if p.computed_lhs else (k, m) if p.transposed[0] else (m * (k // chunk), chunk)
     b_rows = (n, k) if p.transposed[1] else (k * (n // block), block)
     runs = sum(count * math.ceil(length * p.input_bytes / granule) * granule
                for count, length in (a_rows, b_rows))

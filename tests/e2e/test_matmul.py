@@ -188,8 +188,8 @@ def check_product(m, n, k, transposed, epilogue, device, seed):
 @pytest.mark.parametrize("device", sorted(MATRIX_UNIT))
 def test_transposed_operand_is_multiplied_on_the_matrix_unit(device, transposed):
     """A stored k-major (A as k x m, B as n x k) reaches the matrix unit: the report's
-    figures show the unit busy for at least its steps of the 16 x 32 by 32 x 64 product
-    (it is idle when the SIMD engine multiplies), and the result is within the matrix
+    issued-traffic bound counts the unit's steps of the 16 x 32 by 32 x 64 product (no
+    matrix term when the SIMD engine multiplies), and the result is within the matrix
     unit's tolerance."""
     m, n, k = 16, 64, 32
     rng = np.random.default_rng(11)
@@ -201,8 +201,29 @@ def test_transposed_operand_is_multiplied_on_the_matrix_unit(device, transposed)
     out = executable.launch(a.T.copy() if transposed == "a" else a,
                             b.T.copy() if transposed == "b" else b, np.zeros((m, n), np.float16))
     unit = simulator.device.matrix
-    assert executable.report().engines[unit.kind].busy >= unit.steps(m, k, n)
+    assert executable.report().bound_terms.get("matrix issue", 0) >= unit.steps(m, k, n)
     assert_product(out["c"], a, b, True)
+
+
+@pytest.mark.parametrize("example, shapes, products", [
+    ("attention", [(64, 64)] * 4, [(32, 64, 64), (32, 64, 64)]),
+    ("swiglu_mlp", [(64, 32), (32, 64), (32, 64), (64, 32), (64, 32)],
+     [(32, 32, 64), (32, 32, 64), (32, 64, 32)]),
+])
+def test_on_chip_operand_is_multiplied_on_the_matrix_unit(example, shapes, products):
+    """Attention's P V (P the softmax of the scores) and SwiGLU's down product (its
+    left operand the gated product) run on spyre's matrix unit beside the products of
+    loaded operands: the report's issued-traffic bound counts, per matrix unit that
+    ran, at least the steps of every product of a tile (``products``: m, k, n; without
+    the on-chip one it falls short)."""
+    text = (ROOT / "examples" / f"{example}.mlir").read_text()
+    simulator = Simulator("spyre")
+    executable = prepare(compile_kernel(text, "spyre", f"{example}.mlir"), simulator)
+    rng = np.random.default_rng(2)
+    executable.launch(*(rng.standard_normal(shape).astype(np.float16) / 4 for shape in shapes))
+    unit = simulator.device.matrix
+    steps = sum(unit.steps(m, k, n) for m, k, n in products)
+    assert executable.report().bound_terms["matrix issue"] >= steps
 
 
 @settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
