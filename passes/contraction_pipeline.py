@@ -8,8 +8,10 @@ each output tile the unit's accumulators are zeroed; tiles of A and B are copied
 device memory into the scratchpad (A as chunks of ``m x chunk``, B as blocks of
 ``k x block``, so that each operand the unit takes is contiguous; an operand stored
 k-major, A as ``k x m`` or B as ``n x k``, is transposed by that copy: it reads the
-stored rows whole and writes each element to its place in the chunk or block), the load unit
-streams them through its FIFO and the unit multiplies each pair into a block of
+stored rows whole and writes each element to its place in the chunk or block; an A
+computed on chip is stored row-major into a scratchpad buffer before the pipeline and
+not copied, its chunk whole rows of that buffer), the load unit streams them through
+its FIFO and the unit multiplies each pair into a block of
 ``m x block`` accumulators, for every iteration of the kernel's loop; then the
 accumulators leave, a row of a block at a time, through the drain FIFO into a
 scratchpad buffer of the whole result in the accumulator type. The contraction's
@@ -83,7 +85,7 @@ class ContractionPipeline(ModulePass):
     canonical generics with ``ktdf.contraction_tiles`` (``contraction-tiling``). On
     the matrix unit: over ``ktdp.load``s of access tiles (identity order) of memory
     views with constant strides, the innermost 1, A stored m x k or k x m and B k x n or
-    n x k; the
+    n x k (A may instead be computed on chip, without such a loop); the
     accumulator a zero (constant, fill or empty tensor), another tensor (added after),
     or the ``iter_args`` of an ``scf.for`` that holds nothing but the loads, their
     tiles, index arithmetic and the contraction, and yields it.
@@ -306,8 +308,8 @@ class _Schedule:
         t = self.tiles
         chunks, blocks = t.k // t.chunk, t.n // t.block
         scratch = StringAttr(self.device.scratchpad)
-        a_buffer = (memref.AllocOp([], [], MemRefType(self.input, [chunks, t.m, t.chunk], memory_space=scratch))
-                    if self.staged is None else self.staged)
+        a_buffer = self.staged if self.staged is not None else memref.AllocOp(
+            [], [], MemRefType(self.input, [chunks, t.m, t.chunk], memory_space=scratch))
         b_buffer = memref.AllocOp([], [], MemRefType(self.input, [blocks, t.k, t.block], memory_space=scratch))
         ends = (StringAttr(self.unit.feeds[0]), StringAttr(self.unit.kind))
         allocate = ktdf.FifoAllocateOp([ktdf.FifoSlotType(*ends, t.m * t.chunk, self.input),

@@ -10,7 +10,11 @@ tile's accumulators while ``k``-deep tiles of A and B stream through the scratch
 k-major (A as ``k x m``, B as ``n x k``: a linear's weight, attention's keys) is
 transposed by the DMA as it copies it: it reads the stored rows whole from device
 memory and writes each element to its place in the scratchpad, one transfer of the
-link's granularity per element. The estimate is the busiest of the device-memory
+link's granularity per element. A left operand computed on chip (attention's
+probabilities, SwiGLU's gated product) is stored into the scratchpad and fed from there
+as whole rows, one chunk of all k; it goes to the SIMD engine instead when no tiles
+take its rows or the estimate exceeds the SIMD engine's least (one multiply-add per
+lane a cycle). The estimate is the busiest of the device-memory
 transfers (A read once per column of output tiles, B once per row, each run rounded to
 the transfer granularity; a transposed operand's scratchpad writes one granule per
 element), the matrix unit's steps (with its fill and drain per product), the load
@@ -52,9 +56,9 @@ class ContractionTiling(ModulePass):
     has them is left alone, so running the pass again changes nothing. Several products
     of one program are tiled each on its own (each program step's buffers get the
     scratchpad to themselves; ``convert-ktdf-to-dfir`` orders the engines of the steps
-    that reuse space). A contraction the device cannot hold (one tile of accumulators,
-    or the smallest tiles in the scratchpad) and one over a single k element on a
-    device without a matrix unit are errors at the op.
+    that reuse space). A contraction of loaded operands the device cannot hold (one
+    tile of accumulators, or the smallest tiles in the scratchpad) and one over a
+    single k element on a device without a matrix unit are errors at the op.
     """
 
     name = "contraction-tiling"
@@ -197,7 +201,8 @@ def _estimate(p: _Problem, m: int, n: int, k: int, chunk: int, block: int) -> in
     b_rows = (n, k) if p.transposed[1] else (k * (n // block), block)
     runs = sum(count * math.ceil(length * p.input_bytes / granule) * granule
                for count, length in (a_rows, b_rows))
-    scattered = (m * k if p.transposed[0] and chunk > 1 else 0) + (k * n if p.transposed[1] and block > 1 else 0)
+    scattered = ((m * k if p.transposed[0] and chunk > 1 else 0)
+                 + (k * n if p.transposed[1] and block > 1 else 0))
     written = _scatter_cycles(device, scattered, p.input_bytes)
     memory = tiles * max(runs / roof.dma_read_bytes_per_cycle, written)
     products = tiles * (n // block) * (k // chunk)
