@@ -733,7 +733,8 @@ the example's 64 x 128 by 128 x 64 and issue 16's 2048 x 2048 x 2048 over 4 x 8 
 blocks; swiglu_mlp and attention the examples' and, large, issue 16's attention over
 1024 positions of head dimension 128 and its MLP block's 256 tokens, at hidden 512 and
 intermediate 1024, not 4096 and 11008: the down product's left operand is computed on
-chip, so the SIMD engine multiplies it, with the whole down weight staged in each
+chip, and its rows of 1024 are too long for the matrix unit's FIFO, so the SIMD engine
+multiplies it, with the whole down weight staged in each
 core's scratchpad (4096 x 11008 f16 is 90 MB of spyre's 2 MB; 512 x 1376 does not fit
 either), each over 32 tiles of rows)."""
 

@@ -6,10 +6,11 @@
 // weights whole. Each product accumulates in the device's accumulator type and is
 // rounded to f16 once; silu and the product of gate and up are one linalg.generic
 // whose result stays on chip as the left operand of the down product. On a matrix
-// unit (spyre, toy) the gate and up products run there and the down product, whose
-// left operand is not loaded from memory, on the SIMD engine. x is loaded once per
-// product: two products of one loaded tensor on a SIMD engine (the third chip's) are
-// not compiled yet.
+// unit the gate and up products run there; the down product, whose left operand is
+// not loaded from memory, too on spyre (that operand stored into the scratchpad and
+// fed from there), on the SIMD engine on toy (whose FIFO holds no whole row of it).
+// x is loaded once per product: two products of one loaded tensor on a SIMD engine
+// (the third chip's) are not compiled yet.
 #tokens = affine_set<(d0, d1) : (d0 >= 0, -d0 + 63 >= 0, d1 >= 0, -d1 + 31 >= 0)>
 #weights = affine_set<(d0, d1) : (d0 >= 0, -d0 + 31 >= 0, d1 >= 0, -d1 + 63 >= 0)>
 #down = affine_set<(d0, d1) : (d0 >= 0, -d0 + 63 >= 0, d1 >= 0, -d1 + 31 >= 0)>

@@ -6,13 +6,18 @@ maybe accumulated over the iterations of a loop (the kernel's own loop over k),
 becomes one ``ktdf.pipeline`` the later passes take as built (a phase of its own): for
 each output tile the unit's accumulators are zeroed; tiles of A and B are copied from
 device memory into the scratchpad (A as chunks of ``m x chunk``, B as blocks of
-``k x block``, so that each operand the unit takes is contiguous), the load unit
-streams them through its FIFO and the unit multiplies each pair into a block of
+``k x block``, so that each operand the unit takes is contiguous; an operand stored
+k-major, A as ``k x m`` or B as ``n x k``, is transposed by that copy: it reads the
+stored rows whole and writes each element to its place in the chunk or block; an A
+computed on chip is stored row-major into a scratchpad buffer before the pipeline and
+not copied, its chunk whole rows of that buffer), the load unit streams them through
+its FIFO and the unit multiplies each pair into a block of
 ``m x block`` accumulators, for every iteration of the kernel's loop; then the
 accumulators leave, a row of a block at a time, through the drain FIFO into a
 scratchpad buffer of the whole result in the accumulator type. The contraction's
 result is that buffer, loaded and rounded once to the result's type: written once,
-after the last product.
+after the last product (and, when a reduction reads it, stored rounded into a
+scratchpad buffer and loaded back, as on the SIMD engine below).
 
 On the SIMD engine (a device without a matrix unit for the operands), the contraction
 stays a generic, rewritten to multiply and reduce along k innermost: an input stored
@@ -46,7 +51,7 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.dialects.linalg.attrs import IteratorType, IteratorTypeAttr
 from xdsl.dialects.linalg.ops import GenericOp, YieldOp
-from xdsl.ir import Block, BlockArgument, Operation, Region, SSAValue
+from xdsl.ir import Attribute, Block, BlockArgument, Operation, Region, SSAValue
 from xdsl.ir.affine import AffineExpr, AffineMap, AffineSet
 from xdsl.ir.affine.affine_set import AffineConstraintExpr
 from xdsl.passes import ModulePass
@@ -57,7 +62,14 @@ from ktc.arch.model import ENGINE, Device, device_of
 from ktc.dialects import ktdf, ktdp
 from ktc.dialects.diagnostics import KtcError, where
 from ktc.dialects.upstream import ApplyOp
-from ktc.passes.analysis.contractions import Contraction, canonical, contraction, is_zero, matmul_maps
+from ktc.passes.analysis.contractions import (
+    Contraction,
+    canonical,
+    contraction,
+    is_zero,
+    loaded_from_view,
+    matmul_maps,
+)
 from ktc.passes.utils.ir import enclosing_function, erase_unused
 from ktc.passes.utils.phases import programs
 from ktc.passes.utils.tiles import box_tile, origin
@@ -72,7 +84,8 @@ class ContractionPipeline(ModulePass):
     Expects programs (from ``compute-group-extraction``) whose contractions are
     canonical generics with ``ktdf.contraction_tiles`` (``contraction-tiling``). On
     the matrix unit: over ``ktdp.load``s of access tiles (identity order) of memory
-    views with constant strides, the innermost 1, A stored m x k and B k x n; the
+    views with constant strides, the innermost 1, A stored m x k or k x m and B k x n or
+    n x k (A may instead be computed on chip, without such a loop); the
     accumulator a zero (constant, fill or empty tensor), another tensor (added after),
     or the ``iter_args`` of an ``scf.for`` that holds nothing but the loads, their
     tiles, index arithmetic and the contraction, and yields it.
@@ -82,12 +95,14 @@ class ContractionPipeline(ModulePass):
     per output tile, a pipeline zeroing the accumulators (in the matrix unit's own
     memory), the kernel's loop (from 0 in steps of 1) around a loop over k tiles of a
     three-stage pipeline (DMA of the A and B tiles into scratchpad buffers private to
-    it; the load unit streaming chunks of A and blocks of B through its FIFO; the matrix
+    it, in the order of the stored rows, so that a k-major operand is written
+    transposed; the load unit streaming chunks of A and blocks of B through its FIFO; the matrix
     unit multiplying each pair into a block of accumulators), and a pipeline draining
     the accumulators row by row into a scratchpad buffer of the whole result in the
     accumulator type; after it, an access tile of that buffer loaded, converted to the
-    result type (a non-zero accumulator added) in place of the contraction's result; the
-    loads, tiles and loop erased. For the SIMD engine: the generic with k innermost in
+    result type (a non-zero accumulator added) in place of the contraction's result
+    (stored and loaded back, as below, when a reduction reads it); the loads, tiles and
+    loop erased. For the SIMD engine: the generic with k innermost in
     both inputs, an input stored otherwise loaded through a permuted view, without
     ``ktdf.contraction_tiles``; when a reduction reads its result (directly or through
     other ops), the result stored into a scratchpad ``memref.alloc`` of its shape (at
@@ -118,15 +133,17 @@ class ContractionPipeline(ModulePass):
 
 @dataclass
 class _Operand:
-    """A loaded tile: its load, tile, view and the view's strides."""
+    """A loaded tile: its load, tile, view, the view's strides and whether it is stored
+    k-major (A as k x m, B as n x k)."""
 
     load: ktdp.LoadOp
     tile: ktdp.ConstructAccessTileOp
     view: SSAValue
     strides: list[int]
+    transposed: bool
 
 
-def _operand(value: SSAValue, user: Operation, device: Device) -> _Operand:
+def _operand(value: SSAValue, user: Operation, device: Device, transposed: bool) -> _Operand:
     load = value.owner
     if not isinstance(load, ktdp.LoadOp):
         raise KtcError("a contraction on the matrix unit takes tiles loaded with ktdp.load",
@@ -142,7 +159,7 @@ def _operand(value: SSAValue, user: Operation, device: Device) -> _Operand:
         raise KtcError("the contraction's operand tile must be read in memory order from a "
                        "view of constant strides, the innermost 1", where(tile))
     type_with_memory(view, device)
-    return _Operand(load, tile, view.result, strides)
+    return _Operand(load, tile, view.result, strides, transposed)
 
 
 def _accumulating_loop(c: Contraction, operands: Sequence[_Operand]) -> scf.ForOp | None:
@@ -179,11 +196,16 @@ class _Schedule:
 
     def build(self) -> None:
         c, device = self.c, self.device
-        if not c.is_matrix_product or c.transposed(0) or c.transposed(1):
-            raise KtcError("the matrix unit's schedule takes C[m, n] += A[m, k] * B[k, n] "
-                           "with A and B stored row-major", where(c.op))
-        self.lhs, self.rhs = (_operand(value, c.op, device) for value in (c.lhs, c.rhs))
-        self.loop = _accumulating_loop(c, (self.lhs, self.rhs))
+        if not c.is_matrix_product:
+            raise KtcError("the matrix unit's schedule takes C[m, n] += A[m, k] * B[k, n]",
+                           where(c.op))
+        self.lhs = (_operand(c.lhs, c.op, device, c.transposed(0)) if loaded_from_view(c.lhs)
+                    else None)
+        self.rhs = _operand(c.rhs, c.op, device, c.transposed(1))
+        self.loop = _accumulating_loop(c, [o for o in (self.lhs, self.rhs) if o is not None])
+        if self.lhs is None and self.loop is not None:
+            raise KtcError("a loop accumulating a contraction on the matrix unit loads both "
+                           "operands from memory views", where(self.loop))
         sizes = c.sizes()
         self.M, self.N, self.K = sizes[c.m[0]], sizes[c.n[0]], sizes[c.k[0]]
         self.unit = device.matrix
@@ -197,11 +219,26 @@ class _Schedule:
             self.acc, [t.n // t.block, t.m, t.block], memory_space=StringAttr(self.unit.accumulators)))
         entry = enclosing_function(anchor).body.block
         Rewriter.insert_op([self.result_buffer, self.accumulators], InsertPoint.at_start(entry))
+        self.staged = self._stage_lhs(entry, anchor) if self.lhs is None else None
         outer = self._outer()
         for built in (self.result_buffer, self.accumulators, *self.hoisted, outer):
             _locate(built, c.op.location)
         Rewriter.insert_op([*self.hoisted, outer], InsertPoint.before(anchor))
         self._replace_result(anchor)
+
+    def _stage_lhs(self, entry: Block, anchor: Operation) -> memref.AllocOp:
+        """A computed on chip, stored row-major into a scratchpad buffer of its shape
+        before the product, whole rows of which the load unit feeds the matrix unit."""
+        c = self.c
+        buffer = memref.AllocOp([], [], MemRefType(self.input, [self.M, self.K],
+                                                   memory_space=StringAttr(self.device.scratchpad)))
+        into = box_tile(buffer.memref, origin(2), [], [self.M, self.K])
+        store = ktdp.StoreOp.build(operands=[c.lhs, into.result])
+        for op in (buffer, into, store):
+            op.location = c.op.location
+        Rewriter.insert_op(buffer, InsertPoint.at_start(entry))
+        Rewriter.insert_op([into, store], InsertPoint.before(anchor))
+        return buffer
 
     # Loops and constants ----------------------------------------------------------
 
@@ -271,7 +308,8 @@ class _Schedule:
         t = self.tiles
         chunks, blocks = t.k // t.chunk, t.n // t.block
         scratch = StringAttr(self.device.scratchpad)
-        a_buffer = memref.AllocOp([], [], MemRefType(self.input, [chunks, t.m, t.chunk], memory_space=scratch))
+        a_buffer = self.staged if self.staged is not None else memref.AllocOp(
+            [], [], MemRefType(self.input, [chunks, t.m, t.chunk], memory_space=scratch))
         b_buffer = memref.AllocOp([], [], MemRefType(self.input, [blocks, t.k, t.block], memory_space=scratch))
         ends = (StringAttr(self.unit.feeds[0]), StringAttr(self.unit.kind))
         allocate = ktdf.FifoAllocateOp([ktdf.FifoSlotType(*ends, t.m * t.chunk, self.input),
@@ -279,13 +317,11 @@ class _Schedule:
         a_fifo, b_fifo = allocate.slots
         d0, d1 = AffineExpr.dimension(0), AffineExpr.dimension(1)
         zero = AffineExpr.constant(0)
-        a_chunk = AffineMap(1, 0, (d0, zero, zero))
         b_chunk = AffineMap(2, 0, (d0, d1 * t.chunk, zero))
 
         def feed(j: SSAValue, kc: SSAValue) -> list[Operation]:
             return [
-                ktdf.DataTransferOp(a_buffer.memref, [1, t.m, t.chunk], a_fifo, [t.m * t.chunk],
-                                    source_access=(a_chunk, [kc])),
+                self._a_feed(a_buffer.memref, a_fifo, tile, kc),
                 ktdf.DataTransferOp(b_buffer.memref, [1, t.chunk, t.block], b_fifo, [t.chunk * t.block],
                                     source_access=(b_chunk, [j, kc])),
             ]
@@ -299,11 +335,25 @@ class _Schedule:
             return [a, b, *ops, canonical(a.result, b.result, view, matmul_maps(), 3, (2,))]
 
         copy = self._copy(tile, kt, kernel_iv, a_buffer.memref, b_buffer.memref)
+        private = [b_buffer, allocate] if self.staged is not None else [a_buffer, b_buffer, allocate]
         return _pipeline([
             (copy, [StringAttr(_dma_kind(self.device))]),
             (self._loops([blocks, chunks], feed), [StringAttr(self.unit.feeds[0])]),
             (self._loops([blocks, chunks], multiply), [StringAttr(self.unit.kind)]),
-        ], [a_buffer, b_buffer, allocate])
+        ], private)
+
+    def _a_feed(self, a_buffer: SSAValue, a_fifo: SSAValue, tile: SSAValue,
+                kc: SSAValue) -> ktdf.DataTransferOp:
+        """Chunk ``kc`` of A into its FIFO: from the copied chunks, or, from A staged
+        on chip (one chunk of whole rows), this output tile's rows."""
+        t = self.tiles
+        d0, zero = AffineExpr.dimension(0), AffineExpr.constant(0)
+        if self.staged is None:
+            return ktdf.DataTransferOp(a_buffer, [1, t.m, t.chunk], a_fifo, [t.m * t.chunk],
+                                       source_access=(AffineMap(1, 0, (d0, zero, zero)), [kc]))
+        rows = AffineMap(1, 0, ((d0 // (self.N // t.n)) * t.m, zero))
+        return ktdf.DataTransferOp(a_buffer, [t.m, t.chunk], a_fifo, [t.m * t.chunk],
+                                   source_access=(rows, [tile]))
 
     def _copy(self, tile: SSAValue, kt: SSAValue, kernel_iv: SSAValue | None,
               a_buffer: SSAValue, b_buffer: SSAValue) -> list[Operation]:
@@ -319,22 +369,32 @@ class _Schedule:
         d0, d1 = AffineExpr.dimension(0), AffineExpr.dimension(1)
         columns = self.N // t.n
         rows, cols = (d0 // columns) * t.m, (d0 % columns) * t.n
-        a_at = self._offset(self.lhs, mapping, (rows, d1 * t.k), [tile, kt], ops)
-        b_at = self._offset(self.rhs, mapping, (d1 * t.k, cols), [tile, kt], ops)
-        a_shape, b_shape = [t.m, chunks, t.chunk], [t.k, blocks, t.block]
-        moves = (
-            (self.lhs.view, a_at, a_shape, [self.lhs.strides[0], t.chunk, 1], a_buffer,
-             [t.chunk, t.m * t.chunk, 1]),
-            (self.rhs.view, b_at, b_shape, [self.rhs.strides[0], t.block, 1], b_buffer,
-             [t.block, t.k * t.block, 1]),
-        )
-        for operand, (view, at, shape, strides, buffer, layout) in zip((self.lhs, self.rhs), moves):
-            source = _cast(view, at, shape, strides, ops)
-            dest = _cast(buffer, 0, shape, layout, ops)
-            ops.append(ktdf.DataTransferOp(source, shape, dest, shape, source_access=(origin(3), []),
-                                           dest_access=(origin(3), [])))
-            ops[-1].location = operand.load.location
+        # Per operand, each dimension of the buffer (rows of A, chunks, within a chunk;
+        # rows of B, blocks, within a block): its size, its stride in the view (from
+        # the stored order's strides) and in the buffer. A staged on chip is not copied.
+        b_k, b_column = _logical_strides(self.rhs)
+        moves = [(self.rhs, self._offset(self.rhs, mapping, (d1 * t.k, cols), [tile, kt], ops),
+                  [t.k, blocks, t.block], [b_k, t.block * b_column, b_column], b_buffer,
+                  [t.block, t.k * t.block, 1])]
+        if self.lhs is not None:
+            a_row, a_k = _logical_strides(self.lhs)
+            moves.insert(0, (self.lhs, self._offset(self.lhs, mapping, (rows, d1 * t.k), [tile, kt], ops),
+                             [t.m, chunks, t.chunk], [a_row, t.chunk * a_k, a_k], a_buffer,
+                             [t.chunk, t.m * t.chunk, 1]))
+        for operand, at, sizes, strides, buffer, layout in moves:
+            view = operand.view
+            shape, strides, layout = _in_stored_order(sizes, strides, layout)
+            if operand.transposed:
+                ops += self._rows(_Copy(view, at, shape, strides, buffer, layout, operand.load.location))
+            else:
+                ops.append(_copy_of(view, at, buffer, 0, shape, strides, layout, ops))
+                ops[-1].location = operand.load.location
         return ops
+
+    def _rows(self, copy: _Copy) -> list[Operation]:
+        """A loop nest over the stored rows of a transposed operand's copy, one copy
+        per row."""
+        return self._loops(copy.shape[:-1], lambda *ivs: copy.row(ivs))
 
     def _offset(self, operand: _Operand, mapping: dict[SSAValue, SSAValue],
                 within: tuple[AffineExpr, AffineExpr], extra: list[SSAValue],
@@ -343,6 +403,7 @@ class _Schedule:
         indices) plus ``within`` (over ``extra``), through the view's strides."""
         start, indices = operand.tile.base_map.data, list(operand.tile.indices)
         count = start.num_dims
+        within = within[::-1] if operand.transposed else within
         shifted = [AffineExpr.dimension(count + i) for i in range(len(extra))]
         total = AffineExpr.constant(0)
         for stride, expr, inner in zip(operand.strides, start.results, within):
@@ -419,9 +480,75 @@ class _Schedule:
         for op in ops:
             op.location = c.op.location
         Rewriter.insert_op(ops, InsertPoint.before(anchor))
-        result.replace_all_uses_with(value)
+        result.replace_all_uses_with(_kept(value, result, self.device))
         Rewriter.erase_op(anchor)
-        erase_unused([self.lhs.load, self.lhs.tile, self.rhs.load, self.rhs.tile, init.owner])
+        loaded = [o for o in (self.lhs, self.rhs) if o is not None]
+        erase_unused([*(op for o in loaded for op in (o.load, o.tile)), init.owner])
+
+
+def _copy_of(view: SSAValue, at: SSAValue, buffer: SSAValue, into: SSAValue | int,
+             shape: list[int], strides: list[int], layout: list[int],
+             ops: list[Operation]) -> ktdf.DataTransferOp:
+    """A copy of ``shape`` from ``view`` at element ``at`` (with ``strides``) into
+    ``buffer`` at element ``into`` (with ``layout``); the casts go to ``ops``."""
+    source = _cast(view, at, shape, strides, ops)
+    dest = _cast(buffer, into, shape, layout, ops)
+    rank = len(shape)
+    return ktdf.DataTransferOp(source, shape, dest, shape, source_access=(origin(rank), []),
+                               dest_access=(origin(rank), []))
+
+
+@dataclass(frozen=True)
+class _Copy:
+    """A copy of an operand's tile into its buffer, dimensions in stored order: the
+    view, the element ``at`` which the tile starts, the sizes, the view's strides, the
+    buffer, its strides, and the operand's location."""
+
+    view: SSAValue
+    at: SSAValue
+    shape: list[int]
+    strides: list[int]
+    buffer: SSAValue
+    layout: list[int]
+    location: Attribute
+
+    def row(self, ivs: Sequence[SSAValue]) -> list[Operation]:
+        """The copy of the stored row at ``ivs`` (the innermost dimension): a copy of
+        its own, so that the rows of the cores take turns at device memory while each
+        is written element by element."""
+        dims = [AffineExpr.dimension(i) for i in range(len(ivs) + 1)]
+        source = ApplyOp([*ivs, self.at], AffineMapAttr(AffineMap(len(dims), 0, (
+            _linear(dims[:-1], self.strides, dims[-1]),))))
+        dest = ApplyOp(list(ivs), AffineMapAttr(AffineMap(len(ivs), 0, (
+            _linear(dims[:-1], self.layout, AffineExpr.constant(0)),))))
+        ops: list[Operation] = [source, dest]
+        ops.append(_copy_of(self.view, source.result, self.buffer, dest.result, self.shape[-1:],
+                            self.strides[-1:], self.layout[-1:], ops))
+        ops[-1].location = self.location
+        return ops
+
+
+def _linear(dims: Sequence[AffineExpr], strides: Sequence[int], start: AffineExpr) -> AffineExpr:
+    """``start`` plus each of ``dims`` times its stride."""
+    for dim, stride in zip(dims, strides):
+        start = start + dim * stride
+    return start
+
+
+def _logical_strides(operand: _Operand) -> tuple[int, int]:
+    """The view strides of the operand's two dimensions in the product's order (m, k
+    of A; k, n of B), whichever order it is stored in."""
+    outer, inner = operand.strides
+    return (inner, outer) if operand.transposed else (outer, inner)
+
+
+def _in_stored_order(sizes: list[int], strides: list[int], layout: list[int]):
+    """A copy's sizes, source strides and destination strides with its dimensions in
+    the order of the source's strides, largest first: each run the DMA reads is a
+    stored row (for a k-major operand the destination is then written element by
+    element, transposed)."""
+    order = sorted(range(len(sizes)), key=lambda d: -strides[d])
+    return ([sizes[d] for d in order], [strides[d] for d in order], [layout[d] for d in order])
 
 
 # ---------------------------------------------------------------------------------
@@ -445,19 +572,20 @@ def _simd_form(c: Contraction, device: Device) -> None:
     generic = canonical(inputs[0], inputs[1], c.init, maps, len(c.sizes()), c.k)
     generic.location = c.op.location
     Rewriter.insert_op(generic, InsertPoint.before(c.op))
-    c.result.replace_all_uses_with(_kept(generic, c.result, device))
+    c.result.replace_all_uses_with(_kept(generic.results[0], c.result, device))
     loads = [value.owner for value in (c.lhs, c.rhs)]
     Rewriter.erase_op(c.op)
     erase_unused([op for load in loads if isinstance(load, ktdp.LoadOp)
                    for op in (load, load.access_tile.owner)])
 
 
-def _kept(generic: GenericOp, replaced: SSAValue, device: Device) -> SSAValue:
-    """The product, or, when a reduction reads the value it replaces (directly or
-    through other compute), the product stored into a scratchpad buffer of its shape
-    and loaded back: that reduction then tiles it as it needs (a softmax over its
-    rows), not as the product's loop over k does. An elementwise epilogue stays fused."""
-    result = generic.results[0]
+def _kept(result: SSAValue, replaced: SSAValue, device: Device) -> SSAValue:
+    """The product ``result``, or, when a reduction reads the value it replaces
+    (directly or through other compute), the product stored into a scratchpad buffer
+    of its shape and loaded back: that reduction then tiles it as it needs (a softmax
+    over its rows), not as the product's loop over k does, and reads it rounded once
+    (not converted again from the matrix unit's accumulator type in each of the
+    softmax's passes). An elementwise epilogue stays fused."""
     if not _reduced_later(replaced):
         return result
     shape = result.type.get_shape()
@@ -466,10 +594,11 @@ def _kept(generic: GenericOp, replaced: SSAValue, device: Device) -> SSAValue:
     into, back = (box_tile(buffer.memref, origin(len(shape)), [], shape) for _ in range(2))
     store = ktdp.StoreOp.build(operands=[result, into.result])
     load = ktdp.LoadOp.build(operands=[back.result], result_types=[result.type])
+    made = result.owner
     for op in (buffer, into, store, back, load):
-        op.location = generic.location
-    Rewriter.insert_op(buffer, InsertPoint.at_start(enclosing_function(generic).body.block))
-    Rewriter.insert_op([into, store, back, load], InsertPoint.after(generic))
+        op.location = made.location
+    Rewriter.insert_op(buffer, InsertPoint.at_start(enclosing_function(made).body.block))
+    Rewriter.insert_op([into, store, back, load], InsertPoint.after(made))
     return load.result
 
 

@@ -6,11 +6,20 @@ A contraction ``C[m, n] += A[m, k] * B[k, n]`` of a program (the one
 the iterations of a loop) runs as output tiles of ``m x n``: the matrix unit holds a
 tile's accumulators while ``k``-deep tiles of A and B stream through the scratchpad
 (double-buffered: counted twice), each tile product as ``chunk``-deep products of
-``m x chunk`` by ``chunk x block`` sent to the unit through its FIFO. The estimate is
-the busiest of the device-memory transfers (A read once per column of output tiles, B
-once per row, each run rounded to the transfer granularity), the matrix unit's steps
-(with its fill and drain per product), the load unit's feed and the drain of the
-accumulators; the tiles with the least estimate win, the larger on a tie.
+``m x chunk`` by ``chunk x block`` sent to the unit through its FIFO. An operand stored
+k-major (A as ``k x m``, B as ``n x k``: a linear's weight, attention's keys) is
+transposed by the DMA as it copies it: it reads the stored rows whole from device
+memory and writes each element to its place in the scratchpad, one transfer of the
+link's granularity per element. A left operand computed on chip (attention's
+probabilities, SwiGLU's gated product) is stored into the scratchpad and fed from there
+as whole rows, one chunk of all k; it goes to the SIMD engine instead when no tiles
+take its rows or the estimate exceeds the SIMD engine's least (one multiply-add per
+lane a cycle). The estimate is the busiest of the device-memory
+transfers (A read once per column of output tiles, B once per row, each run rounded to
+the transfer granularity; a transposed operand's scratchpad writes one granule per
+element), the matrix unit's steps (with its fill and drain per product), the load
+unit's feed and the drain of the accumulators; the tiles with the least estimate win,
+the larger on a tie.
 """
 
 from __future__ import annotations
@@ -28,7 +37,7 @@ from xdsl.passes import ModulePass
 from ktc.arch.model import Device, device_of
 from ktc.dialects import ktdf, ktdp
 from ktc.dialects.diagnostics import KtcError, where
-from ktc.passes.analysis.contractions import Contraction, contraction
+from ktc.passes.analysis.contractions import Contraction, contraction, loaded_from_view
 from ktc.passes.utils.phases import programs
 
 SCRATCHPAD_SHARE = 3 / 4
@@ -47,9 +56,9 @@ class ContractionTiling(ModulePass):
     has them is left alone, so running the pass again changes nothing. Several products
     of one program are tiled each on its own (each program step's buffers get the
     scratchpad to themselves; ``convert-ktdf-to-dfir`` orders the engines of the steps
-    that reuse space). A contraction the device cannot hold (one tile of accumulators,
-    or the smallest tiles in the scratchpad) and one over a single k element on a
-    device without a matrix unit are errors at the op.
+    that reuse space). A contraction of loaded operands the device cannot hold (one
+    tile of accumulators, or the smallest tiles in the scratchpad) and one over a
+    single k element on a device without a matrix unit are errors at the op.
     """
 
     name = "contraction-tiling"
@@ -62,8 +71,9 @@ class ContractionTiling(ModulePass):
             return
         device = device_of(op)
         for c in found:
-            if on_matrix_unit(c, device):
-                ktdf.set_contraction_tiles(c.op, choose(c, device))
+            tiles = choose(c, device) if on_matrix_unit(c, device) else None
+            if tiles is not None:
+                ktdf.set_contraction_tiles(c.op, tiles)
             elif all(c.sizes()[d] == 1 for d in c.k):
                 raise KtcError(
                     f"a contraction over one element (an outer product) on {device.compute_kind}, "
@@ -83,26 +93,22 @@ class _Problem:
     input_bytes: int
     accumulator_bytes: int
     device: Device
+    transposed: tuple[bool, bool]
+    """Whether A is stored ``k x m`` and B ``n x k``."""
+    computed_lhs: bool
+    """Whether A is computed on chip (stored row-major into the scratchpad, whole rows
+    a chunk)."""
 
 
 def on_matrix_unit(c: Contraction, device: Device) -> bool:
-    """Whether the device's matrix unit multiplies ``c``: a product of two matrices of
-    its input type, stored row-major (m x k and k x n) in memory views the kernel loads
-    them from (its schedule copies them from there; an operand computed on chip, such
-    as attention's probabilities, is multiplied on the SIMD engine)."""
+    """Whether the device's matrix unit may multiply ``c``: a product of two matrices of
+    its input type, B loaded from a memory view (stored row-major or k-major), A loaded
+    from one too or computed on chip (attention's probabilities, SwiGLU's gated
+    product), read row-major."""
     unit = device.matrix
-    return (unit is not None and c.is_matrix_product and not c.transposed(0)
-            and not c.transposed(1) and unit.input == c.lhs.type.get_element_type()
-            and all(_loaded_from_view(value) for value in (c.lhs, c.rhs)))
-
-
-def _loaded_from_view(value: SSAValue) -> bool:
-    load = value.owner
-    if not isinstance(load, ktdp.LoadOp):
-        return False
-    tile = load.access_tile.owner
-    return (isinstance(tile, ktdp.ConstructAccessTileOp)
-            and isinstance(tile.base.owner, ktdp.ConstructMemoryViewOp))
+    return (unit is not None and c.is_matrix_product
+            and unit.input == c.lhs.type.get_element_type() and loaded_from_view(c.rhs)
+            and (loaded_from_view(c.lhs) or not c.transposed(0)))
 
 
 def on_simd(c: Contraction, device: Device) -> ktdf.ContractionTiles:
@@ -116,19 +122,35 @@ def on_simd(c: Contraction, device: Device) -> ktdf.ContractionTiles:
     return ktdf.ContractionTiles(m, n, k, k, n, device.compute_kind, int(2 * m * n * k / flops))
 
 
-def choose(c: Contraction, device: Device) -> ktdf.ContractionTiles:
-    """The tiles of ``c`` on the matrix unit with the least estimated cycles."""
+def choose(c: Contraction, device: Device) -> ktdf.ContractionTiles | None:
+    """The tiles of ``c`` on the matrix unit with the least estimated cycles; None for
+    an A computed on chip whose whole rows no tiles take, or whose best tiles are
+    estimated slower than the SIMD engine (which then multiplies it)."""
     unit = device.matrix
     sizes = c.sizes()
     problem = _Problem(sizes[c.m[0]], sizes[c.n[0]], sizes[c.k[0]],
-                       _bytes(unit.input), _bytes(unit.accumulator), device)
+                       _bytes(unit.input), _bytes(unit.accumulator), device,
+                       (c.transposed(0), c.transposed(1)), not loaded_from_view(c.lhs))
     candidates = [tiles for tiles in _candidates(problem) if _fits(problem, tiles)]
-    if not candidates:
+    best = min(candidates, key=lambda tiles: (tiles.estimated_cycles, -tiles.m * tiles.n, -tiles.k),
+               default=None)
+    if problem.computed_lhs and (best is None or best.estimated_cycles > _simd_cycles(problem)):
+        return None
+    if best is None:
         raise KtcError(
             f"a {problem.m} x {problem.k} by {problem.k} x {problem.n} product has no tiles "
             f"that fit {unit.kind}'s {unit.accumulator_bytes} bytes of accumulators and the "
             f"scratchpad of device @{device.name}", where(c.op))
-    return min(candidates, key=lambda tiles: (tiles.estimated_cycles, -tiles.m * tiles.n, -tiles.k))
+    return best
+
+
+def _simd_cycles(p: _Problem) -> float:
+    """The least cycles of the product on one SIMD engine: one multiply-add per lane
+    and plain issue."""
+    roof = p.device.roofline
+    per_engine = roof.elements_per_cycle("plain", p.device.matrix.input) / (
+        roof.cores * roof.subcores_per_core)
+    return p.m * p.n * p.k / per_engine
 
 
 def _bytes(element) -> int:
@@ -143,13 +165,15 @@ def _candidates(p: _Problem):
     unit = p.device.matrix
     fifo = p.device.fifo_bytes(unit.feeds[0], unit.kind)
     for m, n, k in product(_divisors(p.m), _divisors(p.n), _divisors(p.k)):
-        block = unit.lanes if n % unit.lanes == 0 else n
-        chunks = [d for d in _divisors(k) if 4 * max(m * d, d * block) * p.input_bytes <= fifo]
-        if not chunks:
-            continue
-        chunk = max(chunks)
-        yield ktdf.ContractionTiles(m, n, k, chunk, block, unit.kind,
-                                    _estimate(p, m, n, k, chunk, block))
+        widest = unit.lanes if n % unit.lanes == 0 else n
+        # An A computed on chip is fed from its rows in the scratchpad: whole rows a
+        # chunk, and blocks of B as narrow as that needs.
+        for block in _divisors(widest) if p.computed_lhs else [widest]:
+            chunks = [d for d in _divisors(k) if 4 * max(m * d, d * block) * p.input_bytes <= fifo
+                      and (not p.computed_lhs or d == p.k)]
+            if chunks:
+                yield ktdf.ContractionTiles(m, n, k, max(chunks), block, unit.kind,
+                                            _estimate(p, m, n, k, max(chunks), block))
 
 
 def _fits(p: _Problem, tiles: ktdf.ContractionTiles) -> bool:
@@ -167,14 +191,20 @@ def _fits(p: _Problem, tiles: ktdf.ContractionTiles) -> bool:
 
 def _estimate(p: _Problem, m: int, n: int, k: int, chunk: int, block: int) -> int:
     """Cycles of one product of the program's tiles: the busiest of device memory, the
-    matrix unit, its feed and the drain, plus the first transfer's latency."""
+    matrix unit, its feed and the drain, plus the first transfer's latency per k tile
+    (each k tile is a pipeline of its own, filled from device memory)."""
     device, unit = p.device, p.device.matrix
     roof = device.roofline
     granule = roof.dma_granularity
     tiles = (p.m // m) * (p.n // n) * (p.k // k)
-    a_runs = m * (k // chunk) * math.ceil(chunk * p.input_bytes / granule) * granule
-    b_runs = k * (n // block) * math.ceil(block * p.input_bytes / granule) * granule
-    memory = tiles * (a_runs + b_runs) / roof.dma_read_bytes_per_cycle
+    a_rows = (0, 0) if p.computed_lhs else (k, m) if p.transposed[0] else (m * (k // chunk), chunk)
+    b_rows = (n, k) if p.transposed[1] else (k * (n // block), block)
+    runs = sum(count * math.ceil(length * p.input_bytes / granule) * granule
+               for count, length in (a_rows, b_rows))
+    scattered = ((m * k if p.transposed[0] and chunk > 1 else 0)
+                 + (k * n if p.transposed[1] and block > 1 else 0))
+    written = _scatter_cycles(device, scattered, p.input_bytes)
+    memory = tiles * max(runs / roof.dma_read_bytes_per_cycle, written)
     products = tiles * (n // block) * (k // chunk)
     matrix = products * (unit.cycles(m, chunk, block) + unit.fill + unit.drain)
     feed_bytes = products * (m * chunk + chunk * block) * p.input_bytes
@@ -182,7 +212,18 @@ def _estimate(p: _Problem, m: int, n: int, k: int, chunk: int, block: int) -> in
     drain = 2 * p.m * p.n * p.accumulator_bytes / _bandwidth(device, unit.kind, unit.drains[0])
     first = sum(link.latency or 0 for link in device.path(
         device.node(device.device_memory), device.node(unit.kind)))
-    return int(max(memory, matrix, feed) + drain + first)
+    return int(max(memory, matrix, feed) + drain + first * (p.k // k))
+
+
+def _scatter_cycles(device: Device, elements: int, element_bytes: int) -> float:
+    """Cycles of the DMA writing ``elements`` one by one into the scratchpad (a
+    transposing copy): each a transfer rounded to the granularity of the link into it,
+    through that link and the scratchpad's port."""
+    link = device.path(device.node(device.device_memory), device.node(device.scratchpad))[-1]
+    granule = min(link.granularity, default=1)
+    nbytes = elements * math.ceil(element_bytes / granule) * granule
+    port = device.memory(device.scratchpad).port_bandwidth
+    return max(nbytes / link.bytes_per_cycle, nbytes / port if port else 0)
 
 
 def _bandwidth(device: Device, source: str, target: str) -> int:

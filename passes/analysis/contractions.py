@@ -29,6 +29,7 @@ from xdsl.dialects.linalg.ops import FillOp, GenericOp, YieldOp
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.ir.affine import AffineDimExpr, AffineExpr, AffineMap
 
+from ktc.dialects import ktdp
 from ktc.dialects.spyreop import DF16Type
 
 _CONVERSIONS = ("arith.extf",)
@@ -111,6 +112,17 @@ def contraction(op: Operation) -> Contraction | None:
         return None
     roles = _roles(maps, [it.data for it in get_iterators().data])
     return None if roles is None else Contraction(op, maps, *roles)
+
+
+def loaded_from_view(value: SSAValue) -> bool:
+    """Whether ``value`` is a ``ktdp.load`` of an access tile of a memory view (not
+    computed on chip)."""
+    load = value.owner
+    if not isinstance(load, ktdp.LoadOp):
+        return False
+    tile = load.access_tile.owner
+    return (isinstance(tile, ktdp.ConstructAccessTileOp)
+            and isinstance(tile.base.owner, ktdp.ConstructMemoryViewOp))
 
 
 def is_zero(value: SSAValue) -> bool:

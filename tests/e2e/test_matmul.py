@@ -12,11 +12,10 @@ units of f16's roundoff u = 2^-11: the result is rounded to f16 once (u |C|); wi
 epilogue the product is rounded before it, and the device's rounding and numpy's may
 fall on the two sides of a midpoint (2 u |C|), then the epilogue's result rounds once
 (u |E|, E the epilogue's float64 result on numpy's rounded product); the sum adds rounding errors that scale with the sum of
-the products' magnitudes S = |A| |B|: on the matrix unit (row-major operands on spyre
-and toy) each product is exact in f32 and the K terms add up in f32 (K 2^-24 S), on
+the products' magnitudes S = |A| |B|: on the matrix unit (spyre and toy, either
+operand stored transposed or not) each product is exact in f32 and the K terms add up in f32 (K 2^-24 S), on
 the SIMD engine they are summed in a
-tree whose partials round to f16 ((2 + log2 K) u S): a transposed operand on spyre
-and toy, every product on the third chip.
+tree whose partials round to f16 ((2 + log2 K) u S): every product on the third chip.
 """
 
 from __future__ import annotations
@@ -180,10 +179,51 @@ def check_product(m, n, k, transposed, epilogue, device, seed):
             after = rounded + bias.astype(np.float64)[None, :]
         roundings = 2
     out = run(matmul_text(m, n, k, transposed, epilogue), device, arrays)
-    # A transposed operand is multiplied on the SIMD engine (the matrix unit's schedule
-    # reads both operands row-major).
-    assert_product(out["c"], a, b, device in MATRIX_UNIT and not transposed, after, roundings)
+    # A transposed operand is multiplied on the matrix unit too (the DMA transposes it).
+    assert_product(out["c"], a, b, device in MATRIX_UNIT, after, roundings)
 
+
+
+@pytest.mark.parametrize("transposed", ["a", "b"])
+@pytest.mark.parametrize("device", sorted(MATRIX_UNIT))
+def test_transposed_operand_is_multiplied_on_the_matrix_unit(device, transposed):
+    """A stored k-major (A as k x m, B as n x k) reaches the matrix unit: the report's
+    issued-traffic bound counts the unit's steps of the 16 x 32 by 32 x 64 product (no
+    matrix term when the SIMD engine multiplies), and the result is within the matrix
+    unit's tolerance."""
+    m, n, k = 16, 64, 32
+    rng = np.random.default_rng(11)
+    a = rng.standard_normal((m, k)).astype(np.float16)
+    b = rng.standard_normal((k, n)).astype(np.float16)
+    simulator = Simulator(DEVICES[device])
+    executable = prepare(compile_kernel(matmul_text(m, n, k, transposed), DEVICES[device],
+                                        "matmul.mlir"), simulator)
+    out = executable.launch(a.T.copy() if transposed == "a" else a,
+                            b.T.copy() if transposed == "b" else b, np.zeros((m, n), np.float16))
+    unit = simulator.device.matrix
+    assert executable.report().bound_terms.get("matrix issue", 0) >= unit.steps(m, k, n)
+    assert_product(out["c"], a, b, True)
+
+
+@pytest.mark.parametrize("example, shapes, products", [
+    ("attention", [(64, 64)] * 4, [(32, 64, 64), (32, 64, 64)]),
+    ("swiglu_mlp", [(64, 32), (32, 64), (32, 64), (64, 32), (64, 32)],
+     [(32, 32, 64), (32, 32, 64), (32, 64, 32)]),
+])
+def test_on_chip_operand_is_multiplied_on_the_matrix_unit(example, shapes, products):
+    """Attention's P V (P the softmax of the scores) and SwiGLU's down product (its
+    left operand the gated product) run on spyre's matrix unit beside the products of
+    loaded operands: the report's issued-traffic bound counts, per matrix unit that
+    ran, at least the steps of every product of a tile (``products``: m, k, n; without
+    the on-chip one it falls short)."""
+    text = (ROOT / "examples" / f"{example}.mlir").read_text()
+    simulator = Simulator("spyre")
+    executable = prepare(compile_kernel(text, "spyre", f"{example}.mlir"), simulator)
+    rng = np.random.default_rng(2)
+    executable.launch(*(rng.standard_normal(shape).astype(np.float16) / 4 for shape in shapes))
+    unit = simulator.device.matrix
+    steps = sum(unit.steps(m, k, n) for m, k, n in products)
+    assert executable.report().bound_terms["matrix issue"] >= steps
 
 
 @settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])

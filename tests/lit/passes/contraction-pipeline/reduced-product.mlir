@@ -1,12 +1,28 @@
-// A product on the SIMD engine that a reduction reads (attention's scores, whose row
-// maximum a softmax takes) is stored whole into a scratchpad buffer of its shape and
-// loaded back, so that the reduction tiles it over its rows and not over the
-// product's k: here Q K^T (K read through a transpose, so the SIMD engine multiplies
-// it on every device) and the row maximum of the scores. A product that only a store
-// and elementwise compute read (the scaled copy below) stays in place, fused with it.
+// A product that a reduction reads (attention's scores, whose row maximum a softmax
+// takes) is stored whole into a scratchpad buffer of its shape and loaded back, so
+// that the reduction tiles it over its rows and not over the product's k: here Q K^T
+// (K read through a transpose) and the row maximum of the scores. On the third chip,
+// which has no matrix unit, the SIMD engine multiplies it and the product itself is
+// stored; a product that only a store and elementwise compute read (the scaled copy
+// below) stays in place, fused with it. On spyre the matrix unit multiplies it (the
+// DMA transposes K): its result buffer is loaded and rounded to f16 once, and that
+// rounded product is what is stored and loaded back for the reduction.
 
-// RUN: ktc-opt %s --arch spyre -p compute-group-extraction,normalize-contractions,contraction-tiling,contraction-pipeline | filecheck %s
 // RUN: ktc-opt %s --arch %S/../../arch/Inputs/line4.mlir -p compute-group-extraction,normalize-contractions,contraction-tiling,contraction-pipeline | filecheck %s
+// RUN: ktc-opt %s --arch spyre -p compute-group-extraction,normalize-contractions,contraction-tiling,contraction-pipeline | filecheck %s --check-prefix=SPYRE
+
+// SPYRE-LABEL: module @local_schedule_0
+// SPYRE:       %[[BUFFER:.+]] = memref.alloc() : memref<8x8xf16, "L1">
+// SPYRE-NEXT:  %[[RESULT:.+]] = memref.alloc() : memref<8x8xf32, "L1">
+// SPYRE:       } {applicable_units = ["MNILU", "L1LU", "PT", "L1SU"]}
+// SPYRE:       %[[WHOLE:.+]] = ktdp.construct_access_tile %[[RESULT]][0, 0]
+// SPYRE-NEXT:  %[[LOADED:.+]] = ktdp.load %[[WHOLE]] : <8x8xindex> -> tensor<8x8xf32>
+// SPYRE-NEXT:  %[[ROUNDED:.+]] = arith.truncf %[[LOADED]]
+// SPYRE-NEXT:  %[[INTO:.+]] = ktdp.construct_access_tile %[[BUFFER]][0, 0]
+// SPYRE-NEXT:  ktdp.store %[[ROUNDED]], %[[INTO]] : tensor<8x8xf16>
+// SPYRE-NEXT:  %[[BACK:.+]] = ktdp.construct_access_tile %[[BUFFER]][0, 0]
+// SPYRE-NEXT:  %[[SCORES:.+]] = ktdp.load %[[BACK]] : <8x8xindex> -> tensor<8x8xf16>
+// SPYRE:       linalg.reduce { arith.maximumf } ins(%[[SCORES]] : tensor<8x8xf16>)
 
 #rows = affine_set<(d0, d1) : (d0 >= 0, -d0 + 7 >= 0, d1 >= 0, -d1 + 15 >= 0)>
 #scores = affine_set<(d0, d1) : (d0 >= 0, -d0 + 7 >= 0, d1 >= 0, -d1 + 7 >= 0)>
@@ -15,7 +31,7 @@
 #id1 = affine_map<(d0) -> (d0)>
 
 // CHECK-LABEL: module @local_schedule_0
-// CHECK:       %[[BUFFER:.+]] = memref.alloc() : memref<8x8xf16, "{{L1|SPM}}">
+// CHECK:       %[[BUFFER:.+]] = memref.alloc() : memref<8x8xf16, "SPM">
 // CHECK:       %[[PRODUCT:.+]] = linalg.generic {{.*}} iterator_types = ["parallel", "parallel", "reduction"]
 // CHECK-NEXT:    ^bb0
 // CHECK:       } -> tensor<8x8xf16>
