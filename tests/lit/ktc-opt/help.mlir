@@ -21,7 +21,7 @@
 // CHECK-NEXT:   ktir-legality-check {{ +}}Is this KTIR something the pipeline compiles?
 // CHECK:        convert-ktdf-to-dfir {{ +}}A scheduled ScheduleIR program becomes DataflowIR
 // CHECK:      named pipelines (-p NAME):
-// CHECK-NEXT:   ktir-to-schedule {{ +}}{{[0-9]+}} passes: apply-arch-patterns, lower-parallel-loops, fold-view-strides, ktir-
+// CHECK-NEXT:   ktir-to-schedule {{ +}}{{[0-9]+}} passes: apply-arch-patterns, lower-parallel-loops, fold-
 // CHECK:        ktir-to-dfir {{ +}}{{[0-9]+}} passes:
 // CHECK:      ktc-opt --list-passes lists them.
 
