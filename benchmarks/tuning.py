@@ -5,7 +5,7 @@ local Ray instance.
     python -m ktc.benchmarks.tuning [--kernels ...] [--sizes small] [--arch spyre]
                                     [--timed KERNEL:SIZE] [-o DIR]
 
-Per kernel and size, the tuner's space (``ktc.tools.tune.candidates``: the cost model's
+Per kernel and size, the tuner's space (``ktc tune``'s: the cost model's
 tile sizes and each of them doubled and halved, with and without double buffering and,
 where a core has sub-cores, the split over them) is judged by the simulator, every
 candidate, as ``ktc tune`` judges it. The table gives the cycles of the cost model's
@@ -24,46 +24,43 @@ import os
 import platform
 import subprocess
 import sys
+import tempfile
 import time
-from dataclasses import asdict
 from pathlib import Path
 
 from ktc.benchmarks.kernels import SIZES, case
 from ktc.errors import KtcError
 from ktc.files import write_atomically
-from ktc.tools import tune
 
 
-def search(kernel: str, size: str, arch: str, runner) -> dict:
-    """Every candidate of the kernel at ``size`` judged by ``runner(work, budget,
-    progress)``: the cost model's cycles, the best, the wall seconds."""
-    from ktc.arch.model import Device
-
+def search(kernel: str, size: str, arch: str, runner: list[str]) -> dict:
+    """``ktc tune`` of the kernel at ``size`` with the ``runner`` options (``--jobs N``
+    or ``--ray local``), every candidate judged: the cost model's cycles, the best, the
+    wall seconds."""
     kernel_case = case(kernel, size)
-    name = f"{kernel} {size}"
-    scalars = {a.name: a.value for a in kernel_case.arguments if a.shape is None}
-    sizes = tune.cost_model_sizes(kernel_case.text, arch, name, None)
-    schedules = tune.candidates(sizes, Device.load(arch).subcores_per_core)
-    work = [(kernel_case.text, arch, name, None, scalars, s) for s in schedules]
-    progress = tune.Progress(len(work), None)
-    started = time.perf_counter()
-    runner(work, tune.Budget(None), progress)
-    wall = time.perf_counter() - started
-    first = asdict(schedules[0])
-    cost_model = next(e for e in progress.entries if e["schedule"] == first)
-    best = tune.best_entry(progress.entries)
-    return {"kernel": kernel, "size": size, "candidates": len(work), "wall_s": wall,
-            "cost_model_cycles": cost_model.get("cycles"), "cost_model_error": cost_model.get("error"),
-            "best_cycles": best["cycles"] if best else None,
-            "best": best["schedule"] if best else None,
-            "errors": sum("error" in e for e in progress.entries)}
+    scalars = [f"{a.name}={int(a.value) if float(a.value).is_integer() else a.value}"
+               for a in kernel_case.arguments if a.shape is None]
+    with tempfile.TemporaryDirectory() as scratch:
+        source, record = Path(scratch) / f"{kernel}_{size}.mlir", Path(scratch) / "record.json"
+        source.write_text(kernel_case.text)
+        command = [sys.executable, "-m", "ktc", "tune", str(source), "--arch", arch, *runner,
+                   *(option for value in scalars for option in ("--arg", value)), "-o", str(record)]
+        done = subprocess.run(command, capture_output=True, text=True)
+        if done.returncode:
+            raise KtcError(f"ktc tune of {kernel} {size} failed: {done.stderr.strip()}")
+        tuned = json.loads(record.read_text())
+    first = tuned["candidates"][0]
+    return {"kernel": kernel, "size": size, "candidates": len(tuned["candidates"]),
+            "wall_s": tuned["wall_s"], "cost_model_cycles": tuned["cost_model_cycles"],
+            "cost_model_error": first.get("error"), "best_cycles": tuned["best_cycles"],
+            "best": tuned["best"],
+            "errors": sum("error" in e for e in tuned["candidates"])}
 
 
 def timed_tunes(kernel: str, size: str, arch: str) -> list[dict]:
     """One search of ``kernel`` at ``size`` over 1 process, 2 processes and local Ray."""
-    runners = {"1 process": lambda w, b, p: tune.run_local(1, w, b, p),
-               "2 processes": lambda w, b, p: tune.run_local(2, w, b, p),
-               "Ray (local instance)": lambda w, b, p: tune.run_ray("local", w, b, p)}
+    runners = {"1 process": ["--jobs", "1"], "2 processes": ["--jobs", "2"],
+               "Ray (local instance)": ["--ray", "local"]}
     return [{"runner": label} | search(kernel, size, arch, runner) for label, runner in runners.items()]
 
 
@@ -113,7 +110,7 @@ def run(args: argparse.Namespace) -> int:
     rows = []
     for kernel in kernels:
         for size in sizes:
-            rows.append(search(kernel, size, args.arch, lambda w, b, p: tune.run_local(args.jobs, w, b, p)))
+            rows.append(search(kernel, size, args.arch, ["--jobs", str(args.jobs)]))
             print(json.dumps(rows[-1]), flush=True)
     timed = timed_tunes(*args.timed.split(":"), args.arch) if args.timed else []
     output = Path(args.output)

@@ -237,6 +237,8 @@ def _array(argument: Argument, value, scalars: list[int], names: list[str]) -> n
                            f"expected an array of dtype {dtype}, got {value.dtype}")
     if argument.shape is not None:
         expected = tuple(evaluate(dim, {"arg": scalars}) for dim in argument.shape)
+        if len(expected) == 1 and value.size == expected[0]:
+            return np.ascontiguousarray(value)  # a flat extent's elements, in any shape (C order)
         if value.shape != expected:
             raise KtcValueError(f"argument %{argument.name}: expected an array of shape "
                                 f"{_spelled(argument.shape, expected, names)}, got {value.shape}")
