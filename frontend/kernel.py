@@ -93,8 +93,21 @@ class Kernel:
         return self.inputs + tuple(array for array, _ in self.outputs)
 
 
+class _OneOutput:
+    """A kernel writing one array, ``output``, the value of FX node ``node``, after
+    its ``inputs``."""
+
+    @property
+    def outputs(self) -> tuple[tuple[Array, str], ...]:
+        return ((self.output, self.node),)
+
+    @property
+    def arrays(self) -> tuple[Array, ...]:
+        return (*self.inputs, self.output)
+
+
 @dataclass(frozen=True)
-class Product:
+class Product(_OneOutput):
     """``out[b] = alpha * (lhs[b] @ rhs[b]) + beta * bias`` for ``b`` below ``batch``:
     ``lhs[b]`` is ``m x k``, ``rhs[b]`` ``k x n`` (or ``n x k``, read through its
     transpose, when ``transposed``: a weight of ``linear``), ``bias`` one value per
@@ -120,17 +133,9 @@ class Product:
     def inputs(self) -> tuple[Array, ...]:
         return (self.lhs, self.rhs) + ((self.bias,) if self.bias else ())
 
-    @property
-    def outputs(self) -> tuple[tuple[Array, str], ...]:
-        return ((self.output, self.node),)
-
-    @property
-    def arrays(self) -> tuple[Array, ...]:
-        return (*self.inputs, self.output)
-
 
 @dataclass(frozen=True)
-class Attention:
+class Attention(_OneOutput):
     """``out[b, h] = softmax(scale * q[b, h] @ k[b, h]^T (+ mask)) @ v[b, h]`` for
     ``batch`` times ``heads`` independent heads: ``q[b, h]`` is ``queries x dim``,
     ``k[b, h]`` ``keys x dim``, ``v[b, h]`` ``keys x value_dim``; ``mask`` (``queries x
@@ -159,11 +164,3 @@ class Attention:
     @property
     def inputs(self) -> tuple[Array, ...]:
         return (self.q, self.k, self.v) + ((self.mask,) if self.mask else ())
-
-    @property
-    def outputs(self) -> tuple[tuple[Array, str], ...]:
-        return ((self.output, self.node),)
-
-    @property
-    def arrays(self) -> tuple[Array, ...]:
-        return (*self.inputs, self.output)

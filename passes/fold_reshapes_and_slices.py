@@ -138,11 +138,7 @@ def _fold(op: Operation, ranges: Ranges) -> None:
     ops, value = _replacement(op, source, ranges)
     Rewriter.insert_op(ops, InsertPoint.before(op))
     Rewriter.replace_op(op, [], [value])
-    erase_unused([source])
-    if isinstance(source, ktdp.LoadOp) and not source.result.uses:
-        tile = source.access_tile.owner
-        Rewriter.erase_op(source)
-        erase_unused([tile])
+    erase_unused([source])  # a load nothing reads any more, and then its tile
 
 
 Built = tuple[list[Operation], SSAValue]
