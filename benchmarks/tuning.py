@@ -20,8 +20,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
-import platform
 import subprocess
 import sys
 import tempfile
@@ -29,6 +27,7 @@ import time
 from pathlib import Path
 
 from ktc.benchmarks.kernels import SIZES, case
+from ktc.benchmarks.suite import context
 from ktc.errors import KtcError
 from ktc.files import write_atomically
 
@@ -64,19 +63,15 @@ def timed_tunes(kernel: str, size: str, arch: str) -> list[dict]:
     return [{"runner": label} | search(kernel, size, arch, runner) for label, runner in runners.items()]
 
 
-def markdown(rows: list[dict], timed: list[dict], arch: str, started: str, seconds: float) -> str:
-    commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True,
-                            cwd=Path(__file__).parent).stdout.strip() or "unknown"
+def markdown(rows: list[dict], timed: list[dict], meta: dict, seconds: float) -> str:
     lines = [
         "# Tuned against cost-model schedules",
         "",
-        f"Measured {started} on commit `{commit}` with `python -m ktc.benchmarks.tuning` "
-        f"({seconds:.0f} s for the whole run). Machine: {platform.machine()}, Python "
-        f"{platform.python_version()}; load average at the end "
-        f"{' '.join(f'{x:.1f}' for x in os.getloadavg())} (wall times stretch with load). "
-        f"Device: `{arch}`. Every candidate of the tuner's space "
-        "judged by the simulator; ratio = cost-model cycles / best cycles (1.00: the cost "
-        "model's schedule is the best of the space).",
+        f"Measured {meta['date']} on commit `{meta['commit']}` with `python -m ktc.benchmarks.tuning` "
+        f"({seconds:.0f} s for the whole run). Machine: {meta['machine']}; load average at the start "
+        f"{meta['load']} (wall times stretch with load). Device: `{meta['arch']}`. Every candidate "
+        "of the tuner's space judged by the simulator; ratio = cost-model cycles / best cycles "
+        "(1.00: the cost model's schedule is the best of the space).",
         "",
         "| kernel | size | candidates | refused | cost model cycles | best cycles | ratio | best schedule |",
         "|---|---|---|---|---|---|---|---|",
@@ -101,7 +96,7 @@ def markdown(rows: list[dict], timed: list[dict], arch: str, started: str, secon
 
 
 def run(args: argparse.Namespace) -> int:
-    started, clock = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()), time.perf_counter()
+    meta, clock = context(args.arch), time.perf_counter()
     kernels = [k for k in args.kernels.split(",") if k]
     sizes = [s for s in args.sizes.split(",") if s]
     unknown = [k for k in kernels if k not in SIZES] + [s for s in sizes if s not in ("small", "large")]
@@ -115,7 +110,7 @@ def run(args: argparse.Namespace) -> int:
     timed = timed_tunes(*args.timed.split(":"), args.arch) if args.timed else []
     output = Path(args.output)
     output.mkdir(parents=True, exist_ok=True)
-    text = markdown(rows, timed, args.arch, started, time.perf_counter() - clock)
+    text = markdown(rows, timed, meta, time.perf_counter() - clock)
     document = json.dumps({"rows": rows, "timed": timed}, indent=1) + "\n"
     write_atomically(output / "tuning.json", lambda file: file.write(document.encode()))
     write_atomically(output / "tuning.md", lambda file: file.write(text.encode()))

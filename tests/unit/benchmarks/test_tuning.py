@@ -20,6 +20,7 @@ def test_the_table_gives_the_ratio_and_names_the_best_schedule():
               "best_cycles": 100},
              {"runner": "2 processes", "kernel": "add", "size": "small", "candidates": 3, "wall_s": 2.0,
               "best_cycles": 100}]
-    text = tuning.markdown([row], timed, "spyre", "now", 1.0)
+    meta = {"date": "now", "commit": "abc", "machine": "x86_64", "load": "0.0", "arch": "spyre"}
+    text = tuning.markdown([row], timed, meta, 1.0)
     assert "| add | small | 3 | 1 | 200 | 100 | 2.00 | sizes [4], without double-buffering |" in text
     assert "| 2 processes | 2.00 | 2.00x | 100 |" in text
