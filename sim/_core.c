@@ -194,10 +194,22 @@ static int bail(Core *c, const char *why, i64 detail) {
     return BAIL;
 }
 
-static int log_put(Core *c, const i64 *words, size_t n) {
-    if (grow((void **)&c->log, &c->caplog, c->nlog + n, sizeof(i64))) return bail(c, "out of memory", 0);
-    memcpy(c->log + c->nlog, words, n * sizeof(i64));
+/* Room for ``n`` more words at the log's end, counted as written; NULL (bailed) when
+   out of memory. */
+static inline i64 *log_room(Core *c, size_t n) {
+    if (c->nlog + n > c->caplog && grow((void **)&c->log, &c->caplog, c->nlog + n, sizeof(i64))) {
+        bail(c, "out of memory", 0);
+        return NULL;
+    }
+    i64 *w = c->log + c->nlog;
     c->nlog += n;
+    return w;
+}
+
+static int log_put(Core *c, const i64 *words, size_t n) {
+    i64 *w = log_room(c, n);
+    if (!w) return BAIL;
+    for (size_t i = 0; i < n; i++) w[i] = words[i];
     return 0;
 }
 
@@ -246,18 +258,20 @@ static Event heap_pop(Core *c) {
     return top;
 }
 
-static int bucket_push(Core *c, Event e) {
+static inline int bucket_push(Core *c, Event e) {
     Bucket *b = &c->ring[e.time & (RING - 1)];
-    size_t cap = b->cap;
-    if (grow((void **)&b->items, &cap, (size_t)b->count + 1, sizeof(Event))) return bail(c, "out of memory", 0);
-    b->cap = (int)cap;
+    if (b->count == b->cap) {
+        size_t cap = b->cap;
+        if (grow((void **)&b->items, &cap, (size_t)b->count + 1, sizeof(Event))) return bail(c, "out of memory", 0);
+        b->cap = (int)cap;
+    }
     b->items[b->count++] = e;
     c->ringed++;
     if (e.time < c->scan) c->scan = e.time;
     return 0;
 }
 
-static int push(Core *c, i64 time, int type, int index) {
+static inline int push(Core *c, i64 time, int type, int index) {
     if (time < c->now) return bail(c, "event before now", time);
     Event e = {time, c->order++, type, index};
     return time < c->now + RING ? bucket_push(c, e) : heap_push(c, e);
@@ -340,6 +354,8 @@ static int *pair(Core *c, int **table, i64 a, i64 b) {
 }
 
 static Route *route(Core *c, i64 a, i64 b) {
+    if (a >= 0 && b >= 0 && a < c->nunits && b < c->nunits && c->route_at[a] && c->route_at[a][b])
+        return c->routes[c->route_at[a][b] - 1];
     int *known = pair(c, c->route_at, a, b);
     if (!known) { bail(c, "no route", a); return NULL; }
     if (*known) return c->routes[*known - 1];
@@ -352,6 +368,8 @@ static Route *route(Core *c, i64 a, i64 b) {
 }
 
 static Fifo *fifo(Core *c, i64 a, i64 b) {
+    if (a >= 0 && b >= 0 && a < c->nunits && b < c->nunits && c->fifo_at[a] && c->fifo_at[a][b])
+        return c->fifos[c->fifo_at[a][b] - 1];
     int *known = pair(c, c->fifo_at, a, b);
     if (!known) { bail(c, "no FIFO", a); return NULL; }
     if (*known) return c->fifos[*known - 1];
@@ -485,6 +503,14 @@ static i64 elements(const View *v) {
     return n;
 }
 
+/* The bytes [lo, hi) of ``n`` elements of ``dtype`` from ``address``, ``stride`` apart. */
+static void row_span(Core *c, i64 address, i64 dtype, i64 n, i64 stride, i64 *lo, i64 *hi) {
+    i64 size = c->bpe[dtype];
+    if (n == 0) { *lo = *hi = address; return; }
+    *lo = address + (stride < 0 ? (n - 1) * stride : 0) * size;
+    *hi = address + ((stride > 0 ? (n - 1) * stride : 0) + 1) * size;
+}
+
 static void span(Core *c, const View *v, i64 *lo, i64 *hi) {
     i64 low = 0, high = 0, size = c->bpe[v->dtype];
     for (int i = 0; i < v->ndim; i++) {
@@ -584,7 +610,7 @@ static __int128 floordiv128(__int128 a, __int128 b) {
     return q;
 }
 
-static i64 alu(int op, i64 a, i64 b) {
+static inline i64 alu(int op, i64 a, i64 b) {
     u64 ua = (u64)a, ub = (u64)b;
     switch (op) {
     case A_ADD: return (i64)(ua + ub);
@@ -635,9 +661,10 @@ static void set_vector(Engine *e, i64 r, int dtype, i64 length, i64 vid, i64 rea
 /* A SIMD result in place after ``cycles`` issue cycles; the engine is held. */
 static int computed(Core *c, Engine *e, int index, const Ins *in, i64 dst, int dtype, i64 length,
                     i64 cycles, const i64 *sources, int nsources) {
-    i64 vid = new_vid(c);
-    i64 head[7] = {L_OP, vid, index, e->pc, dtype, length, nsources};
-    if (log_put(c, head, 7) || log_put(c, sources, nsources)) return BAIL;
+    i64 vid = new_vid(c), *w = log_room(c, 7 + (size_t)nsources);
+    if (!w) return BAIL;
+    w[0] = L_OP; w[1] = vid; w[2] = index; w[3] = e->pc; w[4] = dtype; w[5] = length; w[6] = nsources;
+    for (int i = 0; i < nsources; i++) w[7 + i] = sources[i];
     set_vector(e, dst, dtype, length, vid, c->now + cycles);
     e->vector_cycles += cycles;
     busy(e, c->now, c->now + cycles);
@@ -671,8 +698,9 @@ static int signal_arrives(Core *c, int found) {
    the last byte has arrived. */
 static int move_row(Core *c, Engine *e, int type, i64 vid, Mem *m, const View *r, i64 *per_core,
                     i64 *sent, i64 *arrival) {
-    i64 words[7] = {type, vid, r->unit, r->address, r->dtype, r->shape[0], r->strides[0]}, start;
-    if (log_put(c, words, 7)) return BAIL;
+    i64 *w = log_room(c, 7), start;
+    if (!w) return BAIL;
+    w[0] = type; w[1] = vid; w[2] = r->unit; w[3] = r->address; w[4] = r->dtype; w[5] = r->shape[0]; w[6] = r->strides[0];
     Route *rt = type == L_LOAD ? route(c, r->unit, e->unit) : route(c, e->unit, r->unit);
     if (!rt) return BAIL;
     Leg leg = {rt, 0, 0};
@@ -1030,34 +1058,27 @@ static int dma_done(Core *c, int index) {
 
 typedef struct { int32_t w[CHUNK], r[CHUNK]; } Chunk;
 typedef struct { i64 type, level, count, words, first, out; } Batch;
-typedef struct { i64 k0, k2; int batch; } Recent;
+typedef struct { i64 k[3]; int batch; } Recent;
 typedef struct {
-    Map chunk_map; Chunk **chunks; size_t nchunks, capchunks;
+    Chunk ***dir; i64 *dirsize; i64 nunits; /* per unit, its chunks by block >> CHUNK_SHIFT */
     Map page_map; i64 *pages; size_t npages, cappages; /* (unit, page) pairs */
     i64 *page_offset;
-    Chunk *last; i64 last_unit, last_chunk;
     i64 last_page_unit, last_page;
 } Tracks;
 
-static Chunk *chunk_lookup(Tracks *t, i64 unit, i64 block);
-
+/* The chunk of ``block`` of ``unit``, made on first use; NULL when out of memory. */
 static Chunk *chunk_of(Tracks *t, i64 unit, i64 block) {
-    if (t->last && t->last_unit == unit && t->last_chunk == block >> CHUNK_SHIFT) return t->last;
-    Chunk *ch = chunk_lookup(t, unit, block);
-    t->last = ch; t->last_unit = unit; t->last_chunk = block >> CHUNK_SHIFT;
-    return ch;
-}
-
-static Chunk *chunk_lookup(Tracks *t, i64 unit, i64 block) {
-    i64 k[3] = {unit, block >> CHUNK_SHIFT, 0};
-    int found = map_find(&t->chunk_map, k);
-    if (found >= 0) return t->chunks[found];
-    if (grow((void **)&t->chunks, &t->capchunks, t->nchunks + 1, sizeof(Chunk *))) return NULL;
-    Chunk *ch = calloc(1, sizeof(Chunk));
-    if (!ch) return NULL;
-    t->chunks[t->nchunks] = ch;
-    map_put(&t->chunk_map, k, (int)t->nchunks++);
-    return ch;
+    i64 i = block >> CHUNK_SHIFT;
+    if (i >= t->dirsize[unit]) {
+        i64 size = t->dirsize[unit] ? t->dirsize[unit] : 1;
+        while (size <= i) size *= 2;
+        Chunk **d = realloc(t->dir[unit], sizeof(Chunk *) * (size_t)size);
+        if (!d) return NULL;
+        memset(d + t->dirsize[unit], 0, sizeof(Chunk *) * (size_t)(size - t->dirsize[unit]));
+        t->dir[unit] = d; t->dirsize[unit] = size;
+    }
+    if (!t->dir[unit][i]) t->dir[unit][i] = calloc(1, sizeof(Chunk));
+    return t->dir[unit][i];
 }
 
 /* The level a read (write = 0) or write of [lo, hi) of ``unit`` depends on. */
@@ -1072,10 +1093,11 @@ static int depends(Tracks *t, i64 unit, i64 lo, i64 hi, int write, i64 *level) {
     return 0;
 }
 
-static void touched(Core *c, Tracks *t, i64 unit, i64 lo, i64 hi, int write, i64 level) {
+static int touched(Core *c, Tracks *t, i64 unit, i64 lo, i64 hi, int write, i64 level) {
     i64 pb = c->mems[unit].page;
     for (i64 b = lo >> BLOCK_SHIFT; lo < hi && b <= (hi - 1) >> BLOCK_SHIFT; b++) {
         Chunk *ch = chunk_of(t, unit, b);
+        if (!ch) return -1;
         i64 i = b & (CHUNK - 1);
         if (write) ch->w[i] = (int32_t)level;
         else if (ch->r[i] < level) ch->r[i] = (int32_t)level;
@@ -1089,6 +1111,7 @@ static void touched(Core *c, Tracks *t, i64 unit, i64 lo, i64 hi, int write, i64
         t->pages[2 * t->npages] = unit; t->pages[2 * t->npages + 1] = p;
         map_put(&t->page_map, k, (int)t->npages++);
     }
+    return 0;
 }
 
 static i64 arena(Core *c, Tracks *t, i64 unit, i64 address) {
@@ -1169,6 +1192,9 @@ static i64 rows_take(Rows *r, i64 count) {
 static PyObject *core_plan(Core *c, PyObject *noargs) {
     if (!c->finished || c->bailed[0]) { PyErr_SetString(PyExc_RuntimeError, "no finished run"); return NULL; }
     Tracks t = {0};
+    t.nunits = c->nunits;
+    t.dir = calloc((size_t)c->nunits + 1, sizeof(Chunk **));
+    t.dirsize = calloc((size_t)c->nunits + 1, sizeof(i64));
     size_t nv = (size_t)c->next_vid;
     int32_t *vlevel = calloc(nv + 1, sizeof(int32_t)), *vtable = calloc(nv + 1, sizeof(int32_t));
     int32_t *vlast = calloc(nv + 1, sizeof(int32_t));
@@ -1181,28 +1207,26 @@ static PyObject *core_plan(Core *c, PyObject *noargs) {
     for (int p = 0; p < c->nprograms; p++) bases[p + 1] = bases[p] + c->programs[p].count;
     Recent *recents = malloc(sizeof(Recent) * ((size_t)bases[c->nprograms] + 1));
     for (i64 i = 0; i <= bases[c->nprograms]; i++) recents[i].batch = -1;
+    Recent moves[2] = {{{0}, -1}, {{0}, -1}}; /* of the last load and the last store */
     i64 *tables = NULL; size_t ntables = 0, captables = 0;
+    i64 last_dtype = -1, last_length = -1; int last_table = 0; /* the table of the last vector */
     Batch *batches = NULL; size_t nbatches = 0, capbatches = 0;
     /* per entry: log position, batch, index in the batch */
     i64 *entries = NULL; size_t nentries = 0, capentries = 0;
     PyObject *result = NULL;
-    if (!bases || !recents) goto done;
+    if (!bases || !recents || !t.dir || !t.dirsize) goto done;
     for (size_t at = 0; at < c->nlog;) {
         i64 *w = c->log + at, type = w[0], level = 0, vid = -1, dtype = 0, length = 0, words = 0;
         i64 k[3];
         if (type == L_LOAD || type == L_STORE) {
-            i64 v[6] = {w[2], w[3], w[4], 1, w[5], w[6]}, lo, hi;
-            view_span(c, v, &lo, &hi);
-            if (type == L_LOAD) {
-                depends(&t, w[2], lo, hi, 0, &level);
-                vid = w[1];
-            } else {
-                level = vlevel[w[1]];
-                depends(&t, w[2], lo, hi, 1, &level);
-            }
+            i64 lo, hi;
+            row_span(c, w[3], w[4], w[5], w[6], &lo, &hi);
+            if (type == L_LOAD) vid = w[1];
+            else level = vlevel[w[1]];
+            if (depends(&t, w[2], lo, hi, type == L_STORE, &level)) goto done;
             level++;
             if (type == L_STORE && vlast[w[1]] < level) vlast[w[1]] = (int32_t)level;
-            touched(c, &t, w[2], lo, hi, type == L_STORE, level);
+            if (touched(c, &t, w[2], lo, hi, type == L_STORE, level)) goto done;
             dtype = w[4]; length = w[5];
             k[0] = type | level << 8; k[1] = dtype | length << 8; k[2] = w[6];
             words = 2;
@@ -1227,17 +1251,15 @@ static PyObject *core_plan(Core *c, PyObject *noargs) {
             i64 *src = w + 1, *dst = src + view_words(src), lo, hi, lo2, hi2;
             view_span(c, src, &lo, &hi);
             view_span(c, dst, &lo2, &hi2);
-            depends(&t, src[0], lo, hi, 0, &level);
-            depends(&t, dst[0], lo2, hi2, 1, &level);
+            if (depends(&t, src[0], lo, hi, 0, &level) || depends(&t, dst[0], lo2, hi2, 1, &level)) goto done;
             level++;
-            touched(c, &t, src[0], lo, hi, 0, level);
-            touched(c, &t, dst[0], lo2, hi2, 1, level);
+            if (touched(c, &t, src[0], lo, hi, 0, level) || touched(c, &t, dst[0], lo2, hi2, 1, level)) goto done;
             k[0] = type | level << 8; k[1] = (i64)at; k[2] = 0;
             words = view_words(src) + view_words(dst);
             at += 1 + view_words(src) + view_words(dst);
         }
         if (vid >= 0) {
-            int table = 0;
+            int table = dtype == last_dtype && length == last_length ? last_table : 0;
             while (table < (int)ntables && (tables[3 * table] != dtype || tables[3 * table + 1] != length)) table++;
             if (table == (int)ntables) {
                 grow((void **)&tables, &captables, 3 * ntables + 3, sizeof(i64));
@@ -1245,19 +1267,22 @@ static PyObject *core_plan(Core *c, PyObject *noargs) {
                 ntables++;
             }
             vlevel[vid] = vlast[vid] = (int32_t)level; vtable[vid] = table;
+            last_dtype = dtype; last_length = length; last_table = table;
         }
         if (level > top) top = level;
-        /* an op's batch: most often the one its instruction's last entry went to */
-        Recent *recent = type == L_OP ? &recents[bases[c->engines[w[2]].program] + w[3]] : NULL;
-        int batch = recent && recent->batch >= 0 && recent->k0 == k[0] && recent->k2 == k[2] ? recent->batch
-                                                                                         : map_find(&batch_map, k);
+        /* an op's batch: most often the one its instruction's last entry went to; a
+           load's or store's, the last load's or store's */
+        Recent *recent = type == L_OP ? &recents[bases[c->engines[w[2]].program] + w[3]]
+                       : type == L_DMA ? NULL : &moves[type == L_STORE];
+        int batch = recent && recent->batch >= 0 && recent->k[0] == k[0] && recent->k[1] == k[1] && recent->k[2] == k[2]
+                        ? recent->batch : map_find(&batch_map, k);
         if (batch < 0) {
             if (grow((void **)&batches, &capbatches, nbatches + 1, sizeof(Batch))) goto done;
             batches[nbatches] = (Batch){type, level, 0, words, (i64)(w - c->log), 0};
             batch = (int)nbatches++;
             map_put(&batch_map, k, batch);
         }
-        if (recent) *recent = (Recent){k[0], k[2], batch};
+        if (recent) *recent = (Recent){{k[0], k[1], k[2]}, batch};
         if (grow((void **)&entries, &capentries, 3 * nentries + 3, sizeof(i64))) goto done;
         entries[3 * nentries] = (i64)(w - c->log); entries[3 * nentries + 1] = batch;
         entries[3 * nentries + 2] = batches[batch].count++;
@@ -1385,8 +1410,11 @@ static PyObject *core_plan(Core *c, PyObject *noargs) {
 done:
     free(vlevel); free(vtable); free(vlast); free(vrow); free(batch_map.slots); free(bases); free(recents);
     free(tables); free(batches); free(entries);
-    for (size_t i = 0; i < t.nchunks; i++) free(t.chunks[i]);
-    free(t.chunks); free(t.chunk_map.slots); free(t.page_map.slots); free(t.pages); free(t.page_offset);
+    for (i64 u = 0; t.dir && u < t.nunits; u++) {
+        for (i64 i = 0; i < t.dirsize[u]; i++) free(t.dir[u][i]);
+        free(t.dir[u]);
+    }
+    free(t.dir); free(t.dirsize); free(t.page_map.slots); free(t.pages); free(t.page_offset);
     if (!result && !PyErr_Occurred()) PyErr_NoMemory();
     return result;
 }
