@@ -1114,6 +1114,28 @@ static int touched(Core *c, Tracks *t, i64 unit, i64 lo, i64 hi, int write, i64 
     return 0;
 }
 
+/* For the pass back over the log: every block's ``w`` becomes the level of the next
+   write of it (none yet: INT32_MAX). */
+static void forget_writes(Tracks *t) {
+    for (i64 u = 0; u < t->nunits; u++)
+        for (i64 i = 0; i < t->dirsize[u]; i++)
+            for (int b = 0; t->dir[u][i] && b < CHUNK; b++) t->dir[u][i]->w[b] = INT32_MAX;
+}
+
+/* The least level of the next writes of [lo, hi) (INT32_MAX: none), or, with ``level``
+   >= 0, that level made the next write of those blocks. */
+static i64 next_write(Tracks *t, i64 unit, i64 lo, i64 hi, i64 level) {
+    i64 least = INT32_MAX;
+    for (i64 b = lo >> BLOCK_SHIFT; lo < hi && b <= (hi - 1) >> BLOCK_SHIFT; b++) {
+        Chunk *ch = chunk_of(t, unit, b);
+        if (!ch) return INT32_MAX;
+        i64 i = b & (CHUNK - 1);
+        if (level >= 0) ch->w[i] = (int32_t)level;
+        else if (ch->w[i] < least) least = ch->w[i];
+    }
+    return least;
+}
+
 static i64 arena(Core *c, Tracks *t, i64 unit, i64 address) {
     i64 pb = c->mems[unit].page, k[3] = {unit, address / pb, 0};
     int found = map_find(&t->page_map, k);
@@ -1197,8 +1219,8 @@ static PyObject *core_plan(Core *c, PyObject *noargs) {
     t.dirsize = calloc((size_t)c->nunits + 1, sizeof(i64));
     size_t nv = (size_t)c->next_vid;
     int32_t *vlevel = calloc(nv + 1, sizeof(int32_t)), *vtable = calloc(nv + 1, sizeof(int32_t));
-    int32_t *vlast = calloc(nv + 1, sizeof(int32_t));
-    i64 top = 0;
+    int32_t *vlast = calloc(nv + 1, sizeof(int32_t)), *vfirst = calloc(nv + 1, sizeof(int32_t));
+    i64 top = 0, deferred = 0;
     i64 *vrow = calloc(nv + 1, sizeof(i64));
     Map batch_map = {0};
     /* per instruction of every program (``bases``: where a program's start), the batch
@@ -1226,6 +1248,7 @@ static PyObject *core_plan(Core *c, PyObject *noargs) {
             if (depends(&t, w[2], lo, hi, type == L_STORE, &level)) goto done;
             level++;
             if (type == L_STORE && vlast[w[1]] < level) vlast[w[1]] = (int32_t)level;
+            if (type == L_STORE && (!vfirst[w[1]] || level < vfirst[w[1]])) vfirst[w[1]] = (int32_t)level;
             if (touched(c, &t, w[2], lo, hi, type == L_STORE, level)) goto done;
             dtype = w[4]; length = w[5];
             k[0] = type | level << 8; k[1] = dtype | length << 8; k[2] = w[6];
@@ -1239,8 +1262,10 @@ static PyObject *core_plan(Core *c, PyObject *noargs) {
                 else if (packed >= 0) packed |= (i64)vtable[w[7 + i]] << (4 + 15 * i);
             }
             level++;
-            for (i64 i = 0; i < n; i++)
+            for (i64 i = 0; i < n; i++) {
                 if (vlast[w[7 + i]] < level) vlast[w[7 + i]] = (int32_t)level;
+                if (!vfirst[w[7 + i]] || level < vfirst[w[7 + i]]) vfirst[w[7 + i]] = (int32_t)level;
+            }
             vid = w[1]; dtype = w[4]; length = w[5];
             i64 program = c->engines[w[2]].program;
             k[0] = type | level << 8; k[1] = program << 32 | w[3];
@@ -1270,6 +1295,13 @@ static PyObject *core_plan(Core *c, PyObject *noargs) {
             last_dtype = dtype; last_length = length; last_table = table;
         }
         if (level > top) top = level;
+        if (grow((void **)&entries, &capentries, 3 * nentries + 3, sizeof(i64))) goto done;
+        entries[3 * nentries] = (i64)(w - c->log);
+        if (type == L_LOAD || (type == L_OP && w[6] <= 0)) { /* batched below, at its latest level */
+            entries[3 * nentries + 1] = -1; entries[3 * nentries + 2] = level;
+            nentries++; deferred++;
+            continue;
+        }
         /* an op's batch: most often the one its instruction's last entry went to; a
            load's or store's, the last load's or store's */
         Recent *recent = type == L_OP ? &recents[bases[c->engines[w[2]].program] + w[3]]
@@ -1283,10 +1315,51 @@ static PyObject *core_plan(Core *c, PyObject *noargs) {
             map_put(&batch_map, k, batch);
         }
         if (recent) *recent = (Recent){{k[0], k[1], k[2]}, batch};
-        if (grow((void **)&entries, &capentries, 3 * nentries + 3, sizeof(i64))) goto done;
-        entries[3 * nentries] = (i64)(w - c->log); entries[3 * nentries + 1] = batch;
-        entries[3 * nentries + 2] = batches[batch].count++;
+        entries[3 * nentries + 1] = batch; entries[3 * nentries + 2] = batches[batch].count++;
         nentries++;
+    }
+    /* A load's level is the latest it can take: one below its first reader's and below
+       the next write of its bytes (found going back over the log), and so is that of a
+       vector made from no other (a constant, a splat), so its row is taken just before
+       it is read, not at the first level: the values' tables then hold what is live
+       rather than every row loaded or made early. */
+    if (deferred) forget_writes(&t);
+    for (size_t e = nentries; deferred && e-- > 0;) {
+        i64 *w = c->log + entries[3 * e], lo, hi;
+        if (w[0] == L_STORE) {
+            row_span(c, w[3], w[4], w[5], w[6], &lo, &hi);
+            next_write(&t, w[2], lo, hi, batches[entries[3 * e + 1]].level);
+        } else if (w[0] == L_DMA) {
+            i64 *dst = w + 1 + view_words(w + 1);
+            view_span(c, dst, &lo, &hi);
+            next_write(&t, dst[0], lo, hi, batches[entries[3 * e + 1]].level);
+        } else if (w[0] == L_LOAD || (w[0] == L_OP && w[6] <= 0)) {
+            i64 latest = INT32_MAX;
+            if (w[0] == L_LOAD) {
+                row_span(c, w[3], w[4], w[5], w[6], &lo, &hi);
+                latest = next_write(&t, w[2], lo, hi, -1) - 1;
+            }
+            if (vfirst[w[1]] && vfirst[w[1]] - 1 < latest) latest = vfirst[w[1]] - 1;
+            if (latest > entries[3 * e + 2]) entries[3 * e + 2] = latest;
+        }
+    }
+    for (size_t e = 0; deferred && e < nentries; e++) {
+        i64 *w = c->log + entries[3 * e], level = entries[3 * e + 2];
+        if (entries[3 * e + 1] >= 0) continue;
+        int load = w[0] == L_LOAD;
+        i64 k[3] = {w[0] | level << 8, load ? w[4] | w[5] << 8 : c->engines[w[2]].program << 32 | w[3],
+                    load ? w[6] : w[6] < 0 ? -1 : 0};
+        Recent *recent = load ? &moves[0] : &recents[bases[c->engines[w[2]].program] + w[3]];
+        int batch = recent->batch >= 0 && recent->k[0] == k[0] && recent->k[1] == k[1] && recent->k[2] == k[2]
+                        ? recent->batch : map_find(&batch_map, k);
+        if (batch < 0) {
+            if (grow((void **)&batches, &capbatches, nbatches + 1, sizeof(Batch))) goto done;
+            batches[nbatches] = (Batch){w[0], level, 0, load ? 2 : w[6] < 0 ? 2 : 1, entries[3 * e], 0};
+            batch = (int)nbatches++;
+            map_put(&batch_map, k, batch);
+        }
+        *recent = (Recent){{k[0], k[1], k[2]}, batch};
+        entries[3 * e + 1] = batch; entries[3 * e + 2] = batches[batch].count++;
     }
     /* the arena: touched pages in (unit, page) order, a memory's consecutive pages side by side */
     qsort(t.pages, t.npages, 2 * sizeof(i64), cmp_pages);
@@ -1408,7 +1481,7 @@ static PyObject *core_plan(Core *c, PyObject *noargs) {
     result = Py_BuildValue("(NNNL)", bytes, tabs, segments, (long long)size);
     free(order);
 done:
-    free(vlevel); free(vtable); free(vlast); free(vrow); free(batch_map.slots); free(bases); free(recents);
+    free(vlevel); free(vtable); free(vlast); free(vfirst); free(vrow); free(batch_map.slots); free(bases); free(recents);
     free(tables); free(batches); free(entries);
     for (i64 u = 0; t.dir && u < t.nunits; u++) {
         for (i64 i = 0; i < t.dirsize[u]; i++) free(t.dir[u][i]);
