@@ -40,6 +40,7 @@ from ktc.dialects.ktdp import (
     InterTileProduceOp,
     LoadOp,
     RuntimeArgType,
+    StoreOp,
     SpyreMemorySpaceAttr,
     grid_of,
 )
@@ -51,7 +52,7 @@ from ktc.passes.analysis.indirect import describe
 from ktc.passes.analysis.inter_tile import consumer_of, function_of, resolve, resolve_consume
 from ktc.passes.analysis.ranges import Ranges
 from ktc.passes.analysis.reductions import extremum_of
-from ktc.passes.analysis.remote import remote_read
+from ktc.passes.analysis.remote import remote_access
 from ktc.passes.utils.affine import box_bounds
 from ktc.passes.utils.compares import instructions_of
 from ktc.passes.utils.phases import holds_compute
@@ -469,7 +470,8 @@ def _memory_view(op: ConstructMemoryViewOp, cores: int) -> None:
 
 def _other_scratchpad(op: ConstructMemoryViewOp, owner: int, cores: int) -> None:
     """A view of tile ``owner``'s scratchpad is a partition of a distributed view, or
-    read by loads (``remote_read``: a copy over the interconnect)."""
+    read by loads and written by stores (``remote_access``: copies over the
+    interconnect)."""
     uses = list(op.result.uses)
     if uses and all(isinstance(use.operation, ConstructDistributedMemoryViewOp) for use in uses):
         return
@@ -477,15 +479,15 @@ def _other_scratchpad(op: ConstructMemoryViewOp, owner: int, cores: int) -> None
         tile = use.operation
         accesses = [u.operation for u in tile.results[0].uses] if tile.results else []
         if not isinstance(tile, ConstructAccessTileOp) or not all(
-                isinstance(access, LoadOp) for access in accesses):
+                isinstance(access, LoadOp | StoreOp) for access in accesses):
             raise _error(
                 op,
                 f"is in {attr_text(op.memory_space)}, the scratchpad of tile {owner}; another "
-                "tile's scratchpad is read by loads (a copy over the interconnect) or is a "
-                "partition of a distributed view; a store into it is not compiled",
+                "tile's scratchpad is read by loads and written by stores (copies over the "
+                "interconnect) or is a partition of a distributed view",
             )
         for access in accesses:
-            remote_read(access, cores)
+            remote_access(access, cores)
 
 
 def _kind_of(view: ConstructMemoryViewOp) -> MemorySpaceKind | None:

@@ -1,29 +1,43 @@
 """``remote-scratchpad-lowering``: a ``ktdp.load`` of another tile's scratchpad (a view
 in ``#ktdp.memory_space<ct_local, ct_id = N>``) becomes a copy over the interconnect,
 made by the tile that owns the bytes, into a receive buffer in the reader's
-scratchpad, and a load of that buffer.
+scratchpad, and a load of that buffer; a ``ktdp.store`` into another tile's
+scratchpad becomes a store into a send buffer in the writer's scratchpad and a copy
+over the interconnect, made by the writer, from it into the owner's scratchpad.
 
-KTIR reads another core's scratchpad as if it were memory; the cores have no such
-path: a core's interconnect stop moves its own scratchpad's bytes into another core's
-(``ktdf.to_tiles``, as ``inter-tile-reduce-lowering`` uses). So a read turns into a
-write by the owner: per reader, the owner copies the tile the reader names (its start,
-a constant per tile, ``passes/analysis/remote.py``) into the reader's buffer. The owner
-reading its own view copies through its stop into its own buffer (no hop), so that every
-tile reads the same buffer.
+KTIR reads and writes another core's scratchpad as if it were memory; the cores have
+no such path: a core's interconnect stop moves its own scratchpad's bytes into another
+core's (``ktdf.to_tiles``, as ``inter-tile-reduce-lowering`` uses). So a read turns
+into a write by the owner: per reader, the owner copies the tile the reader names (its
+start, a constant per tile, ``passes/analysis/remote.py``) into the reader's buffer.
+The owner reading its own view copies through its stop into its own buffer (no hop),
+so that every tile reads the same buffer. A store is the writer's copy, at the start
+its tile names in the owner's view.
 
-Ordering: the copy is part of the reader's program, whose hand-off signals make the
-reader's load wait for every copy into its buffer (``convert-ktdf-to-dfir``). What the
-owner stores into its scratchpad before is in an earlier program (a store ends a
-compute group), and a program starts when the one before has ended on every core, so
-the copy reads what the owner wrote. A program that reads another tile's scratchpad
-and also stores into a scratchpad is refused: there the owner's write and the copy
-would race.
+Ordering. KTIR orders no two tiles' accesses but by inter-tile ops (the reference
+interpreter runs tiles one after the other in id order, one outcome among those
+allowed); the compiled kernel orders them by programs: a store ends a compute group,
+and a program starts when the one before has ended on every core, its copies over the
+interconnect included. So a copy into a tile's scratchpad is seen by every access of
+a later compute group, and a read copies what earlier compute groups stored. Within
+one program:
+
+- a read's copy is part of the reader's program, whose hand-off signals make the
+  reader's load wait for every copy into its buffer (``convert-ktdf-to-dfir``), and a
+  store's copy waits for the store into its send buffer the same way;
+- in a program that reads another tile's scratchpad and stores into its own, the
+  owner's store waits until the copies out of its scratchpad that come before it have
+  read their bytes (``convert-ktdf-to-dfir``'s signals from a copy between cores to a
+  later store into the kernel's scratchpad data), so every reader gets the bytes as
+  they were before the store, as the owner itself does;
+- a program that stores into another tile's scratchpad bytes that it also reads (any
+  tile, its own or another's view of them) is refused: nothing orders the owner's or
+  the other readers' accesses against the writer's copy.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from math import prod
 
 from xdsl.context import Context
 from xdsl.dialects import arith, memref
@@ -36,6 +50,7 @@ from xdsl.dialects.builtin import (
     StringAttr,
     UnknownLoc,
 )
+from xdsl.dialects.func import FuncOp
 from xdsl.ir import Operation, SSAValue
 from xdsl.ir.affine import AffineExpr, AffineMap
 from xdsl.passes import ModulePass
@@ -45,7 +60,7 @@ from ktc.arch.model import Device, device_of
 from ktc.dialects import ktdf, ktdp
 from ktc.dialects.diagnostics import KtcError, where
 from ktc.dialects.ktdp import MemorySpaceAttr, MemorySpaceKind, grid_of
-from ktc.passes.analysis.remote import RemoteRead, owner_of, remote_read, remote_view
+from ktc.passes.analysis.remote import RemoteAccess, remote_access, remote_view
 from ktc.passes.utils.affine import box
 from ktc.passes.utils.ir import enclosing_function, erase_unused, linear_tile_id
 from ktc.passes.utils.views import type_with_memory
@@ -53,13 +68,13 @@ from ktc.passes.utils.views import type_with_memory
 
 @dataclass(frozen=True)
 class RemoteScratchpadLowering(ModulePass):
-    """Lower every load of another tile's scratchpad.
+    """Lower every load of and store into another tile's scratchpad.
 
     Expects programs as ``compute-group-extraction`` leaves them: ``func.func`` with a
-    static ``grid`` that runs in one wave, holding ``ktdp.load``s through tiles of
-    ``ktdp.construct_memory_view``s in ``ct_local, ct_id = N`` (static shape, the
-    tile's start a constant per tile; ``ktir-legality-check``), in a module that
-    declares a device with an interconnect.
+    static ``grid`` that runs in one wave, holding ``ktdp.load``s and ``ktdp.store``s
+    through tiles of ``ktdp.construct_memory_view``s in ``ct_local, ct_id = N``
+    (static shape, at one constant address, the tile's start a constant per tile;
+    ``ktir-legality-check``), in a module that declares a device with an interconnect.
 
     Produces, per such load:
 
@@ -75,67 +90,120 @@ class RemoteScratchpadLowering(ModulePass):
       included; -1 on the other tiles, which copy nothing);
     - the load a ``ktdp.load`` of the whole buffer.
 
-    A function without such loads is unchanged, so the pass is idempotent. A program
-    that also stores into a scratchpad is an error at the load.
+    Per such store:
+
+    - a send buffer ``memref.alloc`` of the tile's shape in the scratchpad at the
+      function's start, the store a ``ktdp.store`` into the whole of it;
+    - after it, a view of the owner's bytes as above and one ``ktdf.pipeline`` on the
+      stop: a ``ktdf.data_transfer`` from the send buffer into that view at the tile's
+      start (a ``ktdf.tile_table`` per dimension, or a constant), into the scratchpad
+      of the tile ``ktdf.to_tiles`` names (each tile's owner).
+
+    A function without such accesses is unchanged, so the pass is idempotent. A
+    function storing into another tile's scratchpad bytes that it also reads is an
+    error at the store.
     """
 
     name = "remote-scratchpad-lowering"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        loads = [inner for inner in op.walk()
-                 if isinstance(inner, ktdp.LoadOp) and remote_view(inner) is not None]
-        if not loads:
+        accesses = [inner for inner in op.walk() if isinstance(inner, ktdp.LoadOp | ktdp.StoreOp)
+                    and remote_view(inner) is not None]
+        if not accesses:
             return
         device = device_of(op)
         if device.interconnect is None:
-            raise KtcError(f"device @{device.name} has no interconnect to read another tile's "
-                           "scratchpad over", where(loads[0]))
-        for load in loads:
-            _unraced(load)
-            _lower(load, remote_read(load, device.cores), device)
+            raise KtcError(f"device @{device.name} has no interconnect to reach another tile's "
+                           "scratchpad over", where(accesses[0]))
+        functions = list(dict.fromkeys(enclosing_function(access) for access in accesses))
+        for func in functions:
+            _lower_function(func, device)
 
 
-def _unraced(load: ktdp.LoadOp) -> None:
-    """A program reading another tile's scratchpad stores into none."""
-    for op in enclosing_function(load).walk():
-        tile = op.access_tile.owner if isinstance(op, ktdp.StoreOp) else None
-        view = tile.base.owner if isinstance(tile, ktdp.ConstructAccessTileOp) else None
-        if isinstance(view, ktdp.ConstructMemoryViewOp) and _in_scratchpad(view):
-            raise KtcError("reads another tile's scratchpad in a program that also stores into "
-                           "a scratchpad; the copy over the interconnect would race with that "
-                           f"store, so store in an earlier compute group: the store at {where(op)}",
-                           where(load))
+def _lower_function(func: FuncOp, device: Device) -> None:
+    """Lower the accesses of other tiles' scratchpads of one program."""
+    loads = [op for op in func.walk() if isinstance(op, ktdp.LoadOp) and remote_view(op)]
+    stores = [op for op in func.walk() if isinstance(op, ktdp.StoreOp) and remote_view(op)]
+    for store in stores:
+        _unraced(store, func)
+    accesses = [(op, remote_access(op, device.cores)) for op in loads + stores]
+    for access, resolved in accesses:
+        lower = _lower_load if isinstance(access, ktdp.LoadOp) else _lower_store
+        lower(access, resolved, device)
 
 
-def _in_scratchpad(view: ktdp.ConstructMemoryViewOp) -> bool:
+def _view(access: ktdp.LoadOp | ktdp.StoreOp) -> ktdp.ConstructMemoryViewOp | None:
+    """The memory view ``access`` goes through, if its tile is of one."""
+    tile = access.access_tile.owner
+    view = tile.base.owner if isinstance(tile, ktdp.ConstructAccessTileOp) else None
+    return view if isinstance(view, ktdp.ConstructMemoryViewOp) else None
+
+
+def _space(view: ktdp.ConstructMemoryViewOp) -> MemorySpaceAttr | None:
     space = view.memory_space
     if isinstance(space, ktdp.SpyreMemorySpaceAttr):
         space = space.to_memory_space()
-    return isinstance(space, MemorySpaceAttr) and space.kind.data == MemorySpaceKind.CT_LOCAL
+    return space if isinstance(space, MemorySpaceAttr) else None
 
 
-def _lower(load: ktdp.LoadOp, read: RemoteRead, device: Device) -> None:
-    func = enclosing_function(load)
-    grid = grid_of(func)
-    tile = load.access_tile.owner
-    view = remote_view(load)
-    shape = list(load.result.type.get_shape())
-    received = memref.AllocOp([], [], MemRefType(load.result.type.get_element_type(), shape,
-                                                  memory_space=StringAttr(device.scratchpad)))
-    received.memref.name_hint = "received"
-    Rewriter.insert_op(received, InsertPoint.at_start(func.body.block))
-    address = arith.ConstantOp.from_int_and_width(read.address, IndexType())
+def _bytes(view: ktdp.ConstructMemoryViewOp) -> tuple[int, int] | None:
+    """The bytes ``[first, end)`` a view at a constant address of static shape spans,
+    or None when they are not known here."""
+    address = view.offset.owner
+    if not isinstance(address, arith.ConstantOp) or view.sizes or view.strides:
+        return None
+    element = view.result.type.get_element_type().bitwidth // 8
+    reach = [(n - 1) * s for n, s in zip(view.static_sizes.get_values(),
+                                         view.static_strides.get_values())]
+    first = address.value.value.data + sum(min(r, 0) for r in reach)
+    end = address.value.value.data + sum(max(r, 0) for r in reach) + 1
+    return first * element, end * element
+
+
+def _unraced(store: ktdp.StoreOp, func: FuncOp) -> None:
+    """No access of ``func`` but ``store`` reads the scratchpad bytes it writes into
+    another tile's scratchpad."""
+    written = _bytes(remote_view(store))
+    for op in func.walk():
+        view = _view(op) if isinstance(op, ktdp.LoadOp) else None
+        space = _space(view) if view is not None else None
+        if space is None or space.kind.data != MemorySpaceKind.CT_LOCAL:
+            continue
+        read = _bytes(view)
+        if written is None or read is None or (read[0] < written[1] and written[0] < read[1]):
+            raise KtcError("stores into another tile's scratchpad bytes that the program also "
+                           "reads; nothing orders the owner's accesses against the copy over "
+                           "the interconnect within one program, so read them in a later "
+                           f"compute group: the load at {where(op)}", where(store))
+
+
+def _own_view(view: ktdp.ConstructMemoryViewOp, address: int, device: Device) -> list[Operation]:
+    """A view of ``view``'s bytes in the executing tile's own scratchpad, at ``address``
+    (its constant start), and that constant."""
+    start = arith.ConstantOp.from_int_and_width(address, IndexType())
     own = view.clone()
-    own.operands[0] = address.result
+    own.operands[0] = start.result
     own.properties["memory_space"] = MemorySpaceAttr(MemorySpaceKind.CT_LOCAL)
     own.result.name_hint = view.result.name_hint
     type_with_memory(own, device)
-    linear = linear_tile_id(load, grid)
-    ops: list[Operation] = [address, own]
-    for rank in range(read.ranks()):
-        ops += _ring_pipeline(own.result, received.memref, read, rank, linear, shape, device.interconnect.stop)
-    whole = ktdp.ConstructAccessTileOp.build(
-        operands=[received.memref, [], []],
+    return [start, own]
+
+
+def _buffer(func: FuncOp, access: ktdp.LoadOp | ktdp.StoreOp, name: str, device: Device,
+            shape: list[int]) -> memref.AllocOp:
+    """A scratchpad buffer of the accessed tile's shape at ``func``'s start."""
+    tensor = access.result.type if isinstance(access, ktdp.LoadOp) else access.data_tile.type
+    buffer = memref.AllocOp([], [], MemRefType(tensor.get_element_type(), shape,
+                                                memory_space=StringAttr(device.scratchpad)))
+    buffer.memref.name_hint = name
+    Rewriter.insert_op(buffer, InsertPoint.at_start(func.body.block))
+    return buffer
+
+
+def _whole(buffer: SSAValue, shape: list[int]) -> ktdp.ConstructAccessTileOp:
+    """The access tile of all of ``buffer``."""
+    return ktdp.ConstructAccessTileOp.build(
+        operands=[buffer, [], []],
         result_types=[ktdp.AccessTileType(shape)],
         properties={
             "base_map": AffineMapAttr(AffineMap(0, 0, (AffineExpr.constant(0),) * len(shape))),
@@ -143,38 +211,88 @@ def _lower(load: ktdp.LoadOp, read: RemoteRead, device: Device) -> None:
             "access_tile_order": AffineMapAttr(AffineMap.identity(len(shape))),
         },
     )
-    ops.append(whole)
+
+
+def _located(ops: list[Operation], at: Operation) -> list[Operation]:
     for new in ops:
         if isinstance(new.location, UnknownLoc):
-            new.location = load.location
-    Rewriter.insert_op(ops, InsertPoint.before(load))
+            new.location = at.location
+    return ops
+
+
+def _lower_load(load: ktdp.LoadOp, read: RemoteAccess, device: Device) -> None:
+    func = enclosing_function(load)
+    grid = grid_of(func)
+    tile = load.access_tile.owner
+    view = _view(load)
+    shape = list(load.result.type.get_shape())
+    received = _buffer(func, load, "received", device, shape)
+    ops = _own_view(view, read.address, device)
+    linear = linear_tile_id(load, grid)
+    for rank in range(read.ranks()):
+        table = _rank_table(read, rank)
+        ops += _ring_pipeline(ops[1].result, received.memref, table, _reader_starts(read, table),
+                              linear, shape, device.interconnect.stop, into_buffer=True)
+    whole = _whole(received.memref, shape)
+    ops.append(whole)
+    Rewriter.insert_op(_located(ops, load), InsertPoint.before(load))
     load.operands[0] = whole.result
     load.attributes.pop(ktdf.FROM_TILES, None)
     erase_unused([tile, view])
 
 
-def _ring_pipeline(source: SSAValue, dest: SSAValue, read: RemoteRead, rank: int,
-                   linear: SSAValue, shape: list[int], stop: str) -> list[Operation]:
-    """The copies of rank ``rank``: every owner's ``rank``-th reader's tile of
-    ``source`` into ``dest`` on that reader; the per-tile starts before the pipeline."""
-    tiles = len(read.owners)
-    table = [-1] * tiles
+def _lower_store(store: ktdp.StoreOp, write: RemoteAccess, device: Device) -> None:
+    func = enclosing_function(store)
+    tile = store.access_tile.owner
+    view = _view(store)
+    shape = list(store.data_tile.type.get_shape())
+    sent = _buffer(func, store, "sent", device, shape)
+    whole = _whole(sent.memref, shape)
+    Rewriter.insert_op(_located([whole], store), InsertPoint.before(store))
+    store.operands[1] = whole.result
+    ops = _own_view(view, write.address, device)
+    linear = linear_tile_id(store, grid_of(func))
+    ops += _ring_pipeline(sent.memref, ops[1].result, list(write.owners), list(write.starts),
+                          linear, shape, device.interconnect.stop, into_buffer=False)
+    Rewriter.insert_op(_located(ops, store), InsertPoint.after(store))
+    store.attributes.pop(ktdf.FROM_TILES, None)
+    erase_unused([tile, view])
+
+
+def _rank_table(read: RemoteAccess, rank: int) -> list[int]:
+    """Per tile, the reader its copy of rank ``rank`` goes to: every owner's
+    ``rank``-th reader; -1 on the other tiles."""
+    table = [-1] * len(read.owners)
     for owner in set(read.owners):
         readers = read.readers(owner)
         if rank < len(readers):
             table[owner] = readers[rank]
+    return table
+
+
+def _reader_starts(read: RemoteAccess, table: list[int]) -> list[tuple[int, ...]]:
+    """Per tile, the start of the tile it copies. A tile that copies nothing takes the
+    first reader's start: unused, but a start the same on every copying tile is then a
+    constant."""
     first_reader = next(to for to in table if to >= 0)
-    # A tile that copies nothing takes the first reader's start: unused, but a start
-    # the same on every copying tile is then a constant.
-    starts = [[read.starts[first_reader if to < 0 else to][dim] for to in table]
-              for dim in range(len(shape))]
+    return [read.starts[first_reader if to < 0 else to] for to in table]
+
+
+def _ring_pipeline(source: SSAValue, dest: SSAValue, table: list[int],
+                   starts: list[tuple[int, ...]], linear: SSAValue, shape: list[int], stop: str,
+                   into_buffer: bool) -> list[Operation]:
+    """A copy on the stop, per tile, of a tile of ``shape`` between ``source`` and
+    ``dest`` in the scratchpad of the tile ``table`` names, at the tile's ``starts`` in
+    ``source`` (a read, ``into_buffer``: the whole of ``dest``) or in ``dest`` (a
+    store: from the whole of ``source``); the per-tile starts before the pipeline."""
+    per_dim = [[start[dim] for start in starts] for dim in range(len(shape))]
     firsts = [ktdf.TileTableOp(linear, values) if len(set(values)) > 1
-              else arith.ConstantOp.from_int_and_width(values[0], IndexType()) for values in starts]
-    rank_map = AffineMap.identity(len(shape))
-    origin = AffineMap(0, 0, (AffineExpr.constant(0),) * len(shape))
+              else arith.ConstantOp.from_int_and_width(values[0], IndexType()) for values in per_dim]
+    at = (AffineMap.identity(len(shape)), [first.result for first in firsts])
+    origin = (AffineMap(0, 0, (AffineExpr.constant(0),) * len(shape)), [])
     transfer = ktdf.DataTransferOp(
         source, shape, dest, shape,
-        source_access=(rank_map, [first.result for first in firsts]), dest_access=(origin, []),
+        source_access=at if into_buffer else origin, dest_access=origin if into_buffer else at,
         attributes=ktdf.to_tiles_attribute(table),
     )
     token = ktdf.CreateTokenOp()

@@ -1,14 +1,14 @@
-"""Loads of another tile's scratchpad: a ``ktdp.load`` through a tile of a
-``ktdp.construct_memory_view`` in ``#ktdp.memory_space<ct_local, ct_id = N>`` reads
-the view's bytes in the scratchpad of tile ``N``; one of a ``ct_local`` view marked
-``ktdf.from_tiles`` (``split-distributed-views``) reads, on tile ``t``, the scratchpad
-of the tile the table names for ``t``. ``ktir-legality-check`` refuses what
-``remote-scratchpad-lowering`` cannot compile, with the reason ``remote_read`` gives;
-the pass lowers what it returns.
+"""Accesses of another tile's scratchpad: a ``ktdp.load`` (``ktdp.store``) through a
+tile of a ``ktdp.construct_memory_view`` in ``#ktdp.memory_space<ct_local, ct_id = N>``
+reads (writes) the view's bytes in the scratchpad of tile ``N``; a load of a
+``ct_local`` view marked ``ktdf.from_tiles`` (``split-distributed-views``) reads, on
+tile ``t``, the scratchpad of the tile the table names for ``t``.
+``ktir-legality-check`` refuses what ``remote-scratchpad-lowering`` cannot compile,
+with the reason ``remote_access`` gives; the pass lowers what it returns.
 
-The grid is static and runs in one wave, so the read resolves per tile of the grid
+The grid is static and runs in one wave, so the access resolves per tile of the grid
 (linear id, x fastest) into the tile that owns the bytes and the constant start of
-the tile in the owner's view (``RemoteRead``).
+the tile in the owner's view (``RemoteAccess``).
 """
 
 from __future__ import annotations
@@ -28,11 +28,11 @@ from ktc.passes.utils.values import affine_value, evaluate
 
 
 @dataclass(frozen=True)
-class RemoteRead:
-    """What each tile of the grid reads."""
+class RemoteAccess:
+    """What each tile of the grid reads or writes."""
 
     owners: tuple[int, ...]
-    """Per tile, the tile whose scratchpad holds what it reads."""
+    """Per tile, the tile whose scratchpad holds what it reads or writes."""
     starts: tuple[tuple[int, ...], ...]
     """Per tile, the first point of its tile in the owner's view."""
     address: int
@@ -57,61 +57,65 @@ def owner_of(view: ktdp.ConstructMemoryViewOp) -> int | None:
     return space.ct_id.data if isinstance(space.ct_id, IntAttr) else None
 
 
-def remote_view(load: ktdp.LoadOp) -> ktdp.ConstructMemoryViewOp | None:
-    """The view of another tile's scratchpad ``load`` reads through, if it does."""
-    tile = load.access_tile.owner
+def remote_view(access: ktdp.LoadOp | ktdp.StoreOp) -> ktdp.ConstructMemoryViewOp | None:
+    """The view of another tile's scratchpad ``access`` goes through, if it does."""
+    tile = access.access_tile.owner
     if not isinstance(tile, ktdp.ConstructAccessTileOp):
         return None
     view = tile.base.owner
     if not isinstance(view, ktdp.ConstructMemoryViewOp):
         return None
-    return view if owner_of(view) is not None or from_tiles(load) is not None else None
+    return view if owner_of(view) is not None or from_tiles(access) is not None else None
 
 
-def _owners(load: ktdp.LoadOp, view: ktdp.ConstructMemoryViewOp, tiles: int) -> tuple[int, ...]:
-    table = from_tiles(load)
+def _owners(access: ktdp.LoadOp | ktdp.StoreOp, view: ktdp.ConstructMemoryViewOp,
+            tiles: int) -> tuple[int, ...]:
+    table = from_tiles(access)
     if table is None:
         return (owner_of(view),) * tiles
     if len(table) != tiles:
         raise KtcError(f"has a ktdf.from_tiles table of {len(table)} entries for a grid of "
-                       f"{tiles} tiles", where(load))
+                       f"{tiles} tiles", where(access))
     return table
 
 
-def remote_read(load: ktdp.LoadOp, cores: int) -> RemoteRead:
-    """Per tile, the owner and the start of what ``load`` reads of another tile's
-    scratchpad; a located error for a read it does not compile."""
-    view = remote_view(load)
-    kernel = enclosing_function(load)
+def remote_access(access: ktdp.LoadOp | ktdp.StoreOp, cores: int) -> RemoteAccess:
+    """Per tile, the owner and the start of what ``access`` reads or writes of another
+    tile's scratchpad; a located error for an access it does not compile."""
+    view = remote_view(access)
+    verb = "reads" if isinstance(access, ktdp.LoadOp) else "stores into"
+    kernel = enclosing_function(access)
     grid = grid_of(kernel) if kernel is not None else (1,)
     tiles = prod(grid)
-    owners = _owners(load, view, tiles)
+    owners = _owners(access, view, tiles)
     if tiles > cores:
-        raise KtcError(f"reads another tile's scratchpad in a grid of {tiles} tiles, which "
+        raise KtcError(f"{verb} another tile's scratchpad in a grid of {tiles} tiles, which "
                        f"does not run in one wave on the device's {cores} cores (a tile reads "
-                       "another's scratchpad only while both run)", where(load))
+                       "another's scratchpad only while both run)", where(access))
     if max(owners) >= tiles:
-        raise KtcError(f"reads the scratchpad of tile {max(owners)}, but the grid has {tiles} "
-                       "tiles", where(load))
+        raise KtcError(f"{verb} the scratchpad of tile {max(owners)}, but the grid has {tiles} "
+                       "tiles", where(access))
     addresses = {evaluate(view.offset, tile_coordinates(grid, t)) for t in range(tiles)}
     if len(addresses) != 1 or None in addresses:
-        raise KtcError("reads other tiles' scratchpads at an address that is not one constant; "
-                       "the owner copies from one address whoever reads", where(load))
+        raise KtcError(f"{verb} other tiles' scratchpads at an address that is not one "
+                       "constant; a copy over the interconnect reaches one address on every "
+                       "tile", where(access))
     if view.sizes or view.strides:
-        raise KtcError("reads another tile's scratchpad through a view of dynamic shape; "
+        raise KtcError(f"{verb} another tile's scratchpad through a view of dynamic shape; "
                        "the copy over the interconnect moves a tile of constant shape",
-                       where(load))
-    tile = load.access_tile.owner
+                       where(access))
+    tile = access.access_tile.owner
     lows, _ = tile_box(tile)
     base_map = tile.base_map.data
     starts = []
     for linear in range(tiles):
         indices = [evaluate(index, tile_coordinates(grid, linear)) for index in tile.indices]
         if None in indices:
-            raise KtcError("reads another tile's scratchpad at a start that is not a constant "
-                           "of the tile id; the owner copies each reader's tile, so it must know "
-                           "the start of every tile", where(load))
+            raise KtcError(f"{verb} another tile's scratchpad at a start that is not a "
+                           "constant of the tile id; the copies over the interconnect are "
+                           "planned per tile, so the start of every tile must be known",
+                           where(access))
         first = [affine_value(e, indices[:base_map.num_dims], indices[base_map.num_dims:])
                  for e in base_map.results]
         starts.append(tuple(s + a for s, a in zip(first, lows)))
-    return RemoteRead(owners, tuple(starts), addresses.pop())
+    return RemoteAccess(owners, tuple(starts), addresses.pop())

@@ -8,7 +8,9 @@ kind, before any DataflowIR is built.
   for a serial schedule also, per pipeline, a hand-off from its last leaf stage of one
   iteration to its first of the next (``serial_handoffs``); and one from every stage
   using a buffer to every stage of another kind writing a later buffer that
-  ``address-assignment`` placed on the same bytes (``reuse_handoffs``);
+  ``address-assignment`` placed on the same bytes (``reuse_handoffs``); and one from
+  every copy between cores out of the kernel's scratchpad data to every later store
+  into it (``scratchpad_order_handoffs``);
 - the sub-core instances each kind runs on (more than one inside ``ktdf.parallel``).
 """
 
@@ -214,7 +216,8 @@ class Plan:
         for slot in writers.keys() - self.inlined.keys():
             _check_handed_over(writers[slot], readers[slot], self.kind_of)
         self.handoffs = self._handoffs(waves)
-        ordering = self.reuse_handoffs(waves) + (self.serial_handoffs(waves) if serial else [])
+        ordering = (self.reuse_handoffs(waves) + self.scratchpad_order_handoffs(waves)
+                    + (self.serial_handoffs(waves) if serial else []))
         known = {_key(handoff) for handoff in self.handoffs}
         for handoff in ordering:
             if _key(handoff) not in known:
@@ -299,6 +302,35 @@ class Plan:
                             handoffs.append(self._handoff(user, writer, None, waves))
         return handoffs
 
+    def scratchpad_order_handoffs(self, waves: int) -> list[Handoff]:
+        """Per copy between cores out of the kernel's own scratchpad data (a read of
+        another tile's scratchpad, which its owner copies) and per later stage of
+        another kind storing into the kernel's scratchpad data: a hand-off from the
+        copy to the store on the cores that copy, so that the store waits until the
+        copy has read what it reads (a stop's copies are in flight at once and read
+        their bytes as they go). A store before the copy in its loop is not ordered
+        so."""
+        copies = [stage for stage in self.kind_of if ring_table(stage) is not None
+                  and any(self._kernel_scratchpad(op.source) for op in _transfers(stage))]
+        stores = [stage for stage in self.kind_of if ring_table(stage) is None
+                  and any(self._kernel_scratchpad(op.destination) for op in _transfers(stage))]
+        handoffs = []
+        for copy in copies:
+            for store in stores:
+                if self.kind_of[copy] != self.kind_of[store]:
+                    handoff = self._handoff(copy, store, None, waves, order_only=True)
+                    if not handoff.carried:
+                        handoffs.append(handoff)
+        return handoffs
+
+    def _kernel_scratchpad(self, value: SSAValue) -> bool:
+        """Whether ``value`` is a view of the kernel's own data in the scratchpad (a
+        ``ct_local`` view, not a buffer of the compiler's)."""
+        if not isinstance(value.type, MemRefType) or buffer_of(value) is not None:
+            return False
+        memory = self.device.memory_of(value.type)
+        return memory is not None and memory.kind == self.device.scratchpad
+
     def serial_handoffs(self, waves: int) -> list[Handoff]:
         """Per pipeline outside a stage whose first and last leaf stages run on two
         engine kinds and copy within their core: a carried hand-off from the last to
@@ -317,7 +349,9 @@ class Plan:
         return handoffs
 
     def _handoff(self, writer: StageOp, reader: StageOp, buffer: Operation | None,
-                 waves: int) -> Handoff:
+                 waves: int, order_only: bool = False) -> Handoff:
+        """The hand-off from ``writer`` to ``reader``; ``order_only`` when the writer is
+        a copy between cores whose part in it is local (what it reads)."""
         reader_path = path_to(reader, self.func)
         reader_blocks = {id(block): child for block, child in reader_path}
         for block, writer_child in path_to(writer, self.func):
@@ -339,8 +373,8 @@ class Plan:
         handoff.pairs = [(w, r, 0, 0) for w, r in self._pairs(handoff, writer, reader)]
         for is_writer, stage in ((True, writer), (False, reader)):
             if (table := ring_table(stage)) is not None:
-                handoff.ring = (is_writer, table)
-        if handoff.ring is not None and carried:
+                handoff.ring = (is_writer and not order_only, table)
+        if handoff.ring is not None and carried and not order_only:
             raise KtcError("a copy between cores that reads what a later op of its loop writes "
                            "is not lowered", where(writer))
         return handoff
@@ -402,6 +436,10 @@ def _inside_stage(op: Operation) -> bool:
     while parent is not None and not isinstance(parent, StageOp):
         parent = parent.parent_op()
     return parent is not None
+
+
+def _transfers(stage: StageOp) -> list[DataTransferOp]:
+    return [op for op in stage.walk() if isinstance(op, DataTransferOp)]
 
 
 def ring_table(stage: StageOp) -> tuple[int, ...] | None:

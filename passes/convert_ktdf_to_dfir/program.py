@@ -46,7 +46,10 @@ class Program:
                           for core in range(dataflow.cores) for sub in range(self.subcores)]
         self.units = [dataflow.unit(kind, core, sub) for core, sub in self.instances]
         self.prologue: list[Operation] = []
+        self.maps: dict[tuple, UniformMapOp] = {}
         self.queries: dict[tuple, SSAValue] = {}
+        self.at_use = False
+        """Per-instance values are queried where they are used (see ``queried_at_use``)."""
         self.block = Block()
         self.cursor = self.block
         self.env: dict[SSAValue, Index] = {}
@@ -124,21 +127,54 @@ class Program:
 
     # Per-instance values -----------------------------------------------------
 
+    @contextmanager
+    def queried_at_use(self, when: bool = True) -> Iterator[None]:
+        """Per-instance values asked for meanwhile (``when``) outside loops are queried
+        in the block being emitted, not at the program's start: the copies between
+        cores and their signals take one set of such values (peer units, flags) per
+        reader, and queried at the start these would all be live at once, so that the
+        registers they need would grow with the number of readers. (Inside a loop a
+        query at its use would run every iteration; those stay at the start.)"""
+        saved = self.at_use
+        self.at_use = saved or when
+        try:
+            yield
+        finally:
+            self.at_use = saved
+
     def per_instance(self, values: Sequence[Attribute | int], value_type: Attribute) -> SSAValue | int:
-        """This instance's entry of ``values`` (one per instance): a uniform map query,
-        or the value itself when every instance has the same."""
+        """This instance's entry of ``values`` (one per instance): a uniform map query
+        (at the program's start, or in the current block ``queried_at_use``), or the
+        value itself when every instance has the same."""
         if all(isinstance(v, int) for v in values) and len(set(values)) == 1:
             return values[0]
-        key = (tuple(values), value_type)
+        entry = (tuple(values), value_type)
+        here = self.at_use and not self._in_loop()
+        key = (entry, id(self.cursor) if here else None)
         if key not in self.queries:
-            entries = [self.df.constant(v, value_type) if isinstance(v, int) else v for v in values]
-            map_type = UniformType(self.kind, value_type)
-            mapping = UniformMapOp.build(operands=[self.units, entries], result_types=[map_type])
-            self.df.decls.add_op(mapping)
-            query = QueryOp.build(operands=[mapping.map], result_types=[value_type])
-            self.prologue.append(query)
+            if entry not in self.maps:
+                entries = [self.df.constant(v, value_type) if isinstance(v, int) else v
+                           for v in values]
+                map_type = UniformType(self.kind, value_type)
+                self.maps[entry] = UniformMapOp.build(operands=[self.units, entries],
+                                                      result_types=[map_type])
+                self.df.decls.add_op(self.maps[entry])
+            query = QueryOp.build(operands=[self.maps[entry].map], result_types=[value_type])
+            if here:
+                self.emit(query)
+            else:
+                self.prologue.append(query)
             self.queries[key] = query.value
         return self.queries[key]
+
+    def _in_loop(self) -> bool:
+        """Whether the block being emitted is inside a loop of the program."""
+        op = self.cursor.parent_op() if isinstance(self.cursor, Block) else None
+        while op is not None and not isinstance(op, ProgramOp):
+            if isinstance(op, scf.ForOp):
+                return True
+            op = op.parent_op()
+        return False
 
     def peer(self, kind: str, sub: int | None = None) -> SSAValue:
         """The unit of ``kind`` this instance talks to: on its core, in sub-core ``sub``

@@ -57,7 +57,12 @@ class Signals:
         side. A copy between cores takes part on the cores that copy only; when it is
         the writer, each copying core exchanges with the core it writes to, which
         exchanges with every core writing to it (the k-th in ascending id on the k-th
-        of ``slot_ids``)."""
+        of ``slot_ids``). The values these take per core are queried where they are
+        used for a copy between cores, one set per reader rank (``queried_at_use``)."""
+        with self.p.queried_at_use(handoff.ring is not None):
+            self._exchange(handoff, send, writer_side, backward)
+
+    def _exchange(self, handoff: Handoff, send: bool, writer_side: bool, backward: bool) -> None:
         position = 3 if backward else 2
         pairs = list(enumerate(self._pairs(handoff, writer_side)))
         ring_writes, table = handoff.ring or (False, None)

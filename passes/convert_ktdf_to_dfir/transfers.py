@@ -123,7 +123,7 @@ class Transfers:
         if len(table) != self.p.df.cores * self.p.df.waves or self.p.df.waves != 1:
             raise KtcError("a copy between cores needs a grid that runs in one wave, with one "
                            "table entry per tile", where(op))
-        with self.p.flagged([table[core] >= 0 for core in cores]):
+        with self.p.queried_at_use(), self.p.flagged([table[core] >= 0 for core in cores]):
             memory = self.views.root(op.dest_side.value, op)[0]
             remote = self.p.remote(memory, None, [max(table[core], 0) for core in cores])
             source = self.views.view(op.source_side, False, user=op)

@@ -24,11 +24,12 @@
 // CHECK:         %[[PEER:.+]] = dfir.query %[[FROM]]
 // CHECK:         dfir.sync_recv %[[PEER]] id [[ID:[0-9]+]] : !dfir.unit<"NOC">
 
+// The per-core units of the copy and its signal are queried where they are used:
 // CHECK:       dfir.program "NOC"
-// CHECK-DAG:     %[[REMOTE:.+]] = dfir.query %[[TO]]
-// CHECK-DAG:     %[[CONSUMER:.+]] = dfir.query %[[TELL]]
 // CHECK:         scf.if
+// CHECK:           %[[REMOTE:.+]] = dfir.query %[[TO]]
 // CHECK:           %[[DEST:.+]] = dfir.view %[[REMOTE]][%{{.+}}] : !dfir.unit<"SPM"> -> memref<2xf32>
 // CHECK-NEXT:      dfir.dma %{{.+}} to %[[DEST]] : memref<2xf32>, memref<2xf32>
 // CHECK:         scf.if
+// CHECK-NEXT:      %[[CONSUMER:.+]] = dfir.query %[[TELL]]
 // CHECK-NEXT:      dfir.sync_send %[[CONSUMER]] id [[ID]] : !dfir.unit<"VPU">

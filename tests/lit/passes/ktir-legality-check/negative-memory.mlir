@@ -1,6 +1,6 @@
 // Memory must be reachable the way the pipeline moves data: a view lives in
-// global memory or in the tile's own ct_local scratchpad (not in an unspecified
-// space, not stored into in another tile's scratchpad), a scratchpad view
+// global memory or in a tile's ct_local scratchpad (not in an unspecified space;
+// another tile's is stored into at a start that is a constant per tile), a scratchpad view
 // at a constant address (the compiler keeps its buffers clear of it), and an access tile
 // addresses a memory view in an order that permutes its dimensions (not one that mixes
 // them), a view whose
@@ -18,17 +18,25 @@ func.func @unspecified(%x: index) {
 // -----
 
 #vector = affine_set<(d0) : (d0 >= 0, -d0 + 63 >= 0)>
+#rows = affine_set<(d0, d1) : (d0 >= 0, -d0 + 1 >= 0, d1 >= 0, -d1 + 63 >= 0)>
+#row = affine_set<(d0, d1) : (d0 >= 0, -d0 >= 0, d1 >= 0, -d1 + 63 >= 0)>
 #id1 = affine_map<(d0) -> (d0)>
+#id2 = affine_map<(d0, d1) -> (d0, d1)>
 func.func @other_scratchpad(%x: index) attributes {grid = [2]} {
   %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
   %at = arith.constant 256 : index
   %source = ktdp.construct_memory_view %x, sizes: [64], strides: [1] {coordinate_set = #vector, memory_space = #ktdp.memory_space<global>} : memref<64xf16>
-  // expected-error@+1 {{'ktdp.construct_memory_view' is in #ktdp.memory_space<ct_local, ct_id = 1>, the scratchpad of tile 1; another tile's scratchpad is read by loads (a copy over the interconnect) or is a partition of a distributed view; a store into it is not compiled}}
-  %view = ktdp.construct_memory_view %at, sizes: [64], strides: [1] {coordinate_set = #vector, memory_space = #ktdp.memory_space<ct_local, ct_id = 1>} : memref<64xf16>
+  %view = ktdp.construct_memory_view %at, sizes: [2, 64], strides: [64, 1] {coordinate_set = #rows, memory_space = #ktdp.memory_space<ct_local, ct_id = 1>} : memref<2x64xf16>
   %in = ktdp.construct_access_tile %source[%c0] {access_tile_set = #vector, access_tile_order = #id1} : memref<64xf16> -> !ktdp.access_tile<64xindex>
-  %out = ktdp.construct_access_tile %view[%c0] {access_tile_set = #vector, access_tile_order = #id1} : memref<64xf16> -> !ktdp.access_tile<64xindex>
   %v = ktdp.load %in : !ktdp.access_tile<64xindex> -> tensor<64xf16>
-  ktdp.store %v, %out : tensor<64xf16>, !ktdp.access_tile<64xindex>
+  %row = tensor.expand_shape %v [[0, 1]] output_shape [1, 64] : tensor<64xf16> into tensor<1x64xf16>
+  scf.for %i = %c0 to %c2 step %c1 {
+    %out = ktdp.construct_access_tile %view[%i, %c0] {access_tile_set = #row, access_tile_order = #id2} : memref<2x64xf16> -> !ktdp.access_tile<1x64xindex>
+    // expected-error@+1 {{stores into another tile's scratchpad at a start that is not a constant of the tile id; the copies over the interconnect are planned per tile, so the start of every tile must be known}}
+    ktdp.store %row, %out : tensor<1x64xf16>, !ktdp.access_tile<1x64xindex>
+  }
   return
 }
 

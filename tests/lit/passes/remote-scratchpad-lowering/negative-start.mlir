@@ -17,7 +17,7 @@ func.func @looped(%y: index) attributes {grid = [2]} {
   scf.for %i = %c0 to %c2 step %c1 {
     %rt = ktdp.construct_access_tile %theirs[%i, %c0] {access_tile_set = #row, access_tile_order = #id} : memref<2x8xf16> -> !ktdp.access_tile<1x8xindex>
     %yt = ktdp.construct_access_tile %yv[%i, %c0] {access_tile_set = #row, access_tile_order = #id} : memref<2x8xf16> -> !ktdp.access_tile<1x8xindex>
-    // expected-error@+1 {{reads another tile's scratchpad at a start that is not a constant of the tile id; the owner copies each reader's tile, so it must know the start of every tile}}
+    // expected-error@+1 {{reads another tile's scratchpad at a start that is not a constant of the tile id; the copies over the interconnect are planned per tile, so the start of every tile must be known}}
     %r = ktdp.load %rt : !ktdp.access_tile<1x8xindex> -> tensor<1x8xf16>
     ktdp.store %r, %yt : tensor<1x8xf16>, !ktdp.access_tile<1x8xindex>
   }
