@@ -1063,7 +1063,7 @@ typedef struct {
     Chunk ***dir; i64 *dirsize; i64 nunits; /* per unit, its chunks by block >> CHUNK_SHIFT */
     Map page_map; i64 *pages; size_t npages, cappages; /* (unit, page) pairs */
     i64 *page_offset;
-    i64 last_page_unit, last_page;
+    i64 *last_page, *last_found; /* per unit, the last page met (-1: none) and its index in ``pages`` */
 } Tracks;
 
 /* The chunk of ``block`` of ``unit``, made on first use; NULL when out of memory. */
@@ -1104,8 +1104,8 @@ static int touched(Core *c, Tracks *t, i64 unit, i64 lo, i64 hi, int write, i64 
     }
     for (i64 p = lo / pb; lo < hi && p <= (hi - 1) / pb; p++) {
         i64 k[3] = {unit, p, 0};
-        if (t->npages && t->last_page_unit == unit && t->last_page == p) continue;
-        t->last_page_unit = unit; t->last_page = p;
+        if (t->last_page[unit] == p) continue;
+        t->last_page[unit] = p;
         if (map_find(&t->page_map, k) >= 0) continue;
         grow((void **)&t->pages, &t->cappages, 2 * t->npages + 2, sizeof(i64));
         t->pages[2 * t->npages] = unit; t->pages[2 * t->npages + 1] = p;
@@ -1138,7 +1138,8 @@ static i64 next_write(Tracks *t, i64 unit, i64 lo, i64 hi, i64 level) {
 
 static i64 arena(Core *c, Tracks *t, i64 unit, i64 address) {
     i64 pb = c->mems[unit].page, k[3] = {unit, address / pb, 0};
-    int found = map_find(&t->page_map, k);
+    int found = t->last_page[unit] == k[1] ? (int)t->last_found[unit] : map_find(&t->page_map, k);
+    t->last_page[unit] = k[1]; t->last_found[unit] = found;
     return found < 0 ? 0 : t->page_offset[found] + address % pb;
 }
 
@@ -1167,9 +1168,12 @@ static int cmp_batches(const void *a, const void *b) {
 /* The rows of a table: a bit per row below ``top`` (the table's row count), set while
    the row is free. A batch takes the first free run long enough for all its vectors,
    or one reaching ``top``, grown, or rows above ``top``. */
-typedef struct { u64 *bits; size_t words; i64 top; } Rows;
+typedef struct { u64 *bits; size_t words; i64 top, low; } Rows; /* low: no free row in the words below */
 
-static void rows_free(Rows *r, i64 row) { r->bits[row >> 6] |= 1ULL << (row & 63); }
+static void rows_free(Rows *r, i64 row) {
+    r->bits[row >> 6] |= 1ULL << (row & 63);
+    if (row >> 6 < r->low) r->low = row >> 6;
+}
 
 /* Marks [first, end) taken. */
 static void rows_clear(Rows *r, i64 first, i64 end) {
@@ -1184,7 +1188,8 @@ static void rows_clear(Rows *r, i64 first, i64 end) {
 /* The first of ``count`` consecutive rows, now taken; -1 when out of memory. */
 static i64 rows_take(Rows *r, i64 count) {
     i64 first = 0, length = 0, words = (r->top + 63) >> 6;
-    for (i64 w = 0; w < words && length < count; w++) {
+    while (r->low < words && !r->bits[r->low]) r->low++;
+    for (i64 w = r->low; w < words && length < count; w++) {
         u64 x = r->bits[w];
         for (int bit = 0; bit < 64 && length < count;) {
             u64 y = x >> bit;
@@ -1217,6 +1222,9 @@ static PyObject *core_plan(Core *c, PyObject *noargs) {
     t.nunits = c->nunits;
     t.dir = calloc((size_t)c->nunits + 1, sizeof(Chunk **));
     t.dirsize = calloc((size_t)c->nunits + 1, sizeof(i64));
+    t.last_page = malloc(sizeof(i64) * ((size_t)c->nunits + 1));
+    t.last_found = malloc(sizeof(i64) * ((size_t)c->nunits + 1));
+    for (i64 u = 0; t.last_page && u <= c->nunits; u++) t.last_page[u] = -1;
     size_t nv = (size_t)c->next_vid;
     int32_t *vlevel = calloc(nv + 1, sizeof(int32_t)), *vtable = calloc(nv + 1, sizeof(int32_t));
     int32_t *vlast = calloc(nv + 1, sizeof(int32_t)), *vfirst = calloc(nv + 1, sizeof(int32_t));
@@ -1236,7 +1244,7 @@ static PyObject *core_plan(Core *c, PyObject *noargs) {
     /* per entry: log position, batch, index in the batch */
     i64 *entries = NULL; size_t nentries = 0, capentries = 0;
     PyObject *result = NULL;
-    if (!bases || !recents || !t.dir || !t.dirsize) goto done;
+    if (!bases || !recents || !t.dir || !t.dirsize || !t.last_page || !t.last_found) goto done;
     for (size_t at = 0; at < c->nlog;) {
         i64 *w = c->log + at, type = w[0], level = 0, vid = -1, dtype = 0, length = 0, words = 0;
         i64 k[3];
@@ -1386,6 +1394,7 @@ static PyObject *core_plan(Core *c, PyObject *noargs) {
     }
     free(t.page_map.slots);
     t.page_map = placed;
+    for (i64 u = 0; u <= c->nunits; u++) t.last_page[u] = -1;
     size = (size + 63) & ~(i64)63;
     /* batches in level order, then every entry's columns in its batch */
     int *order = malloc(sizeof(int) * (nbatches + 1));
@@ -1487,7 +1496,7 @@ done:
         for (i64 i = 0; i < t.dirsize[u]; i++) free(t.dir[u][i]);
         free(t.dir[u]);
     }
-    free(t.dir); free(t.dirsize); free(t.page_map.slots); free(t.pages); free(t.page_offset);
+    free(t.dir); free(t.dirsize); free(t.last_page); free(t.last_found); free(t.page_map.slots); free(t.pages); free(t.page_offset);
     if (!result && !PyErr_Occurred()) PyErr_NoMemory();
     return result;
 }
