@@ -37,12 +37,12 @@ typedef uint64_t u64;
 enum {
     OP_BAIL, OP_LI, OP_UNI, OP_MOV, OP_ALU, OP_SELECT, OP_LOOP, OP_ENDLOOP, OP_BRZ, OP_JMP,
     OP_HALT, OP_VIEW, OP_DIM, OP_DMA, OP_VLD, OP_VST, OP_SEND, OP_RECV, OP_SSEND, OP_SRECV,
-    OP_VOP, OP_VCONST, OP_VSPLAT, OP_VMOV, OP_VREDUCE, OP_VBCAST, OP_VCVT, OP_COUNT
+    OP_VOP, OP_VCONST, OP_VSPLAT, OP_VMOV, OP_VREDUCE, OP_VBCAST, OP_VCVT, OP_VMMA, OP_COUNT
 };
 static const char *OP_NAMES[OP_COUNT] = {
     "bail", "li", "uni", "mov", "alu", "select", "loop", "endloop", "brz", "jmp",
     "halt", "view", "dim", "dma", "vld", "vst", "send", "recv", "ssend", "srecv",
-    "vop", "vconst", "vsplat", "vmov", "vreduce", "vbcast", "vcvt"
+    "vop", "vconst", "vsplat", "vmov", "vreduce", "vbcast", "vcvt", "vmma"
 };
 
 enum {
@@ -91,6 +91,8 @@ typedef struct {
     i64 pending; /* cycles of scalar and control instructions not spent yet */
     i64 *copies; int copies_head, copies_count; /* completion times of copies in flight (a ring) */
     i64 busy, starved, backpressured, busy_until, vector_cycles;
+    i64 matrix_cycles; /* issue cycles of its matrix unit's steps (ktc.sim.matrix) */
+    i64 unit_vid[VREGS]; /* per register, the vector the matrix unit last made in it (0: none) */
     i64 s[SREGS];
     int vdtype[VREGS]; i64 vlen[VREGS], vid[VREGS], ready[VREGS]; char vset[VREGS];
     View d[DREGS]; char dset[DREGS];
@@ -947,6 +949,29 @@ static i64 step(Core *c, Engine *e, int index, const Ins *in) {
         set_vector(e, a[0], (int)a[2], a[3], vid, c->now);
         return following;
     }
+    case OP_VMMA: {
+        /* a: dst, acc, a, b, issue cycles, fill, drain, dtype; list: source type and the
+           lengths of a, b and acc (ktc.sim.matrix: the checks that fail are the Python
+           engines' to report) */
+        int st = starves(c, e, index, &a[2], 2);
+        if (st) return st == 1 ? STOP : BAIL;
+        const i64 *l = in->list;
+        if (!e->vset[a[1]] || e->vdtype[a[2]] != l[0] || e->vlen[a[2]] != l[1] || e->vdtype[a[3]] != l[0]
+            || e->vlen[a[3]] != l[2] || e->vdtype[a[1]] != a[7] || e->vlen[a[1]] != l[3])
+            return bail(c, "matrix operands", 0);
+        /* an accumulator from outside the unit must be there when the first products are */
+        if (e->unit_vid[a[1]] != e->vid[a[1]] + 1 && e->ready[a[1]] > c->now + a[5])
+            return wait(c, e, index, B_STARVED, e->ready[a[1]] - a[5]);
+        i64 vid = new_vid(c), *w = log_room(c, 10);
+        if (!w) return BAIL;
+        w[0] = L_OP; w[1] = vid; w[2] = index; w[3] = e->pc; w[4] = a[7]; w[5] = l[3]; w[6] = 3;
+        w[7] = e->vid[a[1]]; w[8] = e->vid[a[2]]; w[9] = e->vid[a[3]];
+        set_vector(e, a[0], (int)a[7], l[3], vid, c->now + a[4] + a[5] + a[6]);
+        e->unit_vid[a[0]] = vid + 1;
+        e->matrix_cycles += a[4];
+        busy(e, c->now, c->now + a[4]);
+        return hold(c, e, index, c->now + a[4], following);
+    }
     case OP_VMOV:
         if (!e->vset[a[1]]) return bail(c, "no vector", a[1]);
         set_vector(e, a[0], e->vdtype[a[1]], e->vlen[a[1]], e->vid[a[1]], e->ready[a[1]]);
@@ -1662,9 +1687,10 @@ static PyObject *core_figures(Core *c, PyObject *noargs) {
     PyObject *engines = PyTuple_New(c->nengines);
     for (int i = 0; i < c->nengines; i++) {
         Engine *e = &c->engines[i];
-        PyTuple_SET_ITEM(engines, i, Py_BuildValue("(LLLLLi)", (long long)e->busy, (long long)e->starved,
+        PyTuple_SET_ITEM(engines, i, Py_BuildValue("(LLLLLiL)", (long long)e->busy, (long long)e->starved,
                                                    (long long)e->backpressured, (long long)e->busy_until,
-                                                   (long long)e->vector_cycles, e->done));
+                                                   (long long)e->vector_cycles, e->done,
+                                                   (long long)e->matrix_cycles));
     }
     PyObject *order = PyList_New(c->nkind_order);
     for (int i = 0; i < c->nkind_order; i++) {

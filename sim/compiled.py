@@ -45,7 +45,7 @@ from contextlib import contextmanager
 import numpy as np
 from ktc.codegen import isa
 from ktc.codegen.integer import wrap
-from ktc.sim import numerics
+from ktc.sim import matrix, numerics
 from ktc.sim.engines import VALUES, VECTOR_OPS, Run, in_corner
 from ktc.sim import machine as event_queue
 from ktc.sim.memory import View
@@ -113,6 +113,14 @@ def _vreduce(i: isa.Vreduce, kind) -> tuple:
             _issue(kind, "reduction_step")), ()
 
 
+def _vmma(i: isa.Vmma, kind) -> tuple:
+    unit = kind.matrix
+    if unit is None or matrix.unfit(i, unit, kind.kind):
+        raise Unsupported("matrix unit")
+    return ((i.dst, i.acc, i.a, i.b, unit.cycles(i.m, i.k, i.n), unit.fill, unit.drain, _type(i.dtype)),
+            (_type(i.source_type), i.m * i.k, i.k * i.n, i.m * i.n))
+
+
 def _view(i: isa.View, kind) -> tuple:
     if len(i.shape) != len(i.strides) or len(i.shape) > _core.MAX_DIMENSIONS:
         raise Unsupported("rank")
@@ -149,6 +157,7 @@ ENCODERS: dict[type, tuple[str, Callable]] = {
     isa.Vcvt: ("vcvt", lambda i, k: ((_type(i.dtype), _type(i.source_type), i.dst, i.src,
                                       _lanes(k, i.source_type), _lanes(k, i.dtype),
                                       _issue(k, "plain")),)),
+    isa.Vmma: ("vmma", _vmma),
 }
 """Per instruction type: the core's opcode and ``(instruction, engine kind) ->
 (fields, list, list2)`` (trailing parts may be left out)."""
@@ -253,11 +262,13 @@ def _execute(run: Run, limit: int, watch: Callable[[int, int], None] | None) -> 
 def _record(run: Run, tables: _Tables, figures: dict) -> None:
     """The core's figures into ``run``, its engines and its machine."""
     kinds = list(tables.kinds)
-    for engine, (busy, starved, backpressured, until, vector, done) in zip(run.engines, figures["engines"]):
+    for engine, (busy, starved, backpressured, until, vector, done, steps) in zip(run.engines, figures["engines"]):
         stats = engine.stats
         stats.busy, stats.starved, stats.backpressured = busy, starved, backpressured
         stats.busy_until, stats.vector_cycles = until, vector
         engine.done = bool(done)
+        if steps:
+            matrix.accumulators(engine).cycles = steps
     run.memory_bytes = Counter({kinds[k]: n for k, n in figures["memory_bytes"]})
     run.feed_bytes = Counter(figures["feed_bytes"])
     run.drain_bytes = Counter(figures["drain_bytes"])

@@ -43,7 +43,7 @@ from ktc.dialects.diagnostics import KtcError
 from ktc.sim import half, numerics
 from ktc.sim.fifo import Fifo, Message, Signals
 from ktc.sim.machine import Machine, SimError
-from ktc.sim.matrix import vmma
+from ktc.sim.matrix import vmma, vmma_value
 from ktc.sim.memory import Memory, OutOfBounds, View
 from ktc.sim.steps import compile_steps
 
@@ -191,6 +191,7 @@ VALUES: dict[type, Callable[..., np.ndarray]] = {
     isa.Vbcast: vbcast_value,
     isa.Vconst: vconst_value,
     isa.Vsplat: vsplat_value,
+    isa.Vmma: vmma_value,
 }
 """The values of every instruction that makes a vector from others (or from nothing):
 ``VALUES[type(i)](i, operand values, scalar)``, apart from its timing. The handlers

@@ -83,9 +83,7 @@ def vmma(e, i: isa.Vmma, following: int):
         return None
     a, b = _operand(e, i.a, i.source_type, i.m * i.k), _operand(e, i.b, i.source_type, i.k * i.n)
     _check(e, i, unit, acc_type, acc.size)
-    product = np.einsum("ik,kj->ij", a.reshape(i.m, i.k).astype(np.float64),
-                        b.reshape(i.k, i.n).astype(np.float64), optimize=False)
-    values = numerics.rounding(i.dtype)(acc.astype(np.float64) + product.reshape(-1))
+    values = _product(i, acc, a, b)
     values.flags.writeable = False
     cycles = unit.cycles(i.m, i.k, i.n)
     e.v[i.dst] = (i.dtype, values)
@@ -96,6 +94,39 @@ def vmma(e, i: isa.Vmma, following: int):
     return e.hold(now + cycles, following)
 
 
+def _product(i: isa.Vmma, acc: np.ndarray, a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    product = np.einsum("ik,kj->ij", a.reshape(i.m, i.k).astype(np.float64),
+                        b.reshape(i.k, i.n).astype(np.float64), optimize=False)
+    return numerics.rounding(i.dtype)(acc.astype(np.float64) + product.reshape(-1))
+
+
+def vmma_value(i: isa.Vmma, operands: list[np.ndarray], scalar: int = 0) -> np.ndarray:
+    """``vD = vC + vA · vB`` (``ktc.sim.engines.VALUES``' convention), of one vector per
+    operand or of rows of them: each row's product as the handler computes it, so the
+    compiled core's value pass gives the same bits."""
+    acc, a, b = (np.asarray(x) for x in operands)
+    if acc.ndim == 1:
+        return _product(i, acc, a, b)
+    out = np.empty(acc.shape, numerics.value_dtype(i.dtype))
+    for row, (c, x, y) in enumerate(zip(acc, a, b)):
+        out[row] = _product(i, c, x, y)
+    return out
+
+
+def unfit(i: isa.Vmma, unit, name: str) -> str | None:
+    """Why the matrix unit of engine kind ``name`` cannot run ``i`` whatever its
+    operands hold (its types, the size of its tile), or None."""
+    if isa.ELEMENT_TYPES[i.source_type] != unit.input:
+        return f"{name} multiplies {_name(unit.input)}, not {i.source_type}"
+    if isa.ELEMENT_TYPES[i.dtype] != unit.accumulator:
+        return f"{name} accumulates in {_name(unit.accumulator)}, not {i.dtype}"
+    tile = i.m * i.n * numerics.bytes_per_element(i.dtype)
+    if tile > unit.accumulator_bytes:
+        return (f"a {i.m} x {i.n} tile of {i.dtype} ({tile} bytes) does not fit the "
+                f"{unit.accumulator_bytes} bytes of accumulators of {name}")
+    return None
+
+
 def _operand(e, register: int, dtype: str, length: int) -> np.ndarray:
     found_type, values = e.v[register]
     if found_type != dtype or values.size != length:
@@ -104,16 +135,11 @@ def _operand(e, register: int, dtype: str, length: int) -> np.ndarray:
 
 
 def _check(e, i: isa.Vmma, unit, acc_type: str, acc_size: int) -> None:
-    if isa.ELEMENT_TYPES[i.source_type] != unit.input:
-        raise KtcError(f"{e.node.kind} multiplies {_name(unit.input)}, not {i.source_type}")
-    if isa.ELEMENT_TYPES[i.dtype] != unit.accumulator:
-        raise KtcError(f"{e.node.kind} accumulates in {_name(unit.accumulator)}, not {i.dtype}")
     if acc_type != i.dtype or acc_size != i.m * i.n:
         raise KtcError(f"expects v{i.acc} of {i.m * i.n}x{i.dtype}, got {acc_size}x{acc_type}")
-    tile = i.m * i.n * numerics.bytes_per_element(i.dtype)
-    if tile > unit.accumulator_bytes:
-        raise KtcError(f"a {i.m} x {i.n} tile of {i.dtype} ({tile} bytes) does not fit the "
-                       f"{unit.accumulator_bytes} bytes of accumulators of {e.node.kind}")
+    why = unfit(i, unit, e.node.kind)
+    if why is not None:
+        raise KtcError(why)
 
 
 def _name(element) -> str:

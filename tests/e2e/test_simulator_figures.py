@@ -32,13 +32,10 @@ SCALARS = {"layernorm": {"eps": 1e-5}}
 SEED = 7
 NUMPY = {"f16": np.float16, "f32": np.float32, "f64": np.float64, "i32": np.int32, "i64": np.int64}
 DEVICE_FILES = {"spyre": "spyre", "toy": "toy", "line4": str(LINE4)}
-HANDED_BACK = {("matmul", "spyre"), ("matmul", "toy"), ("attention", "spyre"), ("attention", "toy"),
-               ("swiglu_mlp", "spyre"), ("swiglu_mlp", "toy"),
-               *((example, device) for example in ("embedding", "paged_kv_gather")
-                 for device in DEVICE_FILES)}
-"""Examples the compiled core hands to the Python engines on a device: their matrix
-unit's ``vmma`` has no opcode of the core yet, nor an indirect access's ``ldx`` and
-``dmai``, whose addresses depend on the values (``ktc.sim.compiled``)."""
+HANDED_BACK = {(example, device) for example in ("embedding", "paged_kv_gather") for device in DEVICE_FILES}
+"""Examples the compiled core hands to the Python engines on a device: an indirect
+access's ``ldx`` and ``dmai`` have no opcode of the core, their addresses depending on
+the values (``ktc.sim.compiled``)."""
 
 
 def inputs(signature, scalars: dict) -> list:
