@@ -1355,7 +1355,7 @@ static PyObject *core_plan(Core *c, PyObject *noargs) {
        the next write of its bytes (found going back over the log), and so is that of a
        vector made from no other (a constant, a splat), so its row is taken just before
        it is read, not at the first level: the values' tables then hold what is live
-       rather than every row loaded or made early. */
+       rather than every row loaded or made early. One nothing reads stays where it is. */
     if (deferred) forget_writes(&t);
     for (size_t e = nentries; deferred && e-- > 0;) {
         i64 *w = c->log + entries[3 * e], lo, hi;
@@ -1372,7 +1372,8 @@ static PyObject *core_plan(Core *c, PyObject *noargs) {
                 row_span(c, w[3], w[4], w[5], w[6], &lo, &hi);
                 latest = next_write(&t, w[2], lo, hi, -1) - 1;
             }
-            if (vfirst[w[1]] && vfirst[w[1]] - 1 < latest) latest = vfirst[w[1]] - 1;
+            if (!vfirst[w[1]]) continue; /* nothing reads it: it stays where it is */
+            if (vfirst[w[1]] - 1 < latest) latest = vfirst[w[1]] - 1;
             if (latest > entries[3 * e + 2]) entries[3 * e + 2] = latest;
         }
     }
