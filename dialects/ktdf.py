@@ -1744,11 +1744,12 @@ def _check_contraction_tiles(op: Operation, attr: Attribute) -> str | None:
     expected = {*ContractionTiles._SIZES, "engine", "estimated_cycles"}
     if isinstance(attr, DictionaryAttr) and set(attr.data) - {"resident"} == expected:
         sizes = {name: _i64(attr.data[name]) for name in ContractionTiles._SIZES}
-        resident = attr.data.get("resident", StringAttr("lhs"))
+        resident = attr.data.get("resident")
         if (all(size is not None and size > 0 for size in sizes.values())
                 and isinstance(attr.data["engine"], StringAttr)
                 and _count(attr.data["estimated_cycles"])
-                and isinstance(resident, StringAttr) and resident.data in ("lhs", "rhs")):
+                and (resident is None or (isinstance(resident, StringAttr)
+                                          and resident.data in ("lhs", "rhs")))):
             if sizes["k"] % sizes["chunk"] or sizes["n"] % sizes["block"]:
                 return "must have a chunk dividing k and a block dividing n"
             return None

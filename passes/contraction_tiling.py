@@ -39,8 +39,8 @@ from itertools import product
 from math import prod
 
 from xdsl.context import Context
-from xdsl.dialects.builtin import ModuleOp
 from xdsl.dialects import scf
+from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import BlockArgument, SSAValue
 from xdsl.passes import ModulePass
 

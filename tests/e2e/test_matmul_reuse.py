@@ -34,10 +34,12 @@ CASES = [
     ("spyre", (400, 192, 120, 2, 2, 40)),
     ("toy", (24, 20, 36, 1, 1, 12)),
     ("toy", (48, 20, 36, 2, 1, 12)),
+    ("toy", (12, 40, 36, 1, 1, 12)),
     ("line4", (24, 20, 36, 2, 1, 12)),
 ]
 """Device, then m, n, k, grid_m, grid_n, block_k of ``matmul``: blocks of several
-output tiles, a column of them (spyre 512 x 128) or a grid; sizes off the units' shapes."""
+output tiles, sharing B's columns (spyre 512 x 128, toy 24 x 20) or A's rows (spyre
+200 x 96, toy 12 x 40); sizes off the units' shapes."""
 
 
 def needed_bytes(m: int, n: int, k: int, grid_m: int, grid_n: int) -> int:
