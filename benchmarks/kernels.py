@@ -714,6 +714,8 @@ SIZES: dict[str, dict[str, dict[str, int]]] = {
                      "large": {"pages": 256, "blocks": 64, "sequences": 4, "heads": 8,
                                "page": 16, "features": 128}},
     "matmul": {"small": {"m": 64, "n": 64, "k": 128, "grid_m": 2, "grid_n": 1, "block_k": 128},
+               "medium": {"m": 1024, "n": 1024, "k": 1024, "grid_m": 4, "grid_n": 8,
+                          "block_k": 128},
                "large": {"m": 2048, "n": 2048, "k": 2048, "grid_m": 4, "grid_n": 8,
                          "block_k": 128}},
     "swiglu_mlp": {"small": {"tokens": 64, "hidden": 32, "intermediate": 64, "grid": 2},
@@ -730,7 +732,8 @@ rotary at a real model's size, 163,840 positions of 128 channels; the corpus's
 layernorm_fwd at the 8192 columns it was written for; paged_gather, issue 17's
 64-block KV cache: 4 sequences of 16 pages of 16 tokens, 8 heads of 128 features; matmul
 the example's 64 x 128 by 128 x 64 and issue 16's 2048 x 2048 x 2048 over 4 x 8 output
-blocks; swiglu_mlp and attention the examples' and, large, issue 16's attention over
+blocks, and a medium 1024 x 1024 x 1024 over the same grid (seconds to simulate, where
+the large one takes a minute: the size schedules are tuned on; only matmul has one); swiglu_mlp and attention the examples' and, large, issue 16's attention over
 1024 positions of head dimension 128 and its MLP block's 256 tokens, at hidden 512 and
 intermediate 1024, not 4096 and 11008: the down product's left operand is computed on
 chip, and its rows of 1024 are too long for the matrix unit's FIFO, so the SIMD engine
@@ -740,5 +743,6 @@ either), each over 32 tiles of rows)."""
 
 
 def case(kernel: str, size: str) -> Case:
-    """The benchmark ``kernel`` at ``size`` ("small" or "large")."""
+    """The benchmark ``kernel`` at ``size`` ("small" or "large"; "medium" for those that
+    have one)."""
     return GENERATORS[kernel](**SIZES[kernel][size])

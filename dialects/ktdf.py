@@ -1555,7 +1555,13 @@ class ContractionTiles:
     """How one contraction ``C[m, n] += A[m, k] * B[k, n]`` runs (``contraction-tiling``):
     output tiles of ``m`` x ``n`` with ``k``-deep tiles of A and B in the scratchpad, each
     tile product as ``chunk``-deep products of ``m`` x ``chunk`` by ``chunk`` x ``block``
-    on ``engine`` (the matrix unit, or the compute engine on a device without one)."""
+    on ``engine`` (the matrix unit, or the compute engine on a device without one).
+
+    ``resident`` names the operand whose panel stays in the scratchpad across the output
+    tiles that share it, copied from device memory once (``"lhs"``: the ``m`` rows of A
+    over all of k, kept while the tiles of that row stream B; ``"rhs"``: the ``n``
+    columns of B, kept while the tiles of that column stream A); ``"none"`` copies both
+    for every output tile (the attribute then leaves the entry out)."""
 
     m: int
     n: int
@@ -1564,6 +1570,7 @@ class ContractionTiles:
     block: int
     engine: str
     estimated_cycles: int
+    resident: str = "none"
 
     _SIZES = ("m", "n", "k", "chunk", "block")
 
@@ -1572,14 +1579,18 @@ class ContractionTiles:
                                          for name in self._SIZES}
         entries["engine"] = StringAttr(self.engine)
         entries["estimated_cycles"] = IntegerAttr(self.estimated_cycles, i64)
+        if self.resident != "none":
+            entries["resident"] = StringAttr(self.resident)
         return DictionaryAttr(entries)
 
     @staticmethod
     def of(attr: DictionaryAttr) -> ContractionTiles:
         entries = attr.data
         sizes = {name: entries[name].value.data for name in ContractionTiles._SIZES}
+        resident = entries["resident"].data if "resident" in entries else "none"
         return ContractionTiles(**sizes, engine=entries["engine"].data,
-                                estimated_cycles=entries["estimated_cycles"].value.data)
+                                estimated_cycles=entries["estimated_cycles"].value.data,
+                                resident=resident)
 
 
 def address(alloc: Operation) -> int | None:
@@ -1731,16 +1742,20 @@ def _check_from_tiles(op: Operation, attr: Attribute) -> str | None:
 
 def _check_contraction_tiles(op: Operation, attr: Attribute) -> str | None:
     expected = {*ContractionTiles._SIZES, "engine", "estimated_cycles"}
-    if isinstance(attr, DictionaryAttr) and set(attr.data) == expected:
+    if isinstance(attr, DictionaryAttr) and set(attr.data) - {"resident"} == expected:
         sizes = {name: _i64(attr.data[name]) for name in ContractionTiles._SIZES}
+        resident = attr.data.get("resident")
         if (all(size is not None and size > 0 for size in sizes.values())
                 and isinstance(attr.data["engine"], StringAttr)
-                and _count(attr.data["estimated_cycles"])):
+                and _count(attr.data["estimated_cycles"])
+                and (resident is None or (isinstance(resident, StringAttr)
+                                          and resident.data in ("lhs", "rhs")))):
             if sizes["k"] % sizes["chunk"] or sizes["n"] % sizes["block"]:
                 return "must have a chunk dividing k and a block dividing n"
             return None
     return ("must be a dictionary of m, n, k, chunk and block (each an i64 > 0), engine "
-            "(a unit kind) and estimated_cycles (an i64 >= 0)")
+            "(a unit kind), estimated_cycles (an i64 >= 0) and maybe resident (\"lhs\" or "
+            "\"rhs\")")
 
 
 def _check_masked(op: Operation, attr: Attribute) -> str | None:

@@ -14,7 +14,12 @@ not copied, its chunk whole rows of that buffer), the load unit streams them thr
 its FIFO and the unit multiplies each pair into a block of
 ``m x block`` accumulators, for every iteration of the kernel's loop; then the
 accumulators leave, a row of a block at a time, through the drain FIFO into a
-scratchpad buffer of the whole result in the accumulator type. The contraction's
+scratchpad buffer of the whole result in the accumulator type. With an operand
+``resident`` (``contraction-tiling``), its panel (every k tile of it over the kernel's
+loop) is one scratchpad buffer for the whole product: the output tiles that share it
+follow one another (a column of tiles for B, a row for A) and only the first copies
+each k tile of it from device memory (under an ``scf.if``); the others read it where
+it is. The contraction's
 result is that buffer, loaded and rounded once to the result's type: written once,
 after the last product (and, when a reduction reads it, stored rounded into a
 scratchpad buffer and loaded back, as on the SIMD engine below).
@@ -31,6 +36,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from math import prod
 
 from xdsl.context import Context
 from xdsl.dialects import arith, memref, scf
@@ -71,6 +77,7 @@ from ktc.passes.analysis.contractions import (
     matmul_maps,
 )
 from ktc.passes.utils.ir import enclosing_function, erase_unused
+from ktc.passes.utils.loops import static_trip_count
 from ktc.passes.utils.phases import programs
 from ktc.passes.utils.tiles import box_tile, origin
 from ktc.passes.utils.transfers import clone_needed
@@ -96,7 +103,10 @@ class ContractionPipeline(ModulePass):
     memory), the kernel's loop (from 0 in steps of 1) around a loop over k tiles of a
     three-stage pipeline (DMA of the A and B tiles into scratchpad buffers private to
     it, in the order of the stored rows, so that a k-major operand is written
-    transposed; the load unit streaming chunks of A and blocks of B through its FIFO; the matrix
+    transposed; a resident operand's k tile a view of its panel, a scratchpad buffer
+    allocated at the function's start, copied only by the first output tile sharing it,
+    the output tiles in column order when it is B's; the load unit streaming chunks of A
+    and blocks of B through its FIFO; the matrix
     unit multiplying each pair into a block of accumulators), and a pipeline draining
     the accumulators row by row into a scratchpad buffer of the whole result in the
     accumulator type; after it, an access tile of that buffer loaded, converted to the
@@ -218,10 +228,12 @@ class _Schedule:
         self.accumulators = memref.AllocOp([], [], MemRefType(
             self.acc, [t.n // t.block, t.m, t.block], memory_space=StringAttr(self.unit.accumulators)))
         entry = enclosing_function(anchor).body.block
-        Rewriter.insert_op([self.result_buffer, self.accumulators], InsertPoint.at_start(entry))
+        self.panel = self._panel()
+        allocated = [self.result_buffer, self.accumulators, *([self.panel] if self.panel else [])]
+        Rewriter.insert_op(allocated, InsertPoint.at_start(entry))
         self.staged = self._stage_lhs(entry, anchor) if self.lhs is None else None
         outer = self._outer()
-        for built in (self.result_buffer, self.accumulators, *self.hoisted, outer):
+        for built in (*allocated, *self.hoisted, outer):
             _locate(built, c.op.location)
         Rewriter.insert_op([*self.hoisted, outer], InsertPoint.before(anchor))
         self._replace_result(anchor)
@@ -239,6 +251,38 @@ class _Schedule:
         Rewriter.insert_op(buffer, InsertPoint.at_start(entry))
         Rewriter.insert_op([into, store], InsertPoint.before(anchor))
         return buffer
+
+    def _panel(self) -> memref.AllocOp | None:
+        """The scratchpad buffer of the resident operand's panel (``tiles.resident``):
+        one k tile of it per k tile of the whole product (the kernel's loop times the
+        k tiles of one iteration), each laid out as that operand's streamed tile."""
+        t = self.tiles
+        if t.resident == "none":
+            return None
+        depth = (static_trip_count(self.loop) if self.loop is not None else 1) * (self.K // t.k)
+        return memref.AllocOp([], [], MemRefType(self.input, [depth, *self._tile_shape(t.resident)],
+                                                 memory_space=StringAttr(self.device.scratchpad)))
+
+    def _tile_shape(self, operand: str) -> list[int]:
+        """The scratchpad layout of one k tile of A (chunks of ``m x chunk``) or B
+        (blocks of ``k x block``)."""
+        t = self.tiles
+        return [t.k // t.chunk, t.m, t.chunk] if operand == "lhs" else [t.n // t.block, t.k, t.block]
+
+    def _origin(self, tile: AffineExpr) -> tuple[AffineExpr, AffineExpr]:
+        """The first row and column of output tile ``tile``: in column order when B's
+        panel stays (the tiles of a column share it, one after another), else in row
+        order (those of a row share A's)."""
+        t = self.tiles
+        rows, columns = self.M // t.m, self.N // t.n
+        if t.resident == "rhs":
+            return (tile % rows) * t.m, (tile // rows) * t.n
+        return (tile // columns) * t.m, (tile % columns) * t.n
+
+    def _sharers(self) -> int:
+        """The output tiles that share one panel of the resident operand."""
+        t = self.tiles
+        return self.M // t.m if t.resident == "rhs" else self.N // t.n
 
     # Loops and constants ----------------------------------------------------------
 
@@ -274,7 +318,7 @@ class _Schedule:
         """The kernel's loop (from 0 in steps of 1) around the loop over k tiles."""
         steps = self.K // self.tiles.k
         if self.loop is None:
-            return self._loops([steps], lambda kt: [self._tile_pipeline(tile, kt, None)])
+            return self._loops([steps], lambda kt: self._tile_pipeline(tile, kt, None, kt))
         loop = self.loop
         span = arith.SubiOp(loop.ub, loop.lb)
         trips = arith.CeilDivSIOp(span.result, loop.step)
@@ -283,8 +327,13 @@ class _Schedule:
         def body(iv: SSAValue) -> list[Operation]:
             scaled = arith.MuliOp(iv, loop.step)
             original = arith.AddiOp(loop.lb, scaled.result)
-            inner = self._loops([steps], lambda kt: [self._tile_pipeline(tile, kt, original.result)])
-            return [scaled, original, *inner]
+
+            def k_tile(kt: SSAValue) -> list[Operation]:
+                depth = ApplyOp([iv, kt], AffineMapAttr(AffineMap(2, 0, (
+                    AffineExpr.dimension(0) * steps + AffineExpr.dimension(1),))))
+                return [depth, *self._tile_pipeline(tile, kt, original.result, depth.result)]
+
+            return [scaled, original, *self._loops([steps], k_tile)]
 
         return [_for(self._constant(0), trips.result, self._constant(1), body)]
 
@@ -303,14 +352,16 @@ class _Schedule:
 
         return _pipeline([(self._loops([t.n // t.block], fill), [StringAttr(self.unit.kind)])])
 
-    def _tile_pipeline(self, tile: SSAValue, kt: SSAValue, kernel_iv: SSAValue | None) -> ktdf.PipelineOp:
-        """One k tile: copied in, streamed through the FIFO, multiplied."""
+    def _tile_pipeline(self, tile: SSAValue, kt: SSAValue, kernel_iv: SSAValue | None,
+                       depth: SSAValue) -> list[Operation]:
+        """One k tile (the ``depth``-th of the whole product): copied in, streamed
+        through the FIFO, multiplied; the resident operand's tile is its panel's
+        ``depth``-th, copied only by the first output tile that shares it."""
         t = self.tiles
         chunks, blocks = t.k // t.chunk, t.n // t.block
-        scratch = StringAttr(self.device.scratchpad)
-        a_buffer = self.staged if self.staged is not None else memref.AllocOp(
-            [], [], MemRefType(self.input, [chunks, t.m, t.chunk], memory_space=scratch))
-        b_buffer = memref.AllocOp([], [], MemRefType(self.input, [blocks, t.k, t.block], memory_space=scratch))
+        before: list[Operation] = []
+        a_buffer = self.staged.memref if self.staged is not None else self._k_tile("lhs", depth, before)
+        b_buffer = self._k_tile("rhs", depth, before)
         ends = (StringAttr(self.unit.feeds[0]), StringAttr(self.unit.kind))
         allocate = ktdf.FifoAllocateOp([ktdf.FifoSlotType(*ends, t.m * t.chunk, self.input),
                                         ktdf.FifoSlotType(*ends, t.chunk * t.block, self.input)])
@@ -321,8 +372,8 @@ class _Schedule:
 
         def feed(j: SSAValue, kc: SSAValue) -> list[Operation]:
             return [
-                self._a_feed(a_buffer.memref, a_fifo, tile, kc),
-                ktdf.DataTransferOp(b_buffer.memref, [1, t.chunk, t.block], b_fifo, [t.chunk * t.block],
+                self._a_feed(a_buffer, a_fifo, tile, kc),
+                ktdf.DataTransferOp(b_buffer, [1, t.chunk, t.block], b_fifo, [t.chunk * t.block],
                                     source_access=(b_chunk, [j, kc])),
             ]
 
@@ -334,13 +385,26 @@ class _Schedule:
             view, ops = self._block(j)
             return [a, b, *ops, canonical(a.result, b.result, view, matmul_maps(), 3, (2,))]
 
-        copy = self._copy(tile, kt, kernel_iv, a_buffer.memref, b_buffer.memref)
-        private = [b_buffer, allocate] if self.staged is not None else [a_buffer, b_buffer, allocate]
-        return _pipeline([
+        copy = self._copy(tile, kt, kernel_iv, a_buffer, b_buffer)
+        private = [buffer.owner for buffer in (a_buffer, b_buffer)
+                   if isinstance(buffer.owner, memref.AllocOp) and buffer.owner is not self.staged]
+        return [*before, _pipeline([
             (copy, [StringAttr(_dma_kind(self.device))]),
             (self._loops([blocks, chunks], feed), [StringAttr(self.unit.feeds[0])]),
             (self._loops([blocks, chunks], multiply), [StringAttr(self.unit.kind)]),
-        ], private)
+        ], [*private, allocate])]
+
+    def _k_tile(self, operand: str, depth: SSAValue, before: list[Operation]) -> SSAValue:
+        """The scratchpad buffer of one k tile of ``operand`` ("lhs" or "rhs"): private
+        to the tile's pipeline, or, for the resident operand, a view of its panel's
+        ``depth``-th tile (made into ``before``)."""
+        shape = self._tile_shape(operand)
+        if self.tiles.resident != operand:
+            return memref.AllocOp([], [], MemRefType(
+                self.input, shape, memory_space=StringAttr(self.device.scratchpad))).memref
+        at = ApplyOp([depth], AffineMapAttr(AffineMap(1, 0, (AffineExpr.dimension(0) * prod(shape),))))
+        before.append(at)
+        return _cast(self.panel.memref, at.result, shape, [shape[1] * shape[2], shape[2], 1], before)
 
     def _a_feed(self, a_buffer: SSAValue, a_fifo: SSAValue, tile: SSAValue,
                 kc: SSAValue) -> ktdf.DataTransferOp:
@@ -351,7 +415,7 @@ class _Schedule:
         if self.staged is None:
             return ktdf.DataTransferOp(a_buffer, [1, t.m, t.chunk], a_fifo, [t.m * t.chunk],
                                        source_access=(AffineMap(1, 0, (d0, zero, zero)), [kc]))
-        rows = AffineMap(1, 0, ((d0 // (self.N // t.n)) * t.m, zero))
+        rows = AffineMap(1, 0, (self._origin(d0)[0], zero))
         return ktdf.DataTransferOp(a_buffer, [t.m, t.chunk], a_fifo, [t.m * t.chunk],
                                    source_access=(rows, [tile]))
 
@@ -367,29 +431,40 @@ class _Schedule:
             mapping[self.loop.body.block.args[0]] = kernel_iv
             ops += clone_needed([*self.lhs.tile.indices, *self.rhs.tile.indices], self.loop, mapping)
         d0, d1 = AffineExpr.dimension(0), AffineExpr.dimension(1)
-        columns = self.N // t.n
-        rows, cols = (d0 // columns) * t.m, (d0 % columns) * t.n
+        rows, cols = self._origin(d0)
         # Per operand, each dimension of the buffer (rows of A, chunks, within a chunk;
         # rows of B, blocks, within a block): its size, its stride in the view (from
         # the stored order's strides) and in the buffer. A staged on chip is not copied.
         b_k, b_column = _logical_strides(self.rhs)
-        moves = [(self.rhs, self._offset(self.rhs, mapping, (d1 * t.k, cols), [tile, kt], ops),
+        moves = [("rhs", self.rhs, self._offset(self.rhs, mapping, (d1 * t.k, cols), [tile, kt], ops),
                   [t.k, blocks, t.block], [b_k, t.block * b_column, b_column], b_buffer,
                   [t.block, t.k * t.block, 1])]
         if self.lhs is not None:
             a_row, a_k = _logical_strides(self.lhs)
-            moves.insert(0, (self.lhs, self._offset(self.lhs, mapping, (rows, d1 * t.k), [tile, kt], ops),
+            moves.insert(0, ("lhs", self.lhs,
+                             self._offset(self.lhs, mapping, (rows, d1 * t.k), [tile, kt], ops),
                              [t.m, chunks, t.chunk], [a_row, t.chunk * a_k, a_k], a_buffer,
                              [t.chunk, t.m * t.chunk, 1]))
-        for operand, at, sizes, strides, buffer, layout in moves:
+        for name, operand, at, sizes, strides, buffer, layout in moves:
             view = operand.view
             shape, strides, layout = _in_stored_order(sizes, strides, layout)
+            moved: list[Operation] = []
             if operand.transposed:
-                ops += self._rows(_Copy(view, at, shape, strides, buffer, layout, operand.load.location))
+                moved += self._rows(_Copy(view, at, shape, strides, buffer, layout, operand.load.location))
             else:
-                ops.append(_copy_of(view, at, buffer, 0, shape, strides, layout, ops))
-                ops[-1].location = operand.load.location
+                moved.append(_copy_of(view, at, buffer, 0, shape, strides, layout, moved))
+                moved[-1].location = operand.load.location
+            ops += self._first_only(tile, moved) if t.resident == name else moved
         return ops
+
+    def _first_only(self, tile: SSAValue, ops: list[Operation]) -> list[Operation]:
+        """``ops`` run only by the first of the output tiles sharing a panel."""
+        index = ApplyOp([tile], AffineMapAttr(AffineMap(1, 0, (
+            AffineExpr.dimension(0) % self._sharers(),))))
+        first = arith.CmpiOp(index.result, self._constant(0), "eq")
+        block = Block()
+        block.add_ops([*ops, scf.YieldOp()])
+        return [index, first, scf.IfOp(first.result, [], Region(block))]
 
     def _rows(self, copy: _Copy) -> list[Operation]:
         """A loop nest over the stored rows of a transposed operand's copy, one copy
@@ -442,8 +517,8 @@ class _Schedule:
                                                           t.block, self.acc)])
         slot = allocate.slots[0]
         d = [AffineExpr.dimension(i) for i in range(3)]
-        columns = self.N // t.n
-        into = AffineMap(3, 0, ((d[0] // columns) * t.m + d[2], (d[0] % columns) * t.n + d[1] * t.block))
+        row, column = self._origin(d[0])
+        into = AffineMap(3, 0, (row + d[2], column + d[1] * t.block))
 
         def out(j: SSAValue, r: SSAValue) -> list[Operation]:
             row, ops = self._row(j, r)

@@ -19,7 +19,16 @@ transfers (A read once per column of output tiles, B once per row, each run roun
 the transfer granularity; a transposed operand's scratchpad writes one granule per
 element), the matrix unit's steps (with its fill and drain per product), the load
 unit's feed and the drain of the accumulators; the tiles with the least estimate win,
-the larger on a tie.
+then those reading fewer bytes from device memory, then the larger.
+
+Operand reuse: the accumulators hold one output tile, so the output tiles of a program
+that share rows of A (a row of tiles) or columns of B (a column) would each copy them
+again. Each tiling is also weighed with one operand's panel resident in the scratchpad
+across the tiles that share it (``resident``: A's ``m`` rows over all of k, or B's ``n``
+columns), copied once and counted once in the capacity (the streamed operand's tiles
+twice, double-buffered), its device-memory reads divided among its sharers; over the
+kernel's loop only when its trips are constants (the panel spans them all) and over more
+than one k tile.
 """
 
 from __future__ import annotations
@@ -30,19 +39,22 @@ from itertools import product
 from math import prod
 
 from xdsl.context import Context
+from xdsl.dialects import scf
 from xdsl.dialects.builtin import ModuleOp
-from xdsl.ir import SSAValue
+from xdsl.ir import BlockArgument, SSAValue
 from xdsl.passes import ModulePass
 
 from ktc.arch.model import Device, device_of
 from ktc.dialects import ktdf, ktdp
 from ktc.dialects.diagnostics import KtcError, where
 from ktc.passes.analysis.contractions import Contraction, contraction, loaded_from_view
+from ktc.passes.utils.loops import static_trip_count
 from ktc.passes.utils.phases import programs
 
-SCRATCHPAD_SHARE = 3 / 4
+SCRATCHPAD_SHARE = 7 / 8
 """The share of the scratchpad the contraction's buffers may take; the rest is for the
-phases around it (its epilogue's buffers)."""
+phases around it (its epilogue's staging buffers, a few vectors each). On spyre this
+leaves a 512 x 256 block's 1 MiB column panel of B beside its 512 KiB f32 result."""
 
 
 @dataclass(frozen=True)
@@ -52,7 +64,8 @@ class ContractionTiling(ModulePass):
     Expects programs whose contractions are canonical ``linalg.generic``s over loops
     (m, n, k) of static shapes (``normalize-contractions``), a device declaration with
     a timed device. Produces ``ktdf.contraction_tiles`` on each (sizes, the engine that
-    multiplies, the estimated cycles of one tile product of the program); a generic that
+    multiplies, the estimated cycles of one tile product of the program, and the operand
+    kept resident across output tiles when that reads less); a generic that
     has them is left alone, so running the pass again changes nothing. Several products
     of one program are tiled each on its own (each program step's buffers get the
     scratchpad to themselves; ``convert-ktdf-to-dfir`` orders the engines of the steps
@@ -98,6 +111,9 @@ class _Problem:
     computed_lhs: bool
     """Whether A is computed on chip (stored row-major into the scratchpad, whole rows
     a chunk)."""
+    trips: int | None
+    """Iterations of the kernel's loop the contraction accumulates over (1 without
+    one; None when its bounds are not constants)."""
 
 
 def on_matrix_unit(c: Contraction, device: Device) -> bool:
@@ -130,10 +146,11 @@ def choose(c: Contraction, device: Device) -> ktdf.ContractionTiles | None:
     sizes = c.sizes()
     problem = _Problem(sizes[c.m[0]], sizes[c.n[0]], sizes[c.k[0]],
                        _bytes(unit.input), _bytes(unit.accumulator), device,
-                       (c.transposed(0), c.transposed(1)), not loaded_from_view(c.lhs))
+                       (c.transposed(0), c.transposed(1)), not loaded_from_view(c.lhs),
+                       _kernel_trips(c))
     candidates = [tiles for tiles in _candidates(problem) if _fits(problem, tiles)]
-    best = min(candidates, key=lambda tiles: (tiles.estimated_cycles, -tiles.m * tiles.n, -tiles.k),
-               default=None)
+    best = min(candidates, key=lambda tiles: (tiles.estimated_cycles, _read_bytes(problem, tiles),
+                                              -tiles.m * tiles.n, -tiles.k), default=None)
     if problem.computed_lhs and (best is None or best.estimated_cycles > _simd_cycles(problem)):
         return None
     if best is None:
@@ -171,17 +188,48 @@ def _candidates(p: _Problem):
         for block in _divisors(widest) if p.computed_lhs else [widest]:
             chunks = [d for d in _divisors(k) if 4 * max(m * d, d * block) * p.input_bytes <= fifo
                       and (not p.computed_lhs or d == p.k)]
-            if chunks:
-                yield ktdf.ContractionTiles(m, n, k, max(chunks), block, unit.kind,
-                                            _estimate(p, m, n, k, max(chunks), block))
+            for resident in _residencies(p, m, n, k) if chunks else ():
+                yield ktdf.ContractionTiles(
+                    m, n, k, max(chunks), block, unit.kind,
+                    _estimate(p, m, n, k, max(chunks), block, resident), resident)
+
+
+def _residencies(p: _Problem, m: int, n: int, k: int) -> list[str]:
+    """Which operand panels may stay in the scratchpad: A's rows when several output
+    tiles of a row share them (A loaded, not computed on chip), B's columns when several
+    of a column do; either only over a kernel loop of known trips, and over more than
+    one k tile (a panel's one k tile would be copied anew, for the next row or column,
+    while the last tile of the previous one may still read it: the streamed operand's
+    double-buffered copies keep the DMA one k tile ahead at most)."""
+    options = ["none"]
+    if p.trips is None or p.trips * (p.k // k) <= 1:
+        return options
+    if not p.computed_lhs and p.n // n > 1:
+        options.append("lhs")
+    if p.m // m > 1:
+        options.append("rhs")
+    return options
+
+
+def _kernel_trips(c: Contraction) -> int | None:
+    """Iterations of the loop whose iteration argument ``c`` accumulates into (1 when
+    none, None when its bounds are not constants)."""
+    init = c.init
+    if not isinstance(init, BlockArgument) or not isinstance(init.block.parent_op(), scf.ForOp):
+        return 1
+    return static_trip_count(init.block.parent_op())
 
 
 def _fits(p: _Problem, tiles: ktdf.ContractionTiles) -> bool:
-    """Accumulators in the unit, drained rows in its FIFO, operand tiles (twice) and the
-    result in the scratchpad."""
+    """Accumulators in the unit, drained rows in its FIFO, the streamed operand tiles
+    (twice), a resident panel (once: each k tile of it is copied once) and the result in
+    the scratchpad."""
     unit = p.device.matrix
     drain = p.device.fifo_bytes(unit.kind, unit.drains[0])
-    operands = 2 * (tiles.m * tiles.k + tiles.k * tiles.n) * p.input_bytes
+    a, b = tiles.m * tiles.k, tiles.k * tiles.n
+    depth = (p.trips or 1) * p.k
+    operands = {"none": 2 * (a + b), "lhs": tiles.m * depth + 2 * b,
+                "rhs": 2 * a + depth * tiles.n}[tiles.resident] * p.input_bytes
     result = p.m * p.n * p.accumulator_bytes
     capacity = p.device.memory(p.device.scratchpad).size
     return (tiles.m * tiles.n * p.accumulator_bytes <= unit.accumulator_bytes
@@ -189,20 +237,37 @@ def _fits(p: _Problem, tiles: ktdf.ContractionTiles) -> bool:
             and operands + result <= SCRATCHPAD_SHARE * capacity)
 
 
-def _estimate(p: _Problem, m: int, n: int, k: int, chunk: int, block: int) -> int:
+def _traffic(p: _Problem, m: int, n: int, k: int, chunk: int, block: int,
+             resident: str) -> tuple[float, float]:
+    """Per product of tiles, on average: the bytes read from device memory (each stored
+    run rounded to the transfer granularity) and the elements a transposing copy writes
+    one by one; a resident operand's counted once for all the output tiles sharing it."""
+    granule = p.device.roofline.dma_granularity
+    shared = {"none": (1, 1), "lhs": (p.n // n, 1), "rhs": (1, p.m // m)}[resident]
+    a_rows = (0, 0) if p.computed_lhs else (k, m) if p.transposed[0] else (m * (k // chunk), chunk)
+    b_rows = (n, k) if p.transposed[1] else (k * (n // block), block)
+    runs = sum(count * math.ceil(length * p.input_bytes / granule) * granule / share
+               for (count, length), share in zip((a_rows, b_rows), shared))
+    scattered = ((m * k / shared[0] if p.transposed[0] and chunk > 1 else 0)
+                 + (k * n / shared[1] if p.transposed[1] and block > 1 else 0))
+    return runs, scattered
+
+
+def _read_bytes(p: _Problem, tiles: ktdf.ContractionTiles) -> float:
+    """Device-memory bytes the operand copies of one product of the program read."""
+    count = (p.m // tiles.m) * (p.n // tiles.n) * (p.k // tiles.k)
+    return count * _traffic(p, tiles.m, tiles.n, tiles.k, tiles.chunk, tiles.block,
+                            tiles.resident)[0]
+
+
+def _estimate(p: _Problem, m: int, n: int, k: int, chunk: int, block: int, resident: str) -> int:
     """Cycles of one product of the program's tiles: the busiest of device memory, the
     matrix unit, its feed and the drain, plus the first transfer's latency per k tile
     (each k tile is a pipeline of its own, filled from device memory)."""
     device, unit = p.device, p.device.matrix
     roof = device.roofline
-    granule = roof.dma_granularity
     tiles = (p.m // m) * (p.n // n) * (p.k // k)
-    a_rows = (0, 0) if p.computed_lhs else (k, m) if p.transposed[0] else (m * (k // chunk), chunk)
-    b_rows = (n, k) if p.transposed[1] else (k * (n // block), block)
-    runs = sum(count * math.ceil(length * p.input_bytes / granule) * granule
-               for count, length in (a_rows, b_rows))
-    scattered = ((m * k if p.transposed[0] and chunk > 1 else 0)
-                 + (k * n if p.transposed[1] and block > 1 else 0))
+    runs, scattered = _traffic(p, m, n, k, chunk, block, resident)
     written = _scatter_cycles(device, scattered, p.input_bytes)
     memory = tiles * max(runs / roof.dma_read_bytes_per_cycle, written)
     products = tiles * (n // block) * (k // chunk)

@@ -110,8 +110,8 @@ def test_small_size_computes_its_formula(kernel: str):
     _check(case(kernel, "small"), *FORMULAS[kernel])
 
 
-@pytest.mark.parametrize("kernel", sorted(SIZES))
-@pytest.mark.parametrize("size", ["small", "large"])
+@pytest.mark.parametrize("kernel, size", [(kernel, size) for kernel in sorted(SIZES)
+                                          for size in SIZES[kernel]])
 def test_every_size_parses_and_verifies(kernel: str, size: str):
     kernel_case = case(kernel, size)
     verify_module(parse_module(kernel_case.text, kernel, context()))
