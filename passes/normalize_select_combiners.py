@@ -16,11 +16,12 @@ from dataclasses import dataclass
 from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.dialects.linalg.attrs import IteratorType
-from xdsl.dialects.linalg.ops import GenericOp, ReduceOp
+from xdsl.dialects.linalg.ops import GenericOp
 from xdsl.ir import Operation
 from xdsl.passes import ModulePass
 from xdsl.rewriter import Rewriter
 
+from ktc.dialects.upstream import ReduceOp
 from ktc.passes.analysis.reductions import extremum_of
 
 

@@ -34,10 +34,11 @@ from dataclasses import dataclass
 import numpy as np
 from xdsl.dialects.func import FuncOp
 from xdsl.dialects.linalg.attrs import IteratorType
-from xdsl.dialects.linalg.ops import GenericOp, ReduceOp
+from xdsl.dialects.linalg.ops import GenericOp
 from xdsl.ir import Operation
 
 from ktc.dialects.diagnostics import KtcError
+from ktc.dialects.upstream import ReduceOp
 from ktc.sim import numerics
 from ktc.sim.reference import Kernel, static_trips
 
@@ -167,7 +168,7 @@ def reduction_length(kernel: Kernel, scalars: Mapping[str, object] = {}) -> int:
 def _terms(op: Operation) -> int:
     """The terms one result of a reduction op folds (1 for any other op)."""
     if isinstance(op, ReduceOp):
-        shape = op.input.type.get_shape()
+        shape = op.inputs[0].type.get_shape()
         return math.prod(max(shape[d], 1) for d in op.dimensions.get_values())
     if op.name in CONTRACTIONS:
         return max(op.operands[0].type.get_shape()[-1], 1)

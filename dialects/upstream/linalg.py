@@ -1,4 +1,5 @@
-"""``linalg`` as real KTIR writes it: ``linalg.reduce`` also in its short form
+"""``linalg`` as real KTIR writes it: ``linalg.reduce`` of several inputs into as many
+outputs (an argmax's values and indices), also in its short form
 ``linalg.reduce { arith.addf } ins(...) outs(...) dimensions = [1]``, and printed in
 it whenever MLIR would; ``linalg.reduce``, ``linalg.broadcast`` and
 ``linalg.transpose`` print as MLIR does and accept a trailing attribute dictionary;
@@ -14,7 +15,9 @@ from xdsl.dialects.builtin import (
     AffineMapAttr,
     ArrayAttr,
     DenseArrayBase,
+    AnyTensorType,
     IntegerType,
+    MemRefType,
     ShapedType,
     TensorType,
     i64,
@@ -24,43 +27,60 @@ from xdsl.dialects.linalg import ops as linalg
 from xdsl.dialects.linalg.attrs import IteratorTypeAttr
 from xdsl.ir import Attribute, Block, BlockArgument, Dialect, Operation, Region, SSAValue
 from xdsl.ir.affine import AffineMap
-from xdsl.irdl import IRDLOperation, irdl_op_definition, prop_def
+from xdsl.irdl import (
+    IRDLOperation,
+    SameVariadicOperandSize,
+    base,
+    irdl_op_definition,
+    prop_def,
+    region_def,
+    var_operand_def,
+    var_result_def,
+)
 from xdsl.parser import Parser
 from xdsl.printer import Printer
 from xdsl.utils.exceptions import VerifyException
 
 from ktc.dialects.upstream import replacing
 
+def _parse_group(parser: Parser, group: str) -> list[SSAValue]:
+    """``group(%a, %b : A, B)``: operands and their types, in order."""
+    parser.parse_characters(group)
+    parser.parse_punctuation("(")
+    names = parser.parse_comma_separated_list(parser.Delimiter.NONE, parser.parse_unresolved_operand)
+    parser.parse_punctuation(":")
+    types = parser.parse_comma_separated_list(parser.Delimiter.NONE, parser.parse_type)
+    parser.parse_punctuation(")")
+    if len(names) != len(types):
+        parser.raise_error(f"{group} lists {len(names)} operands and {len(types)} types")
+    return [parser.resolve_operand(name, t) for name, t in zip(names, types)]
+
+
 def _parse_ins_outs(
     parser: Parser, keyword: str
-) -> tuple[SSAValue, SSAValue, list[int], dict[str, Attribute]]:
-    """``ins(%x : T) outs(%y : U) <keyword> = [ints] attr-dict?``."""
-    operands = []
-    for group in ("ins", "outs"):
-        parser.parse_characters(group)
-        parser.parse_punctuation("(")
-        unresolved = parser.parse_unresolved_operand()
-        parser.parse_punctuation(":")
-        operands.append(parser.resolve_operand(unresolved, parser.parse_type()))
-        parser.parse_punctuation(")")
+) -> tuple[list[SSAValue], list[SSAValue], list[int], dict[str, Attribute]]:
+    """``ins(%x, ... : T, ...) outs(%y, ... : U, ...) <keyword> = [ints] attr-dict?``."""
+    sources, inits = _parse_group(parser, "ins"), _parse_group(parser, "outs")
     parser.parse_keyword(keyword)
     parser.parse_punctuation("=")
     values = parser.parse_comma_separated_list(parser.Delimiter.SQUARE, parser.parse_integer)
-    return operands[0], operands[1], values, parser.parse_optional_attr_dict()
+    return sources, inits, values, parser.parse_optional_attr_dict()
 
 
-def _print_ins_outs(printer: Printer, op: Operation, keyword: str, values: Sequence[int]) -> None:
+def _print_group(printer: Printer, group: str, values: Sequence[SSAValue]) -> None:
+    printer.print_string(f" {group}(")
+    printer.print_list(values, printer.print_ssa_value)
+    printer.print_string(" : ")
+    printer.print_list([v.type for v in values], printer.print_attribute)
+    printer.print_string(")")
+
+
+def _print_ins_outs(printer: Printer, sources: Sequence[SSAValue], inits: Sequence[SSAValue],
+                    op: Operation, keyword: str, values: Sequence[int]) -> None:
     """MLIR's spelling, with the space it leaves after the integer list."""
-    source, init = op.operands[:2]
-    printer.print_string(" ins(")
-    printer.print_ssa_value(source)
-    printer.print_string(" : ")
-    printer.print_attribute(source.type)
-    printer.print_string(") outs(")
-    printer.print_ssa_value(init)
-    printer.print_string(" : ")
-    printer.print_attribute(init.type)
-    printer.print_string(f") {keyword} = [{', '.join(map(str, values))}] ")
+    _print_group(printer, "ins", sources)
+    _print_group(printer, "outs", inits)
+    printer.print_string(f" {keyword} = [{', '.join(map(str, values))}] ")
     printer.print_op_attributes(op.attributes)
 
 
@@ -69,25 +89,50 @@ def _element_type(value: SSAValue) -> Attribute:
     return value.type.get_element_type()
 
 
-class ReduceOp(linalg.ReduceOp):
-    """``linalg.reduce``, with MLIR's short form for a body of one combining op.
+@irdl_op_definition
+class ReduceOp(IRDLOperation):
+    """``linalg.reduce`` of any number of inputs into as many outputs, as MLIR has it
+    (xDSL's takes one of each), with MLIR's short form for a body of one combining op.
 
-    In the short form ``{ arith.addf }`` the op takes the accumulator first:
-    ``%r = arith.addf %init, %in`` (MLIR's ``initFirst``).
+    The body reads one element of each input, then the accumulator of each output,
+    and yields the new accumulators. In the short form ``{ arith.addf }`` (one input)
+    the op takes the accumulator first: ``%r = arith.addf %init, %in`` (MLIR's
+    ``initFirst``).
     """
+
+    name = "linalg.reduce"
+
+    inputs = var_operand_def(base(MemRefType) | base(AnyTensorType))
+    inits = var_operand_def(base(MemRefType) | base(AnyTensorType))
+    result = var_result_def(AnyTensorType)
+    region = region_def("single_block")
+    dimensions = prop_def(DenseArrayBase.constr(i64))
+
+    irdl_options = (SameVariadicOperandSize(),)
+
+    def __init__(self, inputs: Sequence[SSAValue], inits: Sequence[SSAValue],
+                 dimensions: Attribute, region: Region):
+        super().__init__(
+            properties={"dimensions": dimensions},
+            operands=(inputs, inits),
+            regions=[region],
+            result_types=[[i.type for i in inits if isinstance(i.type, TensorType)]],
+        )
 
     @classmethod
     def parse(cls, parser: Parser) -> "ReduceOp":
         payload = cls._parse_payload(parser)
-        source, init, dimensions, attributes = _parse_ins_outs(parser, "dimensions")
+        sources, inits, dimensions, attributes = _parse_ins_outs(parser, "dimensions")
         if payload is None:
             arguments = parser.parse_comma_separated_list(
                 parser.Delimiter.PAREN, parser.parse_argument
             )
             region = parser.parse_region(arguments)
+        elif len(sources) != 1 or len(inits) != 1:
+            parser.raise_error("the short form of linalg.reduce takes one input and one output")
         else:
-            region = _payload_region(*payload, source, init)
-        op = cls(source, init, DenseArrayBase.from_list(i64, dimensions), region)
+            region = _payload_region(*payload, sources[0], inits[0])
+        op = cls(sources, inits, DenseArrayBase.from_list(i64, dimensions), region)
         op.attributes |= attributes
         return op
 
@@ -111,7 +156,8 @@ class ReduceOp(linalg.ReduceOp):
             printer.print_string(f" {{ {payload.name}")
             printer.print_op_attributes(_payload_attributes(payload))
             printer.print_string(" }")
-        _print_ins_outs(printer, self, "dimensions", self.dimensions.get_values())
+        _print_ins_outs(printer, self.inputs, self.inits, self, "dimensions",
+                        self.dimensions.get_values())
         if payload is not None:
             return
         with printer.indented():
@@ -123,7 +169,7 @@ class ReduceOp(linalg.ReduceOp):
     def payload_op(self) -> Operation | None:
         """The body's one op, when the short form can say it (MLIR's ``findPayloadOp``)."""
         block = self.region.block
-        if len(block.ops) != 2:
+        if len(self.inputs) != 1 or len(block.ops) != 2:
             return None
         payload, terminator = block.ops
         if list(payload.operands) != [block.args[-1], *block.args[:-1]]:
@@ -131,13 +177,30 @@ class ReduceOp(linalg.ReduceOp):
         return payload if list(terminator.operands) == list(payload.results) else None
 
     def verify_(self) -> None:
-        rank = len(_shape(self.input))
+        if not self.inputs:
+            raise VerifyException("reduces no inputs; it takes at least one, and as many outputs")
+        shapes = {_shape(v) for v in self.inputs}
+        if len(shapes) != 1:
+            raise VerifyException("inputs of different shapes")
+        (shape,) = shapes
         dimensions = self.dimensions.get_values()
-        outside = [d for d in dimensions if not 0 <= d < rank]
+        outside = [d for d in dimensions if not 0 <= d < len(shape)]
         if outside:
             raise VerifyException(f"reduction dimension {outside[0]} is out of range for "
-                                  f"an input of rank {rank}")
-        super().verify_()
+                                  f"an input of rank {len(shape)}")
+        kept = tuple(n for d, n in enumerate(shape) if d not in dimensions)
+        for source, init in zip(self.inputs, self.inits):
+            if _element_type(source) != _element_type(init):
+                raise VerifyException(
+                    f"Reduction element types must be equal, but input is "
+                    f"{_element_type(source)} and init is {_element_type(init)}")
+            if _shape(init) != kept:
+                raise VerifyException(f"an output of shape {list(_shape(init))}; the inputs "
+                                      f"reduced over {list(dimensions)} have shape {list(kept)}")
+        expected = [*map(_element_type, self.inputs), *map(_element_type, self.inits)]
+        if [a.type for a in self.region.block.args] != expected:
+            raise VerifyException("the body's arguments must be one element of each input, "
+                                  "then of each output")
 
 
 def _shape(value: SSAValue) -> tuple[int, ...]:
@@ -178,13 +241,16 @@ class _InsOutsSyntax:
 
     @classmethod
     def parse(cls, parser: Parser) -> Operation:
-        source, init, values, attributes = _parse_ins_outs(parser, cls.KEYWORD)
-        op = cls(source, init, DenseArrayBase.from_list(i64, values))
+        sources, inits, values, attributes = _parse_ins_outs(parser, cls.KEYWORD)
+        if len(sources) != 1 or len(inits) != 1:
+            parser.raise_error(f"{cls.name} takes one input and one output")
+        op = cls(sources[0], inits[0], DenseArrayBase.from_list(i64, values))
         op.attributes |= attributes
         return op
 
     def print(self, printer: Printer) -> None:
-        _print_ins_outs(printer, self, self.KEYWORD, self.properties[self.KEYWORD].get_values())
+        _print_ins_outs(printer, self.operands[:1], self.operands[1:2], self, self.KEYWORD,
+                        self.properties[self.KEYWORD].get_values())
 
 
 class BroadcastOp(_InsOutsSyntax, linalg.BroadcastOp):

@@ -22,12 +22,14 @@ from collections.abc import Sequence
 
 from xdsl.dialects import arith, tensor
 from xdsl.dialects.builtin import AffineMapAttr, DenseIntOrFPElementsAttr, ShapedType, TensorType
-from xdsl.dialects.linalg.ops import BroadcastOp, GenericOp, ReduceOp, YieldOp
+from xdsl.dialects.linalg.ops import BroadcastOp, GenericOp, YieldOp
 from xdsl.dialects.linalg.abstract_ops import LinalgStructuredOperation
 from xdsl.dialects.linalg.attrs import IteratorType, IteratorTypeAttr
 from xdsl.ir import Attribute, Block, BlockArgument, Operation, OpResult, Region, SSAValue
 from xdsl.ir.affine import AffineDimExpr, AffineExpr, AffineMap
 from xdsl.rewriter import InsertPoint, Rewriter
+
+from ktc.dialects.upstream import ReduceOp
 
 _ELEMENTWISE_DIALECTS = ("arith", "math")
 """Dialects whose ops on tensors apply a scalar op element by element."""
@@ -88,7 +90,7 @@ def _generalized(op: Operation) -> list[Operation] | None:
     if isinstance(op, BroadcastOp):
         return [broadcast_generic(op)]
     if isinstance(op, ReduceOp):
-        return [_reduce(op)]
+        return [reduce_generic(op)]
     if isinstance(op, tensor.SplatOp):
         return _splat(op.input, op.result.type)
     if isinstance(op, arith.ConstantOp) and isinstance(op.result.type, TensorType):
@@ -115,8 +117,9 @@ def broadcast_generic(op: BroadcastOp) -> GenericOp:
     )
 
 
-def _reduce(op: ReduceOp) -> GenericOp:
-    rank = op.input.type.get_num_dims()
+def reduce_generic(op: ReduceOp) -> GenericOp:
+    """The ``linalg.generic`` of ``op``: inputs read whole, outputs through the kept dimensions."""
+    rank = op.inputs[0].type.get_num_dims()
     reduced = set(op.dimensions.get_values())
     kept = tuple(AffineExpr.dimension(d) for d in range(rank) if d not in reduced)
     iterators = [
@@ -124,10 +127,10 @@ def _reduce(op: ReduceOp) -> GenericOp:
         for d in range(rank)
     ]
     return _generic(
-        [op.input],
-        [op.init],
+        list(op.inputs),
+        list(op.inits),
         _body(op.region),
-        [_identity(rank), AffineMapAttr(AffineMap(rank, 0, kept))],
+        [_identity(rank)] * len(op.inputs) + [AffineMapAttr(AffineMap(rank, 0, kept))] * len(op.inits),
         iterators,
         op.result.types,
     )

@@ -1,7 +1,7 @@
 // The upstream forms ktc reads in their KTIR spelling still reject what MLIR rejects,
 // with the error where it was written: a short-form linalg.reduce naming an op that
 // does not exist, a `symbol(...)` subscript around anything but one value, an
-// iter_args arrow with no type.
+// iter_args arrow with no type, a linalg.reduce of two inputs into one output.
 
 // RUN: ktc-opt %s --split-input-file --verify-diagnostics
 
@@ -28,5 +28,16 @@ func.func @arrow_without_type(%a: index, %z: tensor<4xf32>) {
   %l = scf.for %i = %a to %a step %a iter_args(%acc = %z) -> {
     scf.yield %acc : tensor<4xf32>
   }
+  return
+}
+
+// -----
+
+func.func @outputs_fewer_than_inputs(%a: tensor<8x16xf32>, %i: tensor<8x16xf32>, %b: tensor<8xf32>) {
+  // expected-error@+1 {{Variadic operands have different sizes: [2, 1]}}
+  %r = linalg.reduce ins(%a, %i : tensor<8x16xf32>, tensor<8x16xf32>) outs(%b : tensor<8xf32>) dimensions = [1]
+    (%x: f32, %y: f32, %acc: f32) {
+      linalg.yield %acc : f32
+    }
   return
 }
