@@ -15,6 +15,7 @@ from xdsl.dialects.builtin import (
     MemRefType,
     ModuleOp,
     TensorType,
+    f32,
     i1,
 )
 from xdsl.dialects.func import FuncOp
@@ -51,7 +52,7 @@ from ktc.passes.analysis.distributed import access_kind, accesses, partitions
 from ktc.passes.analysis.indirect import describe
 from ktc.passes.analysis.inter_tile import consumer_of, function_of, resolve, resolve_consume
 from ktc.passes.analysis.ranges import Ranges
-from ktc.passes.analysis.reductions import extremum_of
+from ktc.passes.analysis.reductions import arg_extremum_of, extremum_of
 from ktc.passes.analysis.remote import remote_access
 from ktc.passes.utils.affine import box_bounds
 from ktc.passes.utils.compares import instructions_of
@@ -217,6 +218,8 @@ class _Rules:
             describe(op)
         elif op.name == "linalg.generic":
             self._generic(op)
+        elif op.name == "linalg.reduce" and len(op.results) == 2:
+            self._arg_extremum(op, len(op.operands) - 2)
         elif op.name == "linalg.reduce":
             _reduce(op)
         elif isinstance(op, InterTileProduceOp):
@@ -304,7 +307,8 @@ class _Rules:
         _on_tensors(op)
         reduces = any(t.data == IteratorType.REDUCTION for t in op.iterator_types.data)
         if reduces and len(op.outputs) != 1:
-            raise _error(op, _ONE_ACCUMULATOR.format(len(op.outputs)))
+            self._arg_extremum(op, len(op.inputs))
+            return
         for iterator in op.iterator_types.data:
             if iterator.data not in (IteratorType.PARALLEL, IteratorType.REDUCTION):
                 raise _error(
@@ -325,6 +329,35 @@ class _Rules:
                 self._elementwise(inner)
             if isinstance(inner, arith.SelectOp) and inner not in kept:
                 _body_condition(inner)
+
+    def _arg_extremum(self, op: Operation, inputs: int) -> None:
+        """A reduction into two outputs: an argmax or argmin (``arg_extremum_of``)
+        whose index is an f32 input, which ``normalize-select-combiners`` makes a
+        max or min and a min of masked indices."""
+        _on_tensors(op)
+        arg = arg_extremum_of(op.regions[0].block, inputs) if len(op.results) == 2 else None
+        if arg is None:
+            raise _error(op, _ONE_ACCUMULATOR.format(len(op.results)))
+        if isinstance(arg.index, Operation):
+            raise _error(op, "takes its index from linalg.index; the compute engine has no "
+                             "lanes that count positions: pass the indices as an f32 input "
+                             "tensor of the reduction (exact up to 2^24)")
+        if not arg.tie_break:
+            raise _error(op, "keeps the first of equal values in the order it folds; the "
+                             "compiled fold keeps the smallest index: break ties by the "
+                             "index (arith.ori of the strict compare and arith.andi of cmpf "
+                             "oeq with the index compare)")
+        index = arg.index.type
+        if index != f32 or f32 not in self.device.compute.lanes:
+            lanes = ", ".join(map(attr_text, self.device.compute.lanes))
+            raise _error(op, f"reduces indices of type {attr_text(index)}; the "
+                             f"{self.device.compute_kind} of device @{self.device.name} "
+                             f"carries them in f32 lanes (it has lanes for {lanes}, none "
+                             "for integers): pass and store the indices as f32")
+        maps = [m.data for m in op.indexing_maps.data] if op.name == "linalg.generic" else []
+        if maps and maps[-1] != maps[-2]:
+            raise _error(op, "writes its value and its index through different maps; "
+                             "the argmax writes both at the same place")
 
     def _arith_math(self, op: Operation) -> None:
         """An arith, math or spyreop op: a constant, integer arithmetic on scalars
@@ -582,8 +615,10 @@ def _reduce(op: Operation) -> None:
 
 
 _ONE_ACCUMULATOR = (
-    "reduces into {} outputs; the pipeline reduces into one accumulator (an argmax's "
-    "index is not compiled yet: the compute engine folds one value per lane)"
+    "reduces into {} outputs; the pipeline reduces into one accumulator, or into two "
+    "by an argmax or argmin body: select(c, v, acc_v) and select(c, i, acc_i) with c "
+    "cmpf ogt (olt) of v and acc_v, or that arith.ori (cmpf oeq of v and acc_v arith.andi "
+    "i < acc_i)"
 )
 
 

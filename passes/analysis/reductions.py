@@ -1,16 +1,18 @@
 """What a reduction ``linalg.generic`` is: whether it reduces its innermost
-dimension, with which ``arith`` combiner, and that combiner's identity; and which
-compare-and-select body keeps an extremum (``extremum_of``)."""
+dimension, with which ``arith`` combiner, and that combiner's identity; which
+compare-and-select body keeps an extremum (``extremum_of``), and which two-output
+body keeps an extremum and its index (``arg_extremum_of``: an argmax or argmin)."""
 
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 
 from xdsl.dialects import arith
 from xdsl.dialects.builtin import TensorType
 from xdsl.dialects.linalg.attrs import IteratorType
-from xdsl.dialects.linalg.ops import GenericOp, YieldOp
-from xdsl.ir import Block, Operation, SSAValue
+from xdsl.dialects.linalg.ops import GenericOp, IndexOp, YieldOp
+from xdsl.ir import Block, BlockArgument, Operation, SSAValue
 
 IDENTITIES: dict[type[Operation], float] = {
     arith.AddfOp: 0.0,
@@ -79,3 +81,106 @@ def extremum_of(block: Block) -> Operation | None:
 def _extremum(greater: bool, accumulator: SSAValue, term: SSAValue) -> Operation:
     kind = arith.MaxnumfOp if greater else arith.MinnumfOp
     return kind(term, accumulator)
+
+
+@dataclass(frozen=True)
+class ArgExtremum:
+    """A two-output reduction body that keeps the larger (``greater``) or smaller of
+    its values and, beside it, that value's index: an argmax or argmin.
+
+    The body yields ``select(c, v, acc_v), select(c, i, acc_i)`` (values first),
+    ``c`` the strict comparison ``v > acc_v`` (``v < acc_v``), or that or ``v ==
+    acc_v and i < acc_i`` (``tie_break``: equal values keep the smaller index in any
+    fold order). ``value`` and ``index`` are the block arguments of ``v`` and ``i``,
+    or ``index`` the ``linalg.index`` op ``i`` is cast from.
+    """
+
+    greater: bool
+    value: BlockArgument
+    index: BlockArgument | Operation
+    tie_break: bool
+
+
+def arg_extremum_of(block: Block, inputs: int) -> ArgExtremum | None:
+    """The argmax or argmin a reduction body of ``inputs`` inputs and two outputs
+    means (``ArgExtremum``), or None."""
+    yielded = block.last_op
+    if not isinstance(yielded, YieldOp) or len(yielded.operands) != 2 or len(block.args) != inputs + 2:
+        return None
+    selects = [value.owner for value in yielded.operands]
+    if not all(isinstance(s, arith.SelectOp) for s in selects) or selects[0].cond is not selects[1].cond:
+        return None
+    acc_v, acc_i = block.args[inputs:]
+    (v, kept_v), (i, kept_i) = ((s.lhs, s.rhs) for s in selects)
+    if (kept_v, kept_i) != (acc_v, acc_i) or v not in block.args[:inputs]:
+        return None
+    index = i if i in block.args[:inputs] else _position(i)
+    if index is None or index is v:
+        return None
+    return _arg_condition(selects[0].cond, v, acc_v, i, acc_i, index)
+
+
+def _arg_condition(cond: SSAValue, v: SSAValue, acc_v: SSAValue, i: SSAValue, acc_i: SSAValue,
+                   index: BlockArgument | Operation) -> ArgExtremum | None:
+    """The argmax or argmin ``cond`` chooses the new pair by: ``v`` strictly beyond
+    ``acc_v``, or that or equal with ``i`` the smaller index."""
+    greater = _strict(cond, v, acc_v)
+    if greater is not None:
+        return ArgExtremum(greater, v, index, tie_break=False)
+    either = cond.owner
+    if not isinstance(either, arith.OrIOp):
+        return None
+    for strict, tie in ((either.lhs, either.rhs), (either.rhs, either.lhs)):
+        greater = _strict(strict, v, acc_v)
+        if greater is not None and _tie(tie, v, acc_v, i, acc_i):
+            return ArgExtremum(greater, v, index, tie_break=True)
+    return None
+
+
+def _strict(cond: SSAValue, new: SSAValue, old: SSAValue) -> bool | None:
+    """True when ``cond`` is ``new > old``, False when ``new < old``, else None."""
+    return _ordering(cond, new, old, {"ogt": True, "olt": False})
+
+
+def _ordering(cond: SSAValue, new: SSAValue, old: SSAValue, meanings: dict[str, bool]) -> bool | None:
+    """``meanings[p]`` for ``cond = cmp(p, new, old)``, its negation for the operands
+    swapped, None for anything else (``p`` an ``arith.cmpf`` or ``arith.cmpi``
+    predicate)."""
+    compare = cond.owner
+    if isinstance(compare, arith.CmpfOp):
+        predicate = arith.CMPF_COMPARISON_OPERATIONS[compare.predicate.value.data]
+    elif isinstance(compare, arith.CmpiOp):
+        predicate = arith.CMPI_COMPARISON_OPERATIONS[compare.predicate.value.data]
+    else:
+        return None
+    if predicate not in meanings:
+        return None
+    if (compare.lhs, compare.rhs) == (new, old):
+        return meanings[predicate]
+    if (compare.lhs, compare.rhs) == (old, new):
+        return not meanings[predicate]
+    return None
+
+
+def _tie(cond: SSAValue, v: SSAValue, acc_v: SSAValue, i: SSAValue, acc_i: SSAValue) -> bool:
+    """Whether ``cond`` is ``v == acc_v and i < acc_i`` (either operand order)."""
+    both = cond.owner
+    if not isinstance(both, arith.AndIOp):
+        return False
+    smaller = {"olt": True, "ogt": False, "slt": True, "sgt": False, "ult": True, "ugt": False}
+    for equal, lower in ((both.lhs, both.rhs), (both.rhs, both.lhs)):
+        same = equal.owner
+        if (isinstance(same, arith.CmpfOp)
+                and arith.CMPF_COMPARISON_OPERATIONS[same.predicate.value.data] == "oeq"
+                and {same.lhs, same.rhs} == {v, acc_v} and _ordering(lower, i, acc_i, smaller)):
+            return True
+    return False
+
+
+def _position(value: SSAValue) -> Operation | None:
+    """The ``linalg.index`` ``value`` is, or is cast from (index and integer casts,
+    integer to float)."""
+    op = value.owner
+    while isinstance(op, arith.IndexCastOp | arith.SIToFPOp | arith.UIToFPOp):
+        op = op.input.owner
+    return op if isinstance(op, IndexOp) else None
