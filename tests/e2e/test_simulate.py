@@ -37,6 +37,7 @@ EXAMPLES = {
     "broadcast_add": {},
     "silu_mul": {},
     "row_sum": {},
+    "argmax": {},
     "softmax": {},
     "rmsnorm": {},
     "split_rmsnorm": {},

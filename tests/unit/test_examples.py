@@ -79,6 +79,14 @@ def _paged_keys(args: dict) -> np.ndarray:
     t = np.arange(64)
     pages = _wide(args, "pages")
     return pages[args["table"][:, t // 16], :, t % 16, :].transpose(0, 2, 1, 3)
+def _argmax_inputs(rng: np.random.Generator) -> dict[str, np.ndarray]:
+    """Values from few levels (many ties), a row of -inf, the column numbers as f32."""
+    x = rng.integers(-3, 4, (64, 200)).astype(np.float16)
+    x[5] = -np.inf
+    cols = np.broadcast_to(np.arange(200, dtype=np.float32), (64, 200)).copy()
+    return {"x": x, "cols": cols, "m": np.zeros(64, np.float16), "am": np.zeros(64, np.float32)}
+
+
 def _attention(args: dict) -> np.ndarray:
     q, k, v = _wide(args, "q"), _wide(args, "k"), _wide(args, "v")
     scores = q @ k.T / 8
@@ -138,6 +146,8 @@ FORMULAS: dict[str, Formula] = {
         lambda rng: {"q": _f16(rng, 64, 64), "k": _f16(rng, 64, 64), "v": _f16(rng, 64, 64),
                      "out": np.zeros((64, 64), np.float16)},
         "out", _attention, 2e-2),
+    "argmax.mlir": Formula(
+        _argmax_inputs, "am", lambda args: np.argmax(args["x"], axis=1).astype(np.float64), 0.0),
     "row_sum.mlir": Formula(
         lambda rng: {"x": rng.standard_normal((64, 256)).astype(np.float32),
                      "y": np.zeros(64, np.float32)},
