@@ -58,18 +58,18 @@ class InterTileReduceLowering(ModulePass):
     Expects programs as ``compute-group-extraction`` leaves them (or KTIR kernels):
     ``func.func`` with a static ``grid`` that fits the device's cores in one wave, the
     pair at the function's top level or inside ``scf.for`` loops (``function_of``),
-    a reduce of one partial of rank >= 1 whose consumers are producers of their
-    group (reduce-to-one, reduce-to-subset or all-reduce; see ``resolve``), in a
-    module that declares its device.
+    a reduce of one partial or several, each of rank >= 1, whose consumers are
+    producers of their group (reduce-to-one, reduce-to-subset or all-reduce; see
+    ``resolve``), in a module that declares its device.
 
     Produces, per pair:
 
-    - a receive buffer ``memref.alloc`` in the scratchpad at the function's start,
+    - per partial, a receive buffer ``memref.alloc`` in the scratchpad at the function's start,
       ``slots`` partials stacked along dimension 0 (same address on every tile),
       reused by every iteration of the loops around the pair (the signals that keep
       a copy from overwriting a slot not yet folded are ``convert-ktdf-to-dfir``'s);
     - the producer body inlined (its group id a ``ktdf.tile_table`` of the linear tile
-      id, x fastest) and its partial stored with ``ktdp.store`` into the tile's slot
+      id, x fastest) and each partial stored with ``ktdp.store`` into the tile's slot
       (``ktdf.tile_table`` of slots times the partial's first extent);
     - per consumer rank ``k`` (the ``k``-th consumer of a group in ascending id), a
       ``ktdf.pipeline`` with one stage on the interconnect stop's engine kind: a
@@ -77,8 +77,8 @@ class InterTileReduceLowering(ModulePass):
       scratchpad of the tile its ``ktdf.to_tiles`` table names, the group's ``k``-th
       consumer (-1 on that consumer itself and on non-producers, which send
       nothing; a rank on which no tile sends has no pipeline);
-    - at the reduce, a ``ktdp.load`` of every slot and the combiner inlined as a fold
-      in slot order (from the identity when there is one); the reduce's result is the
+    - at the reduce, a ``ktdp.load`` of every slot of each buffer and the combiner
+      inlined as a fold of the partials' tuples in slot order (from the identity when there is one); the reduce's result is the
       fold's, meaningful on consumer tiles only, as in KTIR.
 
     A produce + ``ktdp.inter_tile_consume`` pair (``resolve_consume``: each consumer
@@ -109,24 +109,29 @@ def _lower(produce: ktdp.InterTileProduceOp, scratchpad: str, stop: str) -> None
     func = function_of(produce)
     grid = grid_of(func)
     reduce, exchange = resolve(produce, prod(grid))
-    partial_type = reduce.outputs[0].type
     tile = linear_tile_id(produce, grid)
-    partial = _inline_producer(produce, tile, exchange.group_table(groups_of(produce, exchange.tiles)))
-    rows = partial_type.get_shape()[0]
-    shape = [rows * exchange.slots, *partial_type.get_shape()[1:]]
-    received = memref.AllocOp([], [], MemRefType(partial_type.get_element_type(), shape,
-                                                  memory_space=StringAttr(scratchpad)))
-    received.memref.name_hint = "received"
-    Rewriter.insert_op(received, InsertPoint.at_start(func.body.block))
+    partials = _inline_producer(produce, tile, exchange.group_table(groups_of(produce, exchange.tiles)))
     slot = ktdf.TileTableOp(tile, exchange.slot_table())
-    extent = arith.ConstantOp.from_int_and_width(rows, IndexType())
-    offset = arith.MuliOp(slot, extent)
-    own = _slot_tile(received.memref, offset.result, partial_type)
-    store = ktdp.StoreOp.build(operands=[partial, own.result])
-    rings = [_ring_pipeline(received.memref, offset.result, offset.result, partial_type, table, stop)
-             for table in exchange.send_tables()]
-    _insert([slot, extent, offset, own, store, *rings], produce)
-    _fold(reduce, received.memref, exchange)
+    ops: list[Operation] = [slot]
+    buffers = []
+    for k, (partial, result) in enumerate(zip(partials, reduce.outputs)):
+        partial_type = result.type
+        rows = partial_type.get_shape()[0]
+        shape = [rows * exchange.slots, *partial_type.get_shape()[1:]]
+        received = memref.AllocOp([], [], MemRefType(partial_type.get_element_type(), shape,
+                                                      memory_space=StringAttr(scratchpad)))
+        received.memref.name_hint = "received" if len(partials) == 1 else f"received{k}"
+        Rewriter.insert_op(received, InsertPoint.at_start(func.body.block))
+        extent = arith.ConstantOp.from_int_and_width(rows, IndexType())
+        offset = arith.MuliOp(slot, extent)
+        own = _slot_tile(received.memref, offset.result, partial_type)
+        store = ktdp.StoreOp.build(operands=[partial, own.result])
+        rings = [_ring_pipeline(received.memref, offset.result, offset.result, partial_type, table, stop)
+                 for table in exchange.send_tables()]
+        ops += [extent, offset, own, store, *rings]
+        buffers.append(received.memref)
+    _insert(ops, produce)
+    _fold(reduce, buffers, exchange)
     Rewriter.erase_op(produce)
 
 
@@ -139,7 +144,7 @@ def _consume(produce: ktdp.InterTileProduceOp, scratchpad: str, stop: str) -> No
     consume, delivery = resolve_consume(produce, prod(grid))
     partial_type = consume.outputs[0].type
     tile = linear_tile_id(produce, grid)
-    partial = _inline_producer(produce, tile, list(delivery.groups))
+    (partial,) = _inline_producer(produce, tile, list(delivery.groups))
     rows = partial_type.get_shape()[0]
     shape = [2 * rows, *partial_type.get_shape()[1:]]
     buffer = memref.AllocOp([], [], MemRefType(partial_type.get_element_type(), shape,
@@ -169,21 +174,21 @@ def _insert(ops: list[Operation], before: Operation) -> None:
     Rewriter.insert_op(ops, InsertPoint.before(before))
 
 
-def _inline_producer(produce: ktdp.InterTileProduceOp, tile: SSAValue, groups: list[int]) -> SSAValue:
+def _inline_producer(produce: ktdp.InterTileProduceOp, tile: SSAValue,
+                     groups: list[int]) -> list[SSAValue]:
     """Move the producer's body before it (its group id the tile's entry of
-    ``groups``); its yielded partial."""
+    ``groups``); its yielded partials."""
     block = produce.body.block
     group = block.args[0]
     if group.uses:
         table = ktdf.TileTableOp(tile, list(groups))
         _insert([table], produce)
         group.replace_all_uses_with(table.result)
-    yielded = block.last_op
-    partial = yielded.operands[0]
+    partials = list(block.last_op.operands)
     for op in list(block.ops)[:-1]:
         op.detach()
         Rewriter.insert_op(op, InsertPoint.before(produce))
-    return partial
+    return partials
 
 
 def _slot_tile(buffer: SSAValue, offset: SSAValue | int, partial: TensorType) -> ktdp.ConstructAccessTileOp:
@@ -222,26 +227,29 @@ def _ring_pipeline(buffer: SSAValue, source: SSAValue, dest: SSAValue, partial: 
     return ktdf.PipelineOp([private, stage])
 
 
-def _fold(reduce: ktdp.InterTileReduceOp, buffer: SSAValue, exchange: Exchange) -> None:
-    """Load every slot and combine them in slot order where ``reduce`` was."""
-    partial_type = reduce.outputs[0].type
-    rows = partial_type.get_shape()[0]
+def _fold(reduce: ktdp.InterTileReduceOp, buffers: list[SSAValue], exchange: Exchange) -> None:
+    """Load every slot of each partial's buffer and combine them in slot order where
+    ``reduce`` was."""
     ops: list[Operation] = []
-    partials = []
+    slots = []
     for slot in range(exchange.slots):
-        tile = _slot_tile(buffer, slot * rows, partial_type)
-        load = ktdp.LoadOp.build(operands=[tile.result], result_types=[partial_type])
-        load.result.name_hint = f"partial{slot}"
-        ops += [tile, load]
-        partials.append(load.result)
-    total = reduce.identity[0] if reduce.identity else partials.pop(0)
+        loads = []
+        for k, (buffer, result) in enumerate(zip(buffers, reduce.outputs)):
+            partial_type = result.type
+            tile = _slot_tile(buffer, slot * partial_type.get_shape()[0], partial_type)
+            load = ktdp.LoadOp.build(operands=[tile.result], result_types=[partial_type])
+            load.result.name_hint = f"partial{slot}" if len(buffers) == 1 else f"slot{slot}_partial{k}"
+            ops += [tile, load]
+            loads.append(load.result)
+        slots.append(loads)
+    totals = list(reduce.identity) if reduce.identity else slots.pop(0)
     combiner = reduce.combiner.block
-    for value in partials:
-        mapping = {combiner.args[0]: total, combiner.args[1]: value}
+    for values in slots:
+        mapping = dict(zip(combiner.args, [*totals, *values]))
         for op in list(combiner.ops)[:-1]:
-            copy = op.clone(mapping)
-            ops.append(copy)
-        total = mapping.get(combiner.last_op.operands[0], combiner.last_op.operands[0])
+            ops.append(op.clone(mapping))
+        totals = [mapping.get(v, v) for v in combiner.last_op.operands]
     _insert(ops, reduce)
-    reduce.outputs[0].replace_all_uses_with(total)
+    for result, total in zip(reduce.outputs, totals):
+        result.replace_all_uses_with(total)
     Rewriter.erase_op(reduce)

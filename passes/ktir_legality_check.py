@@ -39,6 +39,7 @@ from ktc.dialects.ktdp import (
     MemorySpaceKind,
     InterTileConsumeOp,
     InterTileProduceOp,
+    InterTileReduceOp,
     LoadOp,
     RuntimeArgType,
     StoreOp,
@@ -52,7 +53,7 @@ from ktc.passes.analysis.distributed import access_kind, accesses, partitions
 from ktc.passes.analysis.indirect import describe
 from ktc.passes.analysis.inter_tile import consumer_of, function_of, resolve, resolve_consume
 from ktc.passes.analysis.ranges import Ranges
-from ktc.passes.analysis.reductions import arg_extremum_of, extremum_of
+from ktc.passes.analysis.reductions import arg_combiner_of, arg_extremum_of, extremum_of
 from ktc.passes.analysis.remote import remote_access
 from ktc.passes.utils.affine import box_bounds
 from ktc.passes.utils.compares import instructions_of
@@ -197,7 +198,7 @@ class _Rules:
         check_element_types(op)
         self._kind(op)
         self._result_types(op)
-        if op.name not in NESTING:
+        if op.name not in NESTING or _arg_combiner(op):
             return
         for region in op.regions:
             for block in region.blocks:
@@ -620,6 +621,16 @@ _ONE_ACCUMULATOR = (
     "cmpf ogt (olt) of v and acc_v, or that arith.ori (cmpf oeq of v and acc_v arith.andi "
     "i < acc_i)"
 )
+
+
+def _arg_combiner(op: Operation) -> bool:
+    """Whether ``op`` is an ``inter_tile_reduce`` whose combiner ``normalize-select-
+    combiners`` rewrites (an argmax or argmin of f32 indices, ties broken by the
+    index), so its compares and selects are not compiled as written."""
+    if not isinstance(op, InterTileReduceOp) or len(op.outputs) != 2:
+        return False
+    arg = arg_combiner_of(op.combiner.block)
+    return arg is not None and arg.tie_break and arg.index.type.get_element_type() == f32
 
 
 def _extremum_ops(block) -> tuple[Operation, ...]:

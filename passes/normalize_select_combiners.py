@@ -23,15 +23,25 @@ the positions holding the maximum, which the body gives with its tie break in an
 fold order (a body without it, which keeps the first of equal values in its fold
 order, is left alone). Values that clamp alike (``-inf`` and the lowest finite f32)
 count as equal, and a NaN value is never the maximum (``maxnumf``) but takes part in
-the mask as the lowest value.
+the mask as the lowest value. An ``inter_tile_reduce`` combiner of (value, index)
+partials with the same body becomes ``M = max(l_v, r_v)`` and ``min(l_i + F *
+mask(l_v), r_i + F * mask(r_v))`` on the partials' tensors.
 """
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
 from xdsl.context import Context
 from xdsl.dialects import arith, tensor
-from xdsl.dialects.builtin import AffineMapAttr, FloatAttr, ModuleOp, TensorType, f32
+from xdsl.dialects.builtin import (
+    AffineMapAttr,
+    DenseIntOrFPElementsAttr,
+    FloatAttr,
+    ModuleOp,
+    TensorType,
+    f32,
+)
 from xdsl.dialects.linalg.attrs import IteratorType, IteratorTypeAttr
 from xdsl.dialects.linalg.ops import GenericOp, YieldOp
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
@@ -39,8 +49,9 @@ from xdsl.ir.affine import AffineMap
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
+from ktc.dialects.ktdp import InterTileReduceOp
 from ktc.dialects.upstream import ReduceOp
-from ktc.passes.analysis.reductions import arg_extremum_of, extremum_of
+from ktc.passes.analysis.reductions import arg_combiner_of, arg_extremum_of, extremum_of
 from ktc.passes.utils.fusion import reduce_generic
 
 SCALE = 2.0**100
@@ -60,13 +71,19 @@ class NormalizeSelectCombiners(ModulePass):
     two-output argmax or argmin (``arg_extremum_of``, ties broken by the index)
     whose index is an f32 input replaced by three ``linalg.generic``s: the extremum reduction, the
     index init masked by it, and the min reduction of the masked indices (module
-    docstring). Other bodies, and bodies already normalized, are left as they are
-    (idempotent).
+    docstring); each ``ktdp.inter_tile_reduce`` combiner of a (value, f32 index)
+    pair of partials that keeps the extremum with the index tie break
+    (``arg_combiner_of``) the max (min) of the two values and the min of the two
+    indices masked by it, on tensors. Other bodies, and bodies already normalized,
+    are left as they are (idempotent).
     """
 
     name = "normalize-select-combiners"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
+        for reduce in [o for o in op.walk() if isinstance(o, InterTileReduceOp)]:
+            if len(reduce.outputs) == 2:
+                _split_arg_combiner(reduce)
         for reduction in [o for o in op.walk() if _reduces(o)]:
             if len(reduction.results) == 2:
                 _split_arg_extremum(reduction)
@@ -135,31 +152,66 @@ def _masked_block(greater: bool, element: Attribute, fold: bool) -> Block:
     block = Block(arg_types=[element, f32, element, f32])
     v, i, m, acc = block.args
     ops: list[Operation] = []
+    term = _masked_index(_emitter(ops), greater, v, i, m)
+    result = _emitter(ops)(arith.MinnumfOp(term, acc)) if fold else term
+    block.add_ops([*ops, YieldOp(result)])
+    return block
+
+
+def _split_arg_combiner(reduce: InterTileReduceOp) -> None:
+    """An argmax or argmin combiner of (value, f32 index) partials, ties broken by
+    the index, as ``max(l_v, r_v)`` and the min of both indices masked by it."""
+    block = reduce.combiner.block
+    arg = arg_combiner_of(block)
+    if arg is None or not arg.tie_break or _element(arg.index) != f32:
+        return
+    (lv, li, rv, ri), yielded = block.args, block.last_op
+    ops: list[Operation] = []
+    emit = _emitter(ops)
+    extremum = emit((arith.MaxnumfOp if arg.greater else arith.MinnumfOp)(lv, rv))
+    left, right = (_masked_index(emit, arg.greater, v, i, extremum) for v, i in ((lv, li), (rv, ri)))
+    index = emit(arith.MinnumfOp(left, right))
+    old = [op for op in block.ops if op is not yielded]
+    Rewriter.insert_op(ops, InsertPoint.before(yielded))
+    yielded.operands = [extremum, index]
+    for op in reversed(old):
+        Rewriter.erase_op(op)
+
+
+def _emitter(ops: list[Operation]) -> Callable[[Operation], SSAValue]:
+    """Appends an op to ``ops`` and gives its result."""
 
     def emit(op: Operation) -> SSAValue:
         ops.append(op)
         return op.results[0]
 
+    return emit
+
+
+def _masked_index(emit: Callable[[Operation], SSAValue], greater: bool, v: SSAValue,
+                  i: SSAValue, m: SSAValue) -> SSAValue:
+    """``i + F * mask(v, m)`` of f32 scalars or tensors like ``i``: ``mask`` 0 where
+    ``v`` (widened, clamped to the finite f32) equals the extremum ``m`` so, else 1."""
+    wide = i.type
+
     def constant(x: float) -> SSAValue:
+        if isinstance(wide, TensorType):
+            return emit(arith.ConstantOp(DenseIntOrFPElementsAttr.from_list(wide, [x])))
         return emit(arith.ConstantOp(FloatAttr(x, f32)))
 
     largest = float(np.finfo(np.float32).max)
     lowest, highest, scale = constant(-largest), constant(largest), constant(SCALE)
 
     def clamped(x: SSAValue) -> SSAValue:
-        wide = x if x.type == f32 else emit(arith.ExtFOp(x, f32))
-        return emit(arith.MinnumfOp(emit(arith.MaxnumfOp(wide, lowest)), highest))
+        widened = x if x.type == wide else emit(arith.ExtFOp(x, wide))
+        return emit(arith.MinnumfOp(emit(arith.MaxnumfOp(widened, lowest)), highest))
 
     value, extremum = clamped(v), clamped(m)
     apart = emit(arith.SubfOp(extremum, value) if greater else arith.SubfOp(value, extremum))
     spread = emit(arith.MulfOp(emit(arith.MulfOp(apart, scale)), scale))
     mask = emit(arith.MinnumfOp(spread, constant(1.0)))
-    term = emit(arith.AddfOp(i, emit(arith.MulfOp(mask, highest))))
-    result = emit(arith.MinnumfOp(term, acc)) if fold else term
-    block.add_ops([*ops, YieldOp(result)])
-    return block
+    return emit(arith.AddfOp(i, emit(arith.MulfOp(mask, highest))))
 
 
 def _element(value: SSAValue) -> Attribute:
-    assert isinstance(value.type, TensorType)
-    return value.type.get_element_type()
+    return value.type.get_element_type() if isinstance(value.type, TensorType) else value.type

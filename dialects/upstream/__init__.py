@@ -15,7 +15,7 @@ from importlib import import_module
 from xdsl.ir import Dialect, Operation
 
 OPS = {
-    "linalg": ("ReduceOp", "BroadcastOp", "TransposeOp", "MatmulOp", "BatchMatmulOp"),
+    "linalg": ("ReduceOp", "GenericOp", "BroadcastOp", "TransposeOp", "MatmulOp", "BatchMatmulOp"),
     "arith": ("CmpfOp", "SelectOp"),
     "scf": ("ForOp", "ExecuteRegionOp", "ParallelOp", "ForallOp", "InParallelOp"),
     "affine": ("ApplyOp", "MinOp", "LoadOp", "StoreOp", "VectorLoadOp", "VectorStoreOp"),

@@ -3,7 +3,8 @@ outputs (an argmax's values and indices), also in its short form
 ``linalg.reduce { arith.addf } ins(...) outs(...) dimensions = [1]``, and printed in
 it whenever MLIR would; ``linalg.reduce``, ``linalg.broadcast`` and
 ``linalg.transpose`` print as MLIR does and accept a trailing attribute dictionary;
-``linalg.batch_matmul``; ``linalg.matmul``'s body as MLIR builds it.
+``linalg.batch_matmul``; ``linalg.matmul``'s body as MLIR builds it; ``linalg.generic``'s
+several results in parentheses.
 """
 
 from collections.abc import Callable, Sequence
@@ -24,7 +25,7 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.dialects.linalg import Linalg, abstract_ops
 from xdsl.dialects.linalg import ops as linalg
-from xdsl.dialects.linalg.attrs import IteratorTypeAttr
+from xdsl.dialects.linalg.attrs import IteratorType, IteratorTypeAttr
 from xdsl.ir import Attribute, Block, BlockArgument, Dialect, Operation, Region, SSAValue
 from xdsl.ir.affine import AffineMap
 from xdsl.irdl import (
@@ -43,9 +44,10 @@ from xdsl.utils.exceptions import VerifyException
 
 from ktc.dialects.upstream import replacing
 
+
 def _parse_group(parser: Parser, group: str) -> list[SSAValue]:
-    """``group(%a, %b : A, B)``: operands and their types, in order."""
-    parser.parse_characters(group)
+    """``(%a, %b : A, B)`` after the keyword ``group``: operands and their types, in
+    order."""
     parser.parse_punctuation("(")
     names = parser.parse_comma_separated_list(parser.Delimiter.NONE, parser.parse_unresolved_operand)
     parser.parse_punctuation(":")
@@ -60,7 +62,10 @@ def _parse_ins_outs(
     parser: Parser, keyword: str
 ) -> tuple[list[SSAValue], list[SSAValue], list[int], dict[str, Attribute]]:
     """``ins(%x, ... : T, ...) outs(%y, ... : U, ...) <keyword> = [ints] attr-dict?``."""
-    sources, inits = _parse_group(parser, "ins"), _parse_group(parser, "outs")
+    parser.parse_characters("ins")
+    sources = _parse_group(parser, "ins")
+    parser.parse_characters("outs")
+    inits = _parse_group(parser, "outs")
     parser.parse_keyword(keyword)
     parser.parse_punctuation("=")
     values = parser.parse_comma_separated_list(parser.Delimiter.SQUARE, parser.parse_integer)
@@ -203,6 +208,39 @@ class ReduceOp(IRDLOperation):
                                   "then of each output")
 
 
+class GenericOp(linalg.GenericOp):
+    """``linalg.generic``, also with several results in parentheses as MLIR prints
+    them (``-> (tensor<4xf16>, tensor<4xf32>)``; xDSL reads them bare only)."""
+
+    @classmethod
+    def parse(cls, parser: Parser) -> "GenericOp":
+        at = parser.pos
+        attributes = parser.parse_optional_attr_dict()
+        for required in ("indexing_maps", "iterator_types"):
+            if required not in attributes:
+                parser.raise_error(f"Expected {required} for linalg.generic", at, parser.pos)
+        maps = attributes.pop("indexing_maps")
+        iterators = [t if isinstance(t, IteratorTypeAttr) else IteratorTypeAttr(IteratorType(t.data))
+                     for t in attributes.pop("iterator_types")]
+        doc, library_call = attributes.pop("doc", None), attributes.pop("library_call", None)
+        ins = _parse_group(parser, "ins") if parser.parse_optional_characters("ins") is not None else []
+        outs = _parse_group(parser, "outs") if parser.parse_optional_characters("outs") is not None else []
+        extra = {}
+        if parser.parse_optional_keyword("attrs"):
+            parser.parse_punctuation("=")
+            extra = parser.expect(parser.parse_optional_attr_dict, "expect extra attributes")
+        body = parser.parse_region()
+        results = []
+        if parser.parse_optional_punctuation("->"):
+            enclosed = parser.parse_optional_punctuation("(") is not None
+            results = parser.parse_comma_separated_list(parser.Delimiter.NONE, parser.parse_type)
+            if enclosed:
+                parser.parse_punctuation(")")
+        op = cls(ins, outs, body, maps, iterators, results, doc, library_call)
+        op.attributes |= extra
+        return op
+
+
 def _shape(value: SSAValue) -> tuple[int, ...]:
     return tuple(value.type.get_shape()) if isinstance(value.type, ShapedType) else ()
 
@@ -324,4 +362,4 @@ class BatchMatmulOp(_MultiplyAccumulate, abstract_ops.NamedOperation):
 
 def dialect() -> Dialect:
     """xDSL's linalg with the ops above in place of its own (or added)."""
-    return replacing(Linalg, [ReduceOp, BroadcastOp, TransposeOp, MatmulOp, BatchMatmulOp])
+    return replacing(Linalg, [ReduceOp, GenericOp, BroadcastOp, TransposeOp, MatmulOp, BatchMatmulOp])

@@ -136,7 +136,10 @@ def resolve_consume(produce: ktdp.InterTileProduceOp,
     with ``producer_dependency_per_consumer``, of the one producer it names (symbols
     ``c`` and, when there are two, ``g``), as the reference interpreter delivers it."""
     consume = consumer_of(produce)
-    _one_partial(consume)
+    if len(consume.outputs) != 1:
+        raise KtcError(f"'{consume.name}' delivers {len(consume.outputs)} partials per tile; one "
+                       "is supported yet", where(consume))
+    _partials(consume)
     producer_set = produce.producer_tiles_per_group.data
     consumer_set = consume.consumer_tiles_per_group.data
     dependency = consume.producer_dependency_per_consumer
@@ -162,19 +165,18 @@ def resolve_consume(produce: ktdp.InterTileProduceOp,
     return consume, Delivery(tiles, tuple(sources), tuple(produces_for))
 
 
-def _one_partial(user: Operation) -> None:
-    """``user`` delivers one partial of rank >= 1, of the partial's own type."""
-    if len(user.outputs) != 1:
-        raise KtcError(f"'{user.name}' delivers {len(user.outputs)} partials per tile; one is "
-                       "supported yet", where(user))
-    partial = user.outputs[0].type
-    reshaped = [v.type for v in getattr(user, "identity", ()) if v.type != partial]
-    if user.future.type.partial_types.data[0] != partial or reshaped:
-        raise KtcError(f"'{user.name}' reshapes its partial (by dimensions of extent 1); that is "
-                       "not supported yet", where(user))
-    if not isinstance(partial, TensorType) or partial.get_num_dims() < 1:
-        raise KtcError(f"'{user.name}' delivers {attr_text(partial)}; a partial is a tensor of "
-                       "rank 1 or more", where(user))
+def _partials(user: Operation) -> None:
+    """Each partial ``user`` delivers is of rank >= 1 and of the partial's own type."""
+    identities = list(getattr(user, "identity", ()))
+    for k, result in enumerate(user.outputs):
+        partial = result.type
+        reshaped = identities and identities[k].type != partial
+        if user.future.type.partial_types.data[k] != partial or reshaped:
+            raise KtcError(f"'{user.name}' reshapes its partial (by dimensions of extent 1); that "
+                           "is not supported yet", where(user))
+        if not isinstance(partial, TensorType) or partial.get_num_dims() < 1:
+            raise KtcError(f"'{user.name}' delivers {attr_text(partial)}; a partial is a tensor "
+                           "of rank 1 or more", where(user))
 
 
 def _groups(produce: ktdp.InterTileProduceOp, tiles: int) -> list[int]:
@@ -186,15 +188,16 @@ def _groups(produce: ktdp.InterTileProduceOp, tiles: int) -> list[int]:
 
 def resolve(produce: ktdp.InterTileProduceOp, tiles: int) -> tuple[ktdp.InterTileReduceOp, Exchange]:
     """The one reduce of ``produce``'s future and what the pair means on ``tiles``
-    tiles; a diagnostic for every form that is not a reduce of one partial whose
-    consumers are producers of their group."""
+    tiles; a diagnostic for every form that is not a reduce of partials (one or
+    several, each a tensor of its own type) whose consumers are producers of their
+    group."""
     reduce = consumer_of(produce)
     if not isinstance(reduce, ktdp.InterTileReduceOp):
         raise KtcError(f"'{produce.name}' is consumed, not reduced", where(produce))
     if reduce.producer_dependency_per_consumer is not None:
         raise KtcError(f"'{reduce.name}' with producer_dependency_per_consumer is not supported "
                        "yet: every producer of a group is combined", where(reduce))
-    _one_partial(reduce)
+    _partials(reduce)
     producer_set = produce.producer_tiles_per_group.data
     consumer_set = reduce.consumer_tiles_per_group.data
     groups = _groups(produce, tiles)

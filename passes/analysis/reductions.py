@@ -104,20 +104,41 @@ class ArgExtremum:
 def arg_extremum_of(block: Block, inputs: int) -> ArgExtremum | None:
     """The argmax or argmin a reduction body of ``inputs`` inputs and two outputs
     means (``ArgExtremum``), or None."""
-    yielded = block.last_op
-    if not isinstance(yielded, YieldOp) or len(yielded.operands) != 2 or len(block.args) != inputs + 2:
+    found = _selected(block)
+    if found is None or len(block.args) != inputs + 2:
         return None
-    selects = [value.owner for value in yielded.operands]
-    if not all(isinstance(s, arith.SelectOp) for s in selects) or selects[0].cond is not selects[1].cond:
-        return None
-    acc_v, acc_i = block.args[inputs:]
-    (v, kept_v), (i, kept_i) = ((s.lhs, s.rhs) for s in selects)
-    if (kept_v, kept_i) != (acc_v, acc_i) or v not in block.args[:inputs]:
+    cond, (v, i), kept = found
+    if kept != tuple(block.args[inputs:]) or v not in block.args[:inputs]:
         return None
     index = i if i in block.args[:inputs] else _position(i)
     if index is None or index is v:
         return None
-    return _arg_condition(selects[0].cond, v, acc_v, i, acc_i, index)
+    return _arg_condition(cond, v, kept[0], i, kept[1], index)
+
+
+def arg_combiner_of(block: Block) -> ArgExtremum | None:
+    """The argmax or argmin a ``ktdp.inter_tile_reduce`` combiner of two partials
+    means: its arguments ``(lhs_v, lhs_i, rhs_v, rhs_i)``, one pair replacing the
+    other as ``arg_extremum_of`` reads it (the new pair's ``value`` and ``index``)."""
+    found = _selected(block)
+    if found is None or len(block.args) != 4:
+        return None
+    cond, taken, kept = found
+    if {taken, kept} != {tuple(block.args[:2]), tuple(block.args[2:])}:
+        return None
+    return _arg_condition(cond, taken[0], kept[0], taken[1], kept[1], taken[1])
+
+
+def _selected(block: Block) -> tuple[SSAValue, tuple[SSAValue, SSAValue], tuple[SSAValue, SSAValue]] | None:
+    """A body yielding ``select(c, a_v, b_v), select(c, a_i, b_i)``: ``c``, the pair
+    taken where ``c`` holds and the pair kept elsewhere."""
+    yielded = block.last_op
+    if yielded is None or len(yielded.operands) != 2:
+        return None
+    selects = [value.owner for value in yielded.operands]
+    if not all(isinstance(s, arith.SelectOp) for s in selects) or selects[0].cond is not selects[1].cond:
+        return None
+    return selects[0].cond, (selects[0].lhs, selects[1].lhs), (selects[0].rhs, selects[1].rhs)
 
 
 def _arg_condition(cond: SSAValue, v: SSAValue, acc_v: SSAValue, i: SSAValue, acc_i: SSAValue,

@@ -7,7 +7,9 @@ indices where the value equals it) on every test device. Rows and columns, lengt
 that are not a multiple of the SIMD lanes, many ties and ``-inf`` are compared
 exactly with ``np.argmax`` / ``np.argmin`` and ``np.max`` / ``np.min`` written here, and
 with the reference interpreter; hypothesis draws shapes and values from a few
-levels. A wrong index among tied values fails the check. A strict compare without
+levels. Rows split over two tiles combine their (value, index) partials by
+``ktdp.inter_tile_reduce`` with the same compare and selects (ties across the
+tiles keep the smaller column). A wrong index among tied values fails the check. A strict compare without
 the tie break, with the index as ``linalg.index`` cast to i32, runs on the reference
 interpreter (its loop order keeps the first of equal values) and is refused by the
 compiler with its reason.
@@ -24,7 +26,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-from conftest import DEVICES  # noqa: E402
+from conftest import DEVICES, LINE4, ROOT  # noqa: E402
 
 from ktc.dialects.diagnostics import KtcError  # noqa: E402
 from ktc.driver import compile as compile_kernel  # noqa: E402
@@ -66,7 +68,7 @@ def kernel(rows: int, cols: int, axis: int, greater: bool, form: str) -> str:
         reduction = f"""  %m, %k = linalg.generic {{indexing_maps = [#id, #id, {kept}, {kept}], iterator_types = [{'"parallel", "reduction"' if axis == 1 else '"reduction", "parallel"'}]}}
       ins(%a, %i : {t}f16>, {t}f32>) outs(%low, %zero : {o}f16>, {o}f32>) {{
   ^bb0(%v: f16, %j: f32, %accv: f16, %accj: f32):{body}
-  }} -> {o}f16>, {o}f32>"""
+  }} -> ({o}f16>, {o}f32>)"""
     grid = rows if axis == 1 else 1
     return f"""#all = affine_set<(d0, d1) : (d0 >= 0, -d0 + {rows - 1} >= 0, d1 >= 0, -d1 + {cols - 1} >= 0)>
 #tile = affine_set<(d0, d1) : (d0 >= 0, -d0 + {tile[0] - 1} >= 0, d1 >= 0, -d1 + {tile[1] - 1} >= 0)>
@@ -151,6 +153,30 @@ def test_drawn_rows(rows: int, cols: int, levels: int, greater: bool, seed: int)
         check(outputs, x, 1, greater)
 
 
+SPLIT = ROOT / "tests" / "e2e" / "inputs" / "split_argmax.mlir"
+"""m = x.max(axis=1), am = x.argmax(axis=1) of a 4x256 f16 array, each row over two tiles."""
+
+
+@pytest.mark.parametrize("device", ["spyre", str(LINE4)], ids=["spyre", "line4"])
+def test_rows_split_over_tiles(device: str):
+    x = tied(np.random.default_rng(5), (4, 256), levels=2)
+    x[3, [7, 130]] = 8  # the maximum in both tiles' halves: the first tile's column
+    x[1, [200, 250]] = 8  # in the second tile only, twice
+    columns = np.broadcast_to(np.arange(256, dtype=np.float32), x.shape).copy()
+    args = {"x": x, "cols": columns, "m": np.zeros(4, np.float16), "am": np.zeros(4, np.float32)}
+    text = SPLIT.read_text()
+    simulated = prepare(compile_kernel(text, device), Simulator(device)).launch(*args.values())
+    reference = Kernel.from_text(text).execute(dict(args)).outputs
+    for outputs in (simulated, reference):
+        check({"am": outputs["am"], "mx": outputs["m"]}, x, 1, True)
+
+
+def test_rows_split_over_more_tiles_than_toy_has_cores():
+    with pytest.raises(KtcError, match="grid \\[2, 2\\] has 4 tiles that communicate, but device "
+                                       "@toy has 2 cores"):
+        compile_kernel(SPLIT.read_text(), "toy")
+
+
 def test_a_wrong_index_fails():
     """The last of the tied maxima instead of the first is caught."""
     x = np.array([[1, 3, 0, 3], [2, 2, 2, 2]], np.float16)
@@ -187,7 +213,7 @@ func.func @argmax(%x: index, %am: index) attributes {grid = [3]} {
     %nv = arith.select %gt, %v, %accv : f16
     %nj = arith.select %gt, %j, %accj : i32
     linalg.yield %nv, %nj : f16, i32
-  } -> tensor<1xf16>, tensor<1xi32>
+  } -> (tensor<1xf16>, tensor<1xi32>)
   ktdp.store %k, %kt : tensor<1xi32>, !ktdp.access_tile<1xindex>
   return
 }

@@ -68,3 +68,40 @@ func.func @argmin(%a: tensor<64x3xf32>, %i: tensor<64x3xf32>, %v: tensor<3xf32>,
   } -> tensor<3xf32>, tensor<3xf32>
   func.return %r#0, %r#1 : tensor<3xf32>, tensor<3xf32>
 }
+
+// An inter_tile_reduce combiner of (value, index) partials keeping the larger value,
+// ties broken by the smaller index, becomes maxnumf of the two values and minnumf of
+// the two indices, each masked by that maximum, on tensors (splat constants); its
+// compares and selects are gone.
+
+// CHECK-LABEL: func.func @combiner
+// CHECK:         ^bb0(%[[LV:.*]]: tensor<2xf16>, %[[LI:.*]]: tensor<2xf32>, %[[RV:.*]]: tensor<2xf16>, %[[RI:.*]]: tensor<2xf32>):
+// CHECK-NEXT:      %[[M:.*]] = arith.maxnumf %[[LV]], %[[RV]] : tensor<2xf16>
+// CHECK-NEXT:      arith.constant dense<-3.40282347E+38> : tensor<2xf32>
+// CHECK:           arith.extf %[[LV]] : tensor<2xf16> to tensor<2xf32>
+// CHECK:           %[[A:.*]] = arith.addf %[[LI]], %{{.*}} : tensor<2xf32>
+// CHECK:           arith.extf %[[RV]] : tensor<2xf16> to tensor<2xf32>
+// CHECK:           %[[B:.*]] = arith.addf %[[RI]], %{{.*}} : tensor<2xf32>
+// CHECK-NEXT:      %[[I:.*]] = arith.minnumf %[[A]], %[[B]] : tensor<2xf32>
+// CHECK-NEXT:      ktdp.yield_reduced %[[M]], %[[I]] : tensor<2xf16>, tensor<2xf32>
+// CHECK-NOT:       arith.select
+#pair = affine_set<(t)[g] : (t >= 0, -t + 1 >= 0)>
+#first = affine_set<(t)[g] : (t == 0)>
+func.func @combiner(%v: tensor<2xf16>, %i: tensor<2xf32>) -> (tensor<2xf16>, tensor<2xf32>) attributes {grid = [2]} {
+  %f = ktdp.inter_tile_produce producer_tiles_per_group = #pair -> <(tensor<2xf16>, tensor<2xf32>), groups = affine_set<(g) : (g == 0)>> {
+  ^bb0(%gid: index):
+    ktdp.yield_partial %v, %i : tensor<2xf16>, tensor<2xf32>
+  }
+  %m, %k = ktdp.inter_tile_reduce(%f) consumer_tiles_per_group = #first, identity() : !ktdp.tile_future<(tensor<2xf16>, tensor<2xf32>), groups = affine_set<(g) : (g == 0)>> -> tensor<2xf16>, tensor<2xf32> {
+  ^bb0(%lv: tensor<2xf16>, %li: tensor<2xf32>, %rv: tensor<2xf16>, %ri: tensor<2xf32>):
+    %larger = arith.cmpf ogt, %rv, %lv : tensor<2xf16>
+    %equal = arith.cmpf oeq, %rv, %lv : tensor<2xf16>
+    %before = arith.cmpf olt, %ri, %li : tensor<2xf32>
+    %tie = arith.andi %equal, %before : tensor<2xi1>
+    %take = arith.ori %larger, %tie : tensor<2xi1>
+    %nv = arith.select %take, %rv, %lv : tensor<2xi1>, tensor<2xf16>
+    %ni = arith.select %take, %ri, %li : tensor<2xi1>, tensor<2xf32>
+    ktdp.yield_reduced %nv, %ni : tensor<2xf16>, tensor<2xf32>
+  }
+  func.return %m, %k : tensor<2xf16>, tensor<2xf32>
+}
