@@ -710,6 +710,12 @@ class Device:
             )
         return route
 
+    def mover(self, source: str, target: str) -> str:
+        """The engine kind that moves data from memory kind ``source`` towards memory
+        kind ``target``: the first hop of the path between them (the DMA engine from
+        device memory into the scratchpad, or back)."""
+        return self.path(self.node(source), self.node(target))[0].target.kind
+
     def has_path(self, source: Node, target: Node) -> bool:
         """Whether any datapath leads from ``source`` to ``target``."""
         return connected(self._arcs(False, 1), source.index, target.index, self._passable)

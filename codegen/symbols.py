@@ -115,10 +115,12 @@ class HostValues:
             return (*operands[0], *_cast(name, op.operands[0].type, op.results[0].type))
         if name in ("arith.sitofp", "arith.uitofp"):
             return (*operands[0], (name.removeprefix("arith."), _float_bits(op)))
+        if name == "arith.bitcast":
+            return (*operands[0], *_bitcast(op))
         if name == "affine.apply":
             return _affine(op.map.data.results[0], operands, op.map.data.num_dims)
         raise KtcError(f"host code cannot compute '{name}' (only integer arith, int-to-float "
-                       "conversions and affine.apply reach the symbols)", where(op))
+                       "conversions, bitcasts and affine.apply reach the symbols)", where(op))
 
 
 def _runtime_arg(op: Operation, expr) -> Expr:
@@ -139,6 +141,21 @@ def _bits(type_) -> int:
     if isinstance(type_, IntegerType):
         return type_.width.data
     raise KtcError(f"host code computes on {type_}, not an integer")
+
+
+def _bitcast(op: Operation) -> Expr:
+    """An ``arith.bitcast`` keeps the bits: a float is held as its unsigned storage
+    bits (f64 as signed ones, ``runtime.executable.FLOAT_BITS``), an integer as the
+    signed value of its width, so only the reading of the bits changes."""
+    target = op.results[0].type
+    if isinstance(target, Float16Type | Float32Type):
+        return (("zext", target.bitwidth),)
+    if isinstance(target, Float64Type):
+        return ()
+    if not isinstance(target, IntegerType):
+        raise KtcError(f"host code bitcasts to {target}; symbols hold integers, f16, f32 or f64",
+                       where(op))
+    return (("wrap", target.width.data),)
 
 
 def _float_bits(op: Operation) -> int:

@@ -26,7 +26,9 @@ scratchpad buffer and loaded back, as on the SIMD engine below).
 
 On the SIMD engine (a device without a matrix unit for the operands), the contraction
 stays a generic, rewritten to multiply and reduce along k innermost: an input stored
-with k outer is loaded through a view of its memory with the dimensions permuted.
+with k outer is loaded through a view of its memory with the dimensions permuted, or,
+when it is the whole of a scratchpad buffer that only copies write (a gathered tile),
+from a buffer laid out permuted, which those copies write through a strided cast.
 The passes after this one schedule it as any reduction. A product that a reduction
 reads (attention's scores) is stored into a scratchpad buffer of its shape and loaded
 back, so that its readers are a chain of their own, tiled as they need.
@@ -35,6 +37,7 @@ back, so that its readers are a chain of their own, tiled as they need.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from math import prod
 from dataclasses import dataclass, field
 from math import prod
 
@@ -79,7 +82,7 @@ from ktc.passes.analysis.contractions import (
 from ktc.passes.utils.ir import enclosing_function, erase_unused
 from ktc.passes.utils.loops import static_trip_count
 from ktc.passes.utils.phases import programs
-from ktc.passes.utils.tiles import box_tile, origin
+from ktc.passes.utils.tiles import at_origin, box_tile, origin
 from ktc.passes.utils.transfers import clone_needed
 from ktc.passes.utils.views import type_with_memory
 
@@ -651,7 +654,7 @@ def _simd_form(c: Contraction, device: Device) -> None:
     loads = [value.owner for value in (c.lhs, c.rhs)]
     Rewriter.erase_op(c.op)
     erase_unused([op for load in loads if isinstance(load, ktdp.LoadOp)
-                   for op in (load, load.access_tile.owner)])
+                   for op in (load, load.access_tile.owner, load.access_tile.owner.base.owner)])
 
 
 def _kept(result: SSAValue, replaced: SSAValue, device: Device) -> SSAValue:
@@ -691,15 +694,19 @@ def _reduced_later(value: SSAValue) -> bool:
 
 
 def _permuted_load(value: SSAValue, order: list[int], user: Operation) -> SSAValue:
-    """``value``, a tile loaded from a memory view, loaded with its dimensions in
-    ``order`` (dimension i of the new tile is dimension ``order[i]`` of the old)."""
+    """``value``, a tile loaded from a memory view, or the whole of a scratchpad buffer
+    that only copies write (a gathered tile), loaded with its dimensions in ``order``
+    (dimension i of the new tile is dimension ``order[i]`` of the old)."""
     load = value.owner
     tile = load.access_tile.owner if isinstance(load, ktdp.LoadOp) else None
     view = tile.base.owner if isinstance(tile, ktdp.ConstructAccessTileOp) else None
+    if _copied_buffer(tile):
+        return _relaid_load(load, tile, order)
     if not isinstance(view, ktdp.ConstructMemoryViewOp) or view.sizes or view.strides:
         raise KtcError("the SIMD engine reduces along the innermost dimension; this operand "
-                       "must be a tile loaded from a memory view of static sizes and strides "
-                       "to be read transposed", where(user))
+                       "must be a tile loaded from a memory view of static sizes and strides, "
+                       "or the whole of a scratchpad buffer that only copies write, to be read "
+                       "transposed", where(user))
     sizes, strides = view.static_sizes.get_values(), view.static_strides.get_values()
     permuted = ktdp.ConstructMemoryViewOp.build(
         operands=[view.offset, [], []],
@@ -722,6 +729,50 @@ def _permuted_load(value: SSAValue, order: list[int], user: Operation) -> SSAVal
     for op in (permuted, new_tile, new_load):
         op.location = load.location
     Rewriter.insert_op([permuted, new_tile, new_load], InsertPoint.before(load))
+    return new_load.result
+
+
+def _copied_buffer(tile: Operation | None) -> bool:
+    """Whether ``tile`` is the whole of a scratchpad buffer from its origin, the
+    buffer's other uses all ``ktdf.data_transfer``s writing it (a gather's copies)."""
+    if not isinstance(tile, ktdp.ConstructAccessTileOp) or not at_origin(tile):
+        return False
+    buffer = tile.base
+    if not isinstance(buffer.owner, memref.AllocOp) or not isinstance(buffer.type.memory_space, StringAttr):
+        return False
+    if tuple(tile.result.type.get_shape()) != tuple(buffer.type.get_shape()):
+        return False
+    return all(use.operation is tile or (isinstance(use.operation, ktdf.DataTransferOp)
+                                         and use.operation.destination is buffer)
+               for use in buffer.uses)
+
+
+def _relaid_load(load: ktdp.LoadOp, tile: ktdp.ConstructAccessTileOp, order: list[int]) -> SSAValue:
+    """The load of a buffer laid out with its dimensions in ``order`` in place of the
+    copied buffer ``tile`` reads: each copy into the old buffer writes the new one
+    through a ``memref.reinterpret_cast`` of the old shape strided as its elements lie
+    in the new (the DMA transposes, writing element by element where the strides are
+    not contiguous), and the whole new buffer is loaded."""
+    old = tile.base
+    shape = list(old.type.get_shape())
+    permuted = [shape[i] for i in order]
+    buffer = memref.AllocOp([], [], MemRefType(old.type.get_element_type(), permuted,
+                                               memory_space=old.type.memory_space))
+    row_major = [prod(permuted[i + 1:]) for i in range(len(permuted))]
+    ops: list[Operation] = [buffer]
+    written = _cast(buffer.memref, 0, shape, [row_major[order.index(d)] for d in range(len(shape))], ops)
+    for op in ops:
+        op.location = old.owner.location
+    Rewriter.insert_op(ops, InsertPoint.after(old.owner))
+    for use in list(old.uses):
+        if use.operation is not tile:
+            use.operation.operands[use.index] = written
+    new_tile = box_tile(buffer.memref, origin(len(shape)), [], permuted)
+    new_load = ktdp.LoadOp.build(operands=[new_tile.result], result_types=[
+        TensorType(load.result.type.get_element_type(), permuted)])
+    for op in (new_tile, new_load):
+        op.location = load.location
+    Rewriter.insert_op([new_tile, new_load], InsertPoint.before(load))
     return new_load.result
 
 

@@ -99,8 +99,11 @@ class FoldReshapesAndSlices(ModulePass):
       the tile and of slices of the destination through the rest (none when the
       destination is a ``tensor.empty``, whose elements are undefined).
 
+    A reshape of a load, or one only stored, through a tile of a memory view whose
+    elements no strides of the other shape reach (not layout-preserving) is left for
+    ``stage-reshaped-tiles``, which copies the tile through the scratchpad.
     Reshapes and slices of anything else (a reduction, a contraction, a loop's
-    value), a reshape that is not a different view of the tile's memory, an
+    value), any other reshape that is not a different view of the tile's memory, an
     ``insert_slice`` used but by stores, are refused at the op, with the reason.
     Ops left unused are erased. A module without reshapes or slices is unchanged
     (idempotent).
@@ -119,8 +122,9 @@ class FoldReshapesAndSlices(ModulePass):
 
 def _next(module: ModuleOp) -> Operation | None:
     """The first reshape or slice left, else the first ``insert_slice`` (the slices
-    of one are folded before it, as its destination's or piece's)."""
-    left = [o for o in module.walk() if o.name in FOLDED]
+    of one are folded before it, as its destination's or piece's); reshapes left for
+    ``stage-reshaped-tiles`` (``_staged``) are not folded."""
+    left = [o for o in module.walk() if o.name in FOLDED and not _staged(o)]
     return next((o for o in left if o.name != "tensor.insert_slice"), left[0] if left else None)
 
 
@@ -714,6 +718,34 @@ def _around(shape, offsets, sizes) -> list[tuple[list[int], list[int]]]:
                 boxes.append(([*inner_lows, low, *[0] * len(whole)],
                               [*inner_sizes, extent, *whole]))
     return boxes
+
+
+def _staged(op: Operation) -> bool:
+    """Whether ``op`` is a reshape ``stage-reshaped-tiles`` copies through the
+    scratchpad: of a load, or only stored, through a tile of a memory view whose
+    elements no strides of the other shape reach (once copied into the scratchpad
+    the tile is contiguous, and any shape describes it); a reshape of a reshape is
+    made one first."""
+    source = op.operands[0].owner
+    if op.name not in RESHAPES or source.name in RESHAPES:
+        return False
+    if isinstance(source, ktdp.LoadOp):
+        return not _restridable(source.access_tile.owner, op.results[0].type.get_shape())
+    uses = list(op.results[0].uses)
+    return bool(uses) and all(
+        isinstance(use.operation, ktdp.StoreOp) and use.index == 0
+        and not _restridable(use.operation.access_tile.owner, op.operands[0].type.get_shape())
+        for use in uses)
+
+
+def _restridable(tile: Operation, shape) -> bool:
+    """Whether ``tile``'s elements lie at strides of ``shape`` in its view (``_restride``);
+    True for any other tile, which the folds take or refuse by their own rules."""
+    view = tile.base.owner if isinstance(tile, ktdp.ConstructAccessTileOp) else None
+    if not isinstance(view, ktdp.ConstructMemoryViewOp) or view.strides:
+        return True
+    strides = view.static_strides.get_values()
+    return _restride(tile.result.type.get_shape(), strides, shape) is not None
 
 
 def _store_source(store: ktdp.StoreOp, source: SSAValue, ranges: Ranges) -> None:

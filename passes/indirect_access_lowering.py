@@ -91,7 +91,7 @@ def _lower(facts: Indirect, access: Operation, device: Device) -> None:
         type_with_memory(index.owner, device)
     indices = [_alloc(func, view.type.get_element_type(), view.type.get_shape(),
                       device.scratchpad, "indices") for view in tile.indirect_memrefs]
-    into = _engine(device, device.device_memory, device.scratchpad)
+    into = device.mover(device.device_memory, device.scratchpad)
     copy = _copy_partner(facts, access)
     if copy is not None and not _fits(facts, device):
         _lower_copy(facts, indices, copy, into, device)
@@ -106,7 +106,7 @@ def _lower(facts: Indirect, access: Operation, device: Device) -> None:
         _insert([pipeline, whole, load], access)
         access.result.replace_all_uses_with(load.result)
     else:
-        out = _engine(device, device.scratchpad, device.device_memory)
+        out = device.mover(device.scratchpad, device.device_memory)
         store = ktdp.StoreOp.build(operands=[access.data_tile, whole.result])
         pipeline = _pipeline(facts, indices, _buffer_side(buffer), into, out, gather=False)
         _insert([whole, store, pipeline], access)
@@ -168,7 +168,7 @@ def _lower_copy(facts: Indirect, indices: Sequence[SSAValue], copy: _Copy, into:
     no tile of the copy's shape is ever on chip, one run at a time is."""
     type_with_memory(copy.direct.base.owner, device)
     gather = copy.load.access_tile.owner is facts.op
-    out = _engine(device, device.scratchpad, device.device_memory)
+    out = device.mover(device.scratchpad, device.device_memory)
     direct = _direct_side(copy.direct)
     nest = _flat_nest(facts, lambda points: [_run_copy(facts, indices, direct, points, gather,
                                                   (into, out), device.scratchpad)])
@@ -245,12 +245,6 @@ def _alloc(func, element, shape: Sequence[int], memory: str, name: str) -> SSAVa
     alloc.memref.name_hint = name
     Rewriter.insert_op(alloc, InsertPoint.at_start(func.body.block))
     return alloc.memref
-
-
-def _engine(device: Device, source: str, target: str) -> str:
-    """The engine kind on the device's path from memory ``source`` to ``target``."""
-    hops = device.path(device.node(source), device.node(target))
-    return hops[0].target.kind
 
 
 def _pipeline(facts: Indirect, indices: Sequence[SSAValue], other: Side, into: str,

@@ -590,12 +590,26 @@ def _inter_tile(op: InterTileProduceOp) -> None:
 
 
 def _transpose(op: Operation) -> None:
-    """A transpose only as an input of contractions, which read it through a map."""
+    """A transpose only as an input of contractions, which read it through a map,
+    directly or through whole-tensor widenings (``normalize-contractions`` folds both)."""
     _on_tensors(op)
-    for use in op.results[0].uses:
-        if use.index >= 2 or contraction(use.operation) is None:
-            raise _error(op, "is used by something other than a contraction's input; the "
-                             "pipeline transposes only the inputs of contractions")
+    if not _contraction_input(op.results[0]):
+        raise _error(op, "is used by something other than a contraction's input (directly "
+                         "or through arith.extf); the pipeline transposes only the inputs "
+                         "of contractions")
+
+
+def _contraction_input(value: SSAValue) -> bool:
+    """Whether every use of ``value`` is an input of a contraction, or an ``arith.extf``
+    of it whose every use is one."""
+    for use in value.uses:
+        user = use.operation
+        if user.name == "arith.extf":
+            if not _contraction_input(user.results[0]):
+                return False
+        elif use.index >= 2 or contraction(user) is None:
+            return False
+    return True
 
 
 def _reduce(op: Operation) -> None:

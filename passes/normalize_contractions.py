@@ -5,7 +5,8 @@
 multiply-accumulate all become the generic ``canonical`` builds
 (``passes/analysis/contractions.py``): loops (batch..., m, n, k), the inputs' maps
 as the kernel reads them. A ``linalg.transpose`` feeding an input is folded into that
-input's map; a sum ``acc + C`` of a contraction ``C`` into a zero (or empty) tensor,
+input's map, and an ``arith.extf`` of a whole tensor into the body's widening of the
+input's elements (in either order: a cast of a transpose or a transpose of a cast); a sum ``acc + C`` of a contraction ``C`` into a zero (or empty) tensor,
 ``C`` used nowhere else, becomes the contraction accumulating into ``acc``.
 """
 
@@ -17,7 +18,7 @@ from xdsl.context import Context
 from xdsl.dialects import arith, tensor
 from xdsl.dialects.builtin import FloatAttr, IntegerAttr, IntegerType, ModuleOp
 from xdsl.dialects.linalg.ops import FillOp, TransposeOp
-from xdsl.ir import Operation, SSAValue
+from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.ir.affine import AffineExpr, AffineMap
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
@@ -35,7 +36,9 @@ class NormalizeContractions(ModulePass):
     and loops). Produces, per contraction (a ``linalg.matmul``, ``linalg.batch_matmul``
     or multiply-accumulate ``linalg.generic``), a canonical ``linalg.generic``: its loops
     ordered batch, m, n, k; an input produced by a ``linalg.transpose`` read through the
-    transpose's input with the permuted map; when its accumulator is a zero, a fill of
+    transpose's input with the permuted map; an input made by an ``arith.extf`` to the
+    output's element type read through the cast's input, the body widening each element
+    (exact, as the cast is; a transpose and a cast, in either order, both folded); when its accumulator is a zero, a fill of
     zero or an empty tensor and its one user is an ``arith.addf``/``arith.addi`` with
     another tensor made before the contraction, the contraction accumulates into that
     tensor instead and replaces the sum; an empty accumulator left is filled with
@@ -57,8 +60,9 @@ class NormalizeContractions(ModulePass):
 
 
 def _normalize(c: Contraction) -> None:
-    lhs, lhs_map = _untransposed(c.lhs, c.maps[0])
-    rhs, rhs_map = _untransposed(c.rhs, c.maps[1])
+    element = c.init.type.get_element_type()
+    lhs, lhs_map, lhs_made = _read_through(c.lhs, c.maps[0], element)
+    rhs, rhs_map, rhs_made = _read_through(c.rhs, c.maps[1], element)
     order = [*c.batch, *c.m, *c.n, *c.k]
     permutation = {old: new for new, old in enumerate(order)}
     maps = [_renumbered(amap, permutation) for amap in (lhs_map, rhs_map, c.maps[2])]
@@ -75,7 +79,7 @@ def _normalize(c: Contraction) -> None:
     if replaced.owner is not c.op:
         Rewriter.erase_op(replaced.owner)
     Rewriter.erase_op(c.op)
-    erase_unused(value.owner for value in (c.lhs, c.rhs, c.init))
+    erase_unused([*lhs_made, *rhs_made, c.init.owner])
 
 
 def _zeroed(init: SSAValue, at: Operation) -> SSAValue:
@@ -102,11 +106,23 @@ def _zeroed(init: SSAValue, at: Operation) -> SSAValue:
     return fill.results[0]
 
 
-def _untransposed(value: SSAValue, amap: AffineMap) -> tuple[SSAValue, AffineMap]:
-    """The transpose's input and the map reading it, for an input made by a transpose."""
+def _read_through(value: SSAValue, amap: AffineMap, element: Attribute
+                  ) -> tuple[SSAValue, AffineMap, list[Operation]]:
+    """The value an input is made from by transposes and widenings to ``element`` (the
+    output's element type, to which ``canonical`` widens the elements it reads), the
+    map reading it, and the ops read through, the input's maker first."""
     owner = value.owner
-    if not isinstance(owner, TransposeOp):
-        return value, amap
+    if isinstance(owner, arith.ExtFOp) and owner.result.type.get_element_type() == element:
+        source, source_map, made = _read_through(owner.input, amap, element)
+    elif isinstance(owner, TransposeOp):
+        source, source_map, made = _read_through(*_untransposed(owner, amap), element)
+    else:
+        return value, amap, [owner]
+    return source, source_map, [owner, *made]
+
+
+def _untransposed(owner: TransposeOp, amap: AffineMap) -> tuple[SSAValue, AffineMap]:
+    """The transpose's input and the map reading it through the transpose."""
     permutation = list(owner.permutation.get_values())
     results = [None] * len(permutation)
     for position, source in enumerate(permutation):

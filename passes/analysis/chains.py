@@ -31,7 +31,10 @@ class Chain:
     @staticmethod
     def components(stores: Sequence[ktdp.StoreOp]) -> list[Chain]:
         """The stores (of one block) grouped by shared loads or compute, each group with
-        what it needs, in the order of their first load or store."""
+        what it needs, in the order of their first store: a chain that loads what
+        another stores into a scratchpad buffer (a product kept for the reduction
+        reading it) stores only after that load, so it comes after the other, even
+        when one of its loads comes first (a gathered tile it reads)."""
         groups: list[tuple[list[ktdp.StoreOp], set[Operation]]] = []
         for store in stores:
             grouped, needed = [store], _needed(store)
@@ -44,7 +47,7 @@ class Chain:
             {op: index for index, op in enumerate(stores[0].parent_block().ops)} if stores else {}
         )
         return sorted(
-            chains, key=lambda chain: min(order[op] for op in (*chain.loads, *chain.stores))
+            chains, key=lambda chain: min(order[op] for op in chain.stores)
         )
 
     @staticmethod

@@ -50,8 +50,9 @@ class Transfers:
         shape = self._common_shape(op) if _kept(sides[0].sizes) != _kept(sides[1].sizes) else None
         contiguous = shape is None and _kept(sides[0].sizes) != _kept(sides[1].sizes)
         read, written = (self.views.valid(side, op, contiguous) for side in sides)
-        if shape is not None and (read is not None or written is not None):
-            raise KtcError("a masked copy between blocks of two shapes is not lowered", where(op))
+        if shape is not None and not _masked_in_shape(sides, (read, written), shape):
+            raise KtcError("a masked copy between blocks of two shapes is lowered only when "
+                           "the masked block is the one of the shape both are seen in", where(op))
         if read is not None and written is not None:
             read = [self.p.arith.min(a, b) for a, b in zip(read, written)]
         flags = {"zero_fill": UnitAttr()} if read is not None else {}
@@ -241,6 +242,14 @@ def _reads_indices(op: DataTransferOp) -> bool:
             return True
         pending.extend(owner.operands)
     return False
+
+
+def _masked_in_shape(sides, valid, shape: Sequence[int]) -> bool:
+    """Whether a copy between blocks of two shapes, seen in ``shape``, masks at most
+    the side whose block has that shape (its valid sizes are then sizes of ``shape``;
+    a gathered tile copied out of a masked view into a scratchpad buffer of another
+    shape)."""
+    return all(part is None or _kept(side.sizes) == _kept(shape) for side, part in zip(sides, valid))
 
 
 def _kept(sizes: Sequence[int]) -> list[int]:

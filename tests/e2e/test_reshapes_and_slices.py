@@ -1,7 +1,7 @@
 """Reshapes and slices of tensors (``fold-reshapes-and-slices``): a collapse of a loaded
 tile, an expand before a store, a reshape to rank 0 read by a broadcast and by tensor.extract, a reshape
 moved past elementwise compute, a reshape in a loop, static and loop-indexed slices,
-a ``tensor.reshape`` and a ``tensor.cast``, a collapse of an indirect (paged) tile, slices of a broadcasting and of a reducing generic, a rank-reducing slice and an ``insert_slice`` that is stored (the corpus kernel that
+a ``tensor.reshape`` and a ``tensor.cast``, a collapse of an indirect (paged) tile, a collapse of a loaded tile and an expand before a store that no strides describe (copied through the scratchpad, also past the views' end), slices of a broadcasting and of a reducing generic, a rank-reducing slice and an ``insert_slice`` that is stored (the corpus kernel that
 slices a sum is in ``test_fixed_addresses.py``). Each runs on every test device and is compared with a numpy formula
 written here and with the reference interpreter (``ktc.sim.check``'s rule)."""
 
@@ -305,6 +305,54 @@ func.func @sliced_generics(%x: index, %b: index, %y: index, %s: index) {
 rows by the generic's map; s = the row sums of x[5:8] (a slice of a reduction)."""
 
 
+STAGED = """func.func @rows(%out_ptr: index, %q_ptr: index, %start: index) attributes {grid = [4, 8]} {
+  %pid0, %pid1 = ktdp.get_compute_tile_id : index, index
+  %c0 = arith.constant 0 : index
+  %c2 = arith.constant 2 : index
+  %c4 = arith.constant 4 : index
+  %t2 = arith.muli %pid0, %c2 : index
+  %t = arith.addi %start, %t2 : index
+  %h = arith.muli %pid1, %c4 : index
+  %qv = ktdp.construct_memory_view %q_ptr, sizes: [8, 32, 128], strides: [4096, 128, 1] {
+    coordinate_set = affine_set<(d0, d1, d2) : (d0 >= 0, -d0 + 7 >= 0, d1 >= 0, -d1 + 31 >= 0, d2 >= 0, -d2 + 127 >= 0)>,
+    memory_space = #ktdp.memory_space<global>} : memref<8x32x128xf16>
+  %ov = ktdp.construct_memory_view %out_ptr, sizes: [8, 32, 128], strides: [4096, 128, 1] {
+    coordinate_set = affine_set<(d0, d1, d2) : (d0 >= 0, -d0 + 7 >= 0, d1 >= 0, -d1 + 31 >= 0, d2 >= 0, -d2 + 127 >= 0)>,
+    memory_space = #ktdp.memory_space<global>} : memref<8x32x128xf16>
+  %qt = ktdp.construct_access_tile %qv[%t, %h, %c0] {
+    access_tile_set = affine_set<(d0, d1, d2) : (d0 >= 0, -d0 + 1 >= 0, d1 >= 0, -d1 + 3 >= 0, d2 >= 0, -d2 + 127 >= 0)>,
+    access_tile_order = affine_map<(d0, d1, d2) -> (d0, d1, d2)>} : memref<8x32x128xf16> -> !ktdp.access_tile<2x4x128xindex>
+  %q3 = ktdp.load %qt : !ktdp.access_tile<2x4x128xindex> -> tensor<2x4x128xf16>
+  %q = tensor.collapse_shape %q3 [[0, 1], [2]] : tensor<2x4x128xf16> into tensor<8x128xf16>
+  %zero = arith.constant 0.0 : f16
+  %init = tensor.splat %zero : tensor<8xf16>
+  %sums = linalg.reduce ins(%q : tensor<8x128xf16>) outs(%init : tensor<8xf16>) dimensions = [1]
+    (%a: f16, %b: f16) {
+      %s = arith.addf %a, %b : f16
+      linalg.yield %s : f16
+    }
+  %e = tensor.empty() : tensor<8x128xf16>
+  %r = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>, affine_map<(d0, d1) -> (d0, d1)>],
+                       iterator_types = ["parallel", "parallel"]}
+      ins(%q, %sums : tensor<8x128xf16>, tensor<8xf16>) outs(%e : tensor<8x128xf16>) {
+    ^bb0(%x: f16, %s: f16, %o: f16):
+      %y = arith.subf %x, %s : f16
+      linalg.yield %y : f16
+  } -> tensor<8x128xf16>
+  %r3 = tensor.expand_shape %r [[0, 1], [2]] output_shape [2, 4, 128] : tensor<8x128xf16> into tensor<2x4x128xf16>
+  %ot = ktdp.construct_access_tile %ov[%t, %h, %c0] {
+    access_tile_set = affine_set<(d0, d1, d2) : (d0 >= 0, -d0 + 1 >= 0, d1 >= 0, -d1 + 3 >= 0, d2 >= 0, -d2 + 127 >= 0)>,
+    access_tile_order = affine_map<(d0, d1, d2) -> (d0, d1, d2)>} : memref<8x32x128xf16> -> !ktdp.access_tile<2x4x128xindex>
+  ktdp.store %r3, %ot : tensor<2x4x128xf16>, !ktdp.access_tile<2x4x128xindex>
+  return
+}
+"""
+"""Per tile (a, b) of the 4 x 8 grid, the rows of tokens start + 2a, start + 2a + 1 and heads
+4b .. 4b + 3 of the 8 x 32 x 128 f16 q, each less its sum (f16), written to out: a
+2x4x128 tile collapsed to 8x128 rows and expanded back, which no strides describe
+(copied through the scratchpad); tokens past 7 lie outside the views (masked)."""
+
+
 def _f16(shape, seed: int) -> np.ndarray:
     return np.random.default_rng(seed).standard_normal(shape).astype(np.float16)
 
@@ -401,3 +449,16 @@ def test_slices_of_a_broadcasting_and_a_reducing_generic(device: str):
     expected = {"y": (x + b)[2:4, 16:48],
                 "s": x[5:8].astype(np.float64).sum(axis=1).astype(np.float32)}
     _check(SLICED_GENERICS, device, inputs, expected, "f32", length=64)
+
+
+@pytest.mark.parametrize("start", [0, 1])
+@pytest.mark.parametrize("device", DEVICES)
+def test_reshapes_no_strides_describe_copied_through_the_scratchpad(device: str, start: int):
+    q = _f16((8, 32, 128), 13)
+    wide = q.astype(np.float64)
+    expected = np.zeros_like(q)
+    expected[start:] = (wide - wide.sum(axis=2, keepdims=True))[start:].astype(np.float16)
+    inputs = {"out_ptr": np.zeros_like(q), "q_ptr": q, "start": start}
+    simulated, reference = run(STAGED, device, inputs)
+    agree(simulated, reference, {"out_ptr": expected, "q_ptr": q},
+          {"out_ptr": "f16", "q_ptr": "f16"}, 128)

@@ -4,12 +4,13 @@ symbol tables and launch plan read from lowered host code, constants written int
 code at compile time, and host code the launch plan cannot express rejected at its
 location."""
 
+import numpy as np
 import pytest
 
 from conftest import CORPUS, ROOT
-from ktc.codegen.plan import ComputeOnDevice, ComputeOnHost, DataTransfer, Loop, Symbol
+from ktc.codegen.plan import ComputeOnDevice, ComputeOnHost, DataTransfer, Loop, Symbol, evaluate
 from ktc.codegen.signature import Argument, signature
-from ktc.codegen.symbols import launch_sequence
+from ktc.codegen.symbols import HostValues, launch_sequence
 from ktc.dialects.diagnostics import KtcError
 from ktc.dialects.source import parse_module, verify_module
 from ktc.driver import compile, find_kernel
@@ -79,6 +80,24 @@ def test_affine_apply_and_casts_in_host_code():
     symbol = launch_sequence(module, kernel).dataflows[0].symbols[0]
     assert symbol.expr == (("param", 0), ("param", 1), ("wrap", 32), ("zext", 32), 64, "mul",
                            2, 4, "floormod", "add", "add", 2, "mul")
+
+
+def test_bitcasts_in_host_code_keep_the_bits():
+    """An i32 bitcast to f32 holds the float's unsigned storage bits (as a float
+    argument travels), and back to i32 the signed value again: -8388608 is -inf."""
+    text = HALVE.read_text().replace(
+        "%row = arith.muli %i, %c64 : index",
+        "%i32 = arith.index_cast %i : index to i32\n"
+        "  %f = arith.bitcast %i32 : i32 to f32\n  %back = arith.bitcast %f : f32 to i32\n"
+        "  %row = arith.index_cast %back : i32 to index")
+    module, kernel = kernel_of(text)
+    body = module.walk()
+    float_bits = next(op for op in body if op.name == "arith.bitcast").results[0]
+    values = HostValues({float_bits.owner.operands[0]: (("param", 0),)})
+    as_float = evaluate(values.expr(float_bits), {"param": (-8388608,)})
+    assert as_float == int(np.array(-np.inf, np.float32).view(np.uint32)) == 0xFF800000
+    symbol = launch_sequence(module, kernel).dataflows[0].symbols[0]
+    assert evaluate(symbol.expr, {"param": (0, -8388608)}) == -8388608 * 2
 
 
 def test_unsupported_host_code():
