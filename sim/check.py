@@ -147,6 +147,19 @@ def compare(actual: Mapping[str, np.ndarray], expected: Mapping[str, np.ndarray]
     return None
 
 
+def worst_error(actual: Mapping[str, np.ndarray], expected: Mapping[str, np.ndarray],
+                elements: Mapping[str, str]) -> float:
+    """The largest ``|got - ref|`` over the elements where both values are finite
+    (arrays by name, in storage form, of element types ``elements``)."""
+    worst = 0.0
+    for name, want in expected.items():
+        got, ref = (numerics.from_storage(elements[name], a).astype(np.float64)
+                    for a in (actual[name], want))
+        finite = np.isfinite(got) & np.isfinite(ref)
+        worst = max(worst, float(np.max(np.abs(got - ref)[finite], initial=0.0)))
+    return worst
+
+
 def reduction_length(kernel: Kernel, scalars: Mapping[str, object] = {}) -> int:
     """The most terms one reduction of the kernel folds (1: none), an upper bound: the
     largest reduced extent of one op, times the most trips of nested loops that carry

@@ -582,6 +582,58 @@ def _layout(kernel: Kernel, parameter: Parameter, scalars: Mapping[str, object])
     return Layout(element, (max(_reach(*shape)[1] for shape in shapes),))
 
 
+@dataclass(frozen=True)
+class Region:
+    """The elements of device memory a view at a fixed address reaches on any core:
+    ``size`` elements of ``element`` from element ``start``."""
+
+    name: str
+    element: str
+    start: int
+    size: int
+
+    @property
+    def dtype(self) -> np.dtype:
+        return numerics.storage_dtype(self.element)
+
+
+def fixed_regions(kernel: Kernel, scalars: Mapping[str, object]) -> tuple[Region, ...]:
+    """The regions of device memory the kernel's views at fixed addresses (a constant
+    or a runtime argument, not a pointer argument) reach, given the scalar arguments
+    (by name); one per view, named by it, in program order, views reaching the same
+    elements once."""
+    converted = kernel.scalar_values(scalars)
+    regions: dict[tuple[str, int, int], Region] = {}
+    for name, view in fixed_views(kernel.func).items():
+        try:
+            reaches = [_fixed_reach(view, converted, kernel.coords(core))
+                       for core in range(kernel.tiles)]
+        except _NotStatic:
+            raise KtcError(f"cannot tell which elements of device memory the view %{name} "
+                           "reaches from constants and the scalar arguments", where(view)) from None
+        low, high = min(r[0] for r in reaches), max(r[1] for r in reaches)
+        element = type_name(view.result.type)
+        if high > low:
+            regions.setdefault((element, low, high), Region(name, element, low, high - low))
+    return tuple(regions.values())
+
+
+def fixed_views(func: FuncOp) -> dict[str, ConstructMemoryViewOp]:
+    """The device-memory views of ``func`` whose start no pointer argument gives, by
+    name (the SSA name, else ``view`` and their number), in program order."""
+    views = [op for op in func.walk() if isinstance(op, ConstructMemoryViewOp)
+             and not memory_space_of(op)[0] and pointer_of(op.offset, func) is None]
+    return {view.result.name_hint or f"view{n}": view for n, view in enumerate(views)}
+
+
+def _fixed_reach(view: ConstructMemoryViewOp, scalars, coords) -> tuple[int, int]:
+    """The elements [low, high) of device memory ``view`` reaches on the core at
+    ``coords``, or ``_NotStatic``."""
+    sizes = _static_list(view.static_sizes.get_values(), view.sizes, scalars, coords)
+    strides = _static_list(view.static_strides.get_values(), view.strides, scalars, coords)
+    return _reach(int(static_value(view.offset, scalars, coords)), sizes, strides)
+
+
 def _reach(start: int, sizes: Sequence[int], strides: Sequence[int]) -> tuple[int, int]:
     """The elements [low, high) of a view from ``start``, relative to its pointer."""
     if 0 in sizes:

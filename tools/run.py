@@ -34,7 +34,7 @@ from __future__ import annotations
 import argparse
 import json
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from contextlib import nullcontext
 from math import prod
 from pathlib import Path
@@ -53,8 +53,9 @@ from ktc.dialects.source import parse_module, verify_module
 from ktc.errors import KtcError
 from ktc.files import staged, write_atomically
 from ktc.sim import numerics
-from ktc.sim.reference import RANDOM_INDEX_BOUND, Kernel, random_inputs
-from ktc.sim.check import compare, reduction_length, rule
+from ktc.sim.reference import (RANDOM_INDEX_BOUND, Kernel, Placement, Region, fixed_regions,
+                               fixed_views, random_inputs)
+from ktc.sim.check import compare, reduction_length, rule, worst_error
 from ktc.sim.reference_compute import type_name
 from ktc.sim.report import Report
 from ktc.sim.simulator import Simulator
@@ -87,13 +88,16 @@ def _run_reference(args: argparse.Namespace) -> int:
                        ".mlir file, or drop --reference to run the package", args.kernel)
     kernel = Kernel.from_text(data.decode(errors="replace"), args.kernel, args.function)
     scalars, arrays, drawn = _inputs(args, kernel.name, kernel_arguments(kernel),
-                                     _kernel_draw(kernel, args.seed))
+                                     _kernel_draw(kernel, args.seed), fixed_views(kernel.func))
+    regions, placements = _placements(fixed_regions(kernel, scalars), arrays, drawn, args.seed)
     started = time.perf_counter()
-    outputs = kernel.execute({**scalars, **arrays, **drawn}, arch=args.arch or "spyre").outputs
+    execution = kernel.execute({**scalars, **_pointers(kernel, arrays, drawn)},
+                               arch=args.arch or "spyre", preload=placements)
+    outputs = {**execution.outputs, **_images(execution.read, regions)}
     seconds = time.perf_counter() - started
     cores = "core" if kernel.tiles == 1 else "cores"
     print(f"@{kernel.name}: {kernel.tiles} {cores} on {args.arch or 'spyre'}, {seconds:.3f} s")
-    _show(scalars, outputs, _elements(kernel), drawn)
+    _show(scalars, outputs, {**_elements(kernel), **_region_elements(regions)}, drawn, regions)
     if args.save_outputs:
         write_atomically(args.save_outputs, lambda file: np.savez(file, **outputs))
     return 0
@@ -110,15 +114,20 @@ def _run_simulator(args: argparse.Namespace) -> int:
     draw = _kernel_draw(kernel, args.seed, room) if kernel else (
         lambda s, a: _random_arrays(package.signature, s, a, args.seed, room))
     scalars, arrays, drawn = _inputs(args, package.signature.kernel,
-                                     _package_arguments(package.signature), draw)
+                                     _package_arguments(package.signature), draw,
+                                     fixed_views(kernel.func) if kernel else {})
+    regions, placements = _placements(fixed_regions(kernel, scalars) if kernel else (),
+                                      arrays, drawn, args.seed)
     inputs = {**arrays, **drawn}
     values = [inputs[a.name] if a.pointer else scalars[a.name] for a in package.signature.arguments]
-    outputs, report = _simulate(package, arch, values, args.trace, args.max_cycles)
+    outputs, report = _simulate(package, arch, values, args.trace, args.max_cycles, regions,
+                                placements)
     elements = {a.name: a.dtype for a in package.signature.arguments if a.pointer}
+    elements.update(_region_elements(regions))
     tiles = prod(package.signature.grid)
     print(f"@{package.signature.kernel}: {tiles} {'tile' if tiles == 1 else 'tiles'} on "
           f"@{report.arch}, {report.cycles} cycles, simulated in {report.wall_s:.3f} s")
-    _show(scalars, outputs, elements, drawn)
+    _show(scalars, outputs, elements, drawn, regions)
     if args.save_outputs:
         write_atomically(args.save_outputs, lambda file: np.savez(file, **outputs))
     if args.report_json:
@@ -127,25 +136,40 @@ def _run_simulator(args: argparse.Namespace) -> int:
     if args.report:
         print(report.text())
     if args.check:
-        expected = kernel.execute({**scalars, **inputs}, arch=arch).outputs
-        return _check(outputs, expected, elements, reduction_length(kernel, scalars))
+        execution = kernel.execute({**scalars, **_pointers(kernel, arrays, drawn)}, arch=arch,
+                                   preload=placements)
+        expected = {**execution.outputs, **_images(execution.read, regions)}
+        return _check(outputs, expected, elements, reduction_length(kernel, scalars), regions)
     return 0
 
 
 def _simulate(package: Package, arch: str, values: list, trace_path: str | None,
-              max_cycles: int | None = None) -> tuple[dict, Report]:
-    """Prepare ``package`` on the simulator of ``arch`` and launch it once on ``values``;
-    its outputs and report. The Chrome trace, if asked for, is written beside
-    ``trace_path`` and moved there when the simulator has written it."""
+              max_cycles: int | None = None, regions: tuple[Region, ...] = (),
+              placements: tuple[Placement, ...] = ()) -> tuple[dict, Report]:
+    """Prepare ``package`` on the simulator of ``arch``, write ``placements`` into its
+    device memory and launch it once on ``values``; its outputs (with the image of
+    every region of device memory in ``regions``) and report. The Chrome trace, if
+    asked for, is written beside ``trace_path`` and moved there when the simulator has
+    written it."""
     with staged(trace_path) if trace_path else nullcontext() as trace:
         simulator = Simulator(arch, trace=trace, max_cycles=max_cycles)
         executable = simulator.prepare(package)
+        memory = package.device_memory
+        for placement in placements:
+            array = placement.array
+            simulator.write(memory, placement.address * array.itemsize, array.tobytes())
         try:
             outputs = executable.launch(*values)
         except KtcError as err:
             if trace_path:
                 err.message += f" (the trace of the stopped run is in {trace_path})"
             raise
+
+        def read(start: int, shape: tuple[int, ...], dtype) -> np.ndarray:
+            data = simulator.read(memory, start * dtype.itemsize, prod(shape) * dtype.itemsize)
+            return np.frombuffer(data, dtype).reshape(shape).copy()
+
+        outputs.update(_images(read, regions))
     if not executable.executed:  # the launch plan's loops ran zero times
         device = simulator.device
         return outputs, Report(device.name, device.clock_mhz or 0, 0, 0, "nothing (no program "
@@ -176,14 +200,66 @@ def _is_dataflow(module: ModuleOp) -> bool:
 # Checking against the reference interpreter
 
 
-def _check(actual, expected, elements, length: int) -> int:
+def _check(actual, expected, elements, length: int, regions: tuple[Region, ...] = ()) -> int:
+    """Compare every array and region image with the reference's; exit 1 (a
+    ``KtcError``) on the first mismatch."""
     print(f"check against the reference interpreter: {rule(length)}")
     mismatch = compare(actual, expected, elements, length)
+    starts = {r.name: r.start for r in regions}
+    if mismatch is not None and mismatch.name in starts:
+        raise KtcError(f"check failed: the device memory image differs from the reference's: "
+                       f"{mismatch} (element {starts[mismatch.name] + mismatch.index[0]} of "
+                       "device memory)")
     if mismatch is not None:
         raise KtcError(f"check failed: {mismatch}")
-    print(f"check passed: {len(expected)} arrays, "
-          f"{sum(a.size for a in expected.values())} elements")
+    arrays = len(expected) - len(regions)
+    parts = [f"{arrays} arrays"] * bool(arrays or not regions)
+    parts += [f"{len(regions)} regions of device memory at fixed addresses"] * bool(regions)
+    compared = sum(a.size for a in expected.values())
+    print(f"check passed: {' and '.join(parts)}, {compared} elements compared, worst error "
+          f"{worst_error(actual, expected, elements):.3g}")
     return 0
+
+
+# ---------------------------------------------------------------------------------------
+# Fixed addresses
+
+
+def _placements(regions: tuple[Region, ...], given: dict[str, np.ndarray],
+                drawn: dict[str, np.ndarray], seed: int) -> tuple[tuple[Region, ...], tuple[Placement, ...]]:
+    """The regions a kernel's views at fixed addresses reach, and what to lay there
+    before the run: the array ``--inputs`` gives by the view's name (added to
+    ``drawn`` otherwise: values drawn at random with ``seed``)."""
+    rng = np.random.default_rng(seed)
+    placements = []
+    for region in regions:
+        if region.name not in given:
+            drawn[region.name] = _draw(region.element, (region.size,), rng)
+        array = given.get(region.name, drawn.get(region.name))
+        if array.dtype != region.dtype or array.size != region.size:
+            raise KtcError(f"%{region.name} reaches {region.size} {region.element} elements of "
+                           f"device memory from element {region.start}: expected an array of "
+                           f"dtype {region.dtype} and {region.size} elements, got "
+                           f"{array.dtype}{list(array.shape)}")
+        placements.append(Placement(region.start, np.ascontiguousarray(array).ravel()))
+    return regions, tuple(placements)
+
+
+def _images(read: Callable, regions: tuple[Region, ...]) -> dict[str, np.ndarray]:
+    """Each region's elements of device memory, by its name (``read(start, shape,
+    dtype)`` reads a memory)."""
+    return {r.name: read(r.start, (r.size,), r.dtype) for r in regions}
+
+
+def _region_elements(regions: tuple[Region, ...]) -> dict[str, str]:
+    return {r.name: r.element for r in regions}
+
+
+def _pointers(kernel: Kernel, given: dict[str, np.ndarray],
+              drawn: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
+    """The arrays of the kernel's pointer arguments among ``given`` and ``drawn``."""
+    pointers = {p.name for p in kernel.parameters if p.pointer}
+    return {name: a for name, a in {**given, **drawn}.items() if name in pointers}
 
 
 # ---------------------------------------------------------------------------------------
@@ -212,12 +288,18 @@ Draw = Callable[[dict[str, object], dict[str, np.ndarray]], dict[str, np.ndarray
 
 
 def _inputs(args: argparse.Namespace, kernel: str, arguments: dict[str, str | None],
-            draw: Draw) -> tuple[dict[str, object], dict[str, np.ndarray], dict[str, np.ndarray]]:
-    """Scalars, given arrays and drawn arrays, from ``--inputs``, ``--arg`` and ``draw``."""
+            draw: Draw, views: Mapping[str, object] = {}
+            ) -> tuple[dict[str, object], dict[str, np.ndarray], dict[str, np.ndarray]]:
+    """Scalars, given arrays and drawn arrays, from ``--inputs``, ``--arg`` and ``draw``
+    (``--inputs`` may also name ``views`` at fixed addresses: their arrays are given,
+    not drawn)."""
     given = _npz(args.inputs) if args.inputs else {}
-    unknown = [name for name in given if name not in arguments]
+    unknown = [name for name in given if name not in arguments and name not in views]
     if unknown:
-        raise KtcError(f"{args.inputs}: @{kernel} has no argument %{unknown[0]}")
+        fixed = " or view at a fixed address" if views else ""
+        raise KtcError(f"{args.inputs}: @{kernel} has no argument{fixed} %{unknown[0]}")
+    pointers = {name: value for name, value in given.items() if name in views}
+    given = {name: value for name, value in given.items() if name not in views}
     scalars = {name: value.item() for name, value in given.items()
                if arguments[name] is not None and value.ndim == 0}
     for name, value in scalars.items():
@@ -229,7 +311,7 @@ def _inputs(args: argparse.Namespace, kernel: str, arguments: dict[str, str | No
     if missing:
         raise KtcError(f"no value for scalar argument %{missing[0]}; pass --arg {missing[0]}=VALUE")
     arrays = {name: value for name, value in given.items() if arguments[name] is None}
-    return scalars, arrays, draw(scalars, arrays)
+    return scalars, {**arrays, **pointers}, draw(scalars, arrays)
 
 
 def scalar_args(texts: list[str], arguments: dict[str, str | None]) -> dict[str, object]:
@@ -344,14 +426,17 @@ def _random_arrays(signature: Signature, scalars: dict[str, object],
               if name not in given}
     check_sizes(shapes, scalars, room)
     rng = np.random.default_rng(seed)
-    arrays = {}
-    for name, (element, shape) in shapes.items():
-        if element in numerics.FLOAT_TYPES:
-            values = rng.standard_normal(shape)
-        else:
-            values = rng.integers(0, 2 if element == "i1" else RANDOM_INDEX_BOUND, shape)
-        arrays[name] = np.asarray(numerics.to_storage(element, numerics.round_to(element, values)))
-    return arrays
+    return {name: _draw(element, shape, rng) for name, (element, shape) in shapes.items()}
+
+
+def _draw(element: str, shape: tuple[int, ...], rng: np.random.Generator) -> np.ndarray:
+    """Random values of ``element`` in storage form: floats from N(0, 1), integers from
+    [0, ``RANDOM_INDEX_BOUND``) (i1 from [0, 2))."""
+    if element in numerics.FLOAT_TYPES:
+        values = rng.standard_normal(shape)
+    else:
+        values = rng.integers(0, 2 if element == "i1" else RANDOM_INDEX_BOUND, shape)
+    return np.asarray(numerics.to_storage(element, numerics.round_to(element, values)))
 
 
 # ---------------------------------------------------------------------------------------
@@ -359,12 +444,15 @@ def _random_arrays(signature: Signature, scalars: dict[str, object],
 
 
 def _show(scalars: dict[str, object], outputs: dict[str, np.ndarray], elements: dict[str, str],
-          drawn: dict[str, np.ndarray]) -> None:
+          drawn: dict[str, np.ndarray], regions: tuple[Region, ...] = ()) -> None:
+    starts = {r.name: r.start for r in regions}
     for name, value in scalars.items():
         print(f"  %{name} = {value}")
     for name, array in outputs.items():
         origin = "drawn at random" if name in drawn else "given"
-        print(f"  %{name}: {_summary(elements[name], array)} (after the run; input {origin})")
+        where = f" (device memory from element {starts[name]})" if name in starts else ""
+        print(f"  %{name}{where}: {_summary(elements[name], array)} (after the run; input "
+              f"{origin})")
 
 
 def _read(path: str) -> bytes:

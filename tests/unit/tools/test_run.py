@@ -10,6 +10,7 @@ from pathlib import Path
 import ktc
 import numpy as np
 import pytest
+from conftest import corpus_kernel
 from ktc.dialects.diagnostics import KtcError
 from ktc.sim.check import Mismatch, tolerance
 from ktc.tools import run
@@ -49,6 +50,62 @@ def test_the_check_applies_the_rule_of_the_kernels_reduction(tmp_path, capsys):
     out = capsys.readouterr().out
     assert f"for reductions of 256 terms, rtol f16 {tolerance('f16', 256):.3g}" in out
     assert "check passed" in out
+
+
+# ---------------------------------------------------------------------------------
+# Kernels at fixed addresses: the device memory image is checked
+
+FIXED_ADDS = ["ktir-cpu/rfc/add-with-control-flow.mlir", "ktir-mlir-frontend/add.mlir"]
+"""Corpus adds without arguments: A, B, C (96 x 64 f16) at elements 1024, 12288, 18432;
+one tile stores rows 0 to 2 of A + B into C."""
+
+
+@pytest.mark.parametrize("name", FIXED_ADDS)
+def test_a_kernel_without_pointers_is_checked_over_its_views(tmp_path, capsys, name):
+    """The given arrays are laid at the views' addresses; the images after the run match
+    the reference's and the numpy formula (C's first rows A + B, the rest unchanged)."""
+    rng = np.random.default_rng(3)
+    a, b, c = (rng.standard_normal(96 * 64).astype(np.float16) for _ in range(3))
+    np.savez(tmp_path / "in.npz", A_view=a, B_view=b, C_view=c)
+    argv = ["run", str(corpus_kernel(name)), "--arch", "toy", "--check", "--inputs",
+            str(tmp_path / "in.npz"), "--save-outputs", str(tmp_path / "out.npz")]
+    assert main(argv) == 0
+    out = capsys.readouterr().out
+    assert "%C_view (device memory from element 18432): f16[6144]" in out
+    assert ("check passed: 3 regions of device memory at fixed addresses, 18432 elements "
+            "compared, worst error 0") in out
+    expected = c.copy()
+    expected[: 3 * 64] = a[: 3 * 64] + b[: 3 * 64]
+    with np.load(tmp_path / "out.npz") as saved:
+        np.testing.assert_array_equal(saved["C_view"], expected)
+        np.testing.assert_array_equal(saved["A_view"], a)
+
+
+def test_a_perturbed_device_memory_image_fails_the_check(monkeypatch, capsys):
+    """One element of the simulator's image of C changed: exit 1, naming the view, the
+    element in its region and in device memory."""
+    simulate = run._simulate
+
+    def perturbed(*args, **kwargs):
+        outputs, report = simulate(*args, **kwargs)
+        outputs["C_view"][70] = outputs["C_view"][70] + np.float16(0.5)
+        return outputs, report
+
+    monkeypatch.setattr(run, "_simulate", perturbed)
+    assert main(["run", str(corpus_kernel(FIXED_ADDS[0])), "--arch", "toy", "--check"]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith("error: check failed: the device memory image differs from the "
+                          "reference's: %C_view differs at [70]: ")
+    assert err.endswith("1 of 6144 elements differ (element 18502 of device memory)\n")
+
+
+def test_an_input_of_the_wrong_size_for_a_view_is_refused(tmp_path, capsys):
+    np.savez(tmp_path / "in.npz", B_view=np.zeros(10, np.float16))
+    kernel = str(corpus_kernel(FIXED_ADDS[0]))
+    assert main(["run", kernel, "--arch", "toy", "--inputs", str(tmp_path / "in.npz")]) == 1
+    assert capsys.readouterr().err == (
+        "error: %B_view reaches 6144 f16 elements of device memory from element 12288: "
+        "expected an array of dtype float16 and 6144 elements, got float16[10]\n")
 
 
 # ---------------------------------------------------------------------------------
