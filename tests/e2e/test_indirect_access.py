@@ -296,6 +296,27 @@ def test_a_scatter_at_an_index_outside_its_view_writes_nothing(device: str):
     check(simulated, reference, {"x": x, "ids": OUTSIDE, "y": expected})
 
 
+LATE_SUBSCRIPT = EMBEDDING.replace(
+    "%first = arith.muli %tile, %c4 : index",
+    "%first = arith.muli %tile, %c4 : index\n  %late = arith.addi %first, %c4 : index",
+).replace("%iv[%first + %m]", "%iv[%late + %m]")
+"""The embedding lookup with its subscript into the 8 ids four further on: tile 1
+reads ids 8 to 11, outside the index view."""
+
+
+@pytest.mark.parametrize("device", DEVICES)
+def test_an_index_subscript_outside_its_index_view_is_a_fault_naming_the_op(device: str):
+    """The element the subscript names lies outside the index view's shape: the
+    simulator stops at the load that reads it (its line), saying which elements."""
+    assert LATE_SUBSCRIPT.count("%late + %m") == 1
+    line = next(n for n, text in enumerate(LATE_SUBSCRIPT.splitlines(), 1) if "ktdp.load %rows" in text)
+    table, ids = _table(np.random.default_rng(1)), np.arange(ROWS, dtype=np.int32)
+    executable = prepare(compile_kernel(LATE_SUBSCRIPT, device), Simulator(device))
+    with pytest.raises(KtcError, match=rf"\(at <input>:{line}:3\): elements \[8\]\.\.\+1 "
+                       r"outside the view's shape \[8\]"):
+        executable.launch(table, ids, np.zeros((ROWS, WIDTH), np.float16))
+
+
 def test_two_indirect_dimensions_mask_each_point_outside():
     """A point whose row or column index lies outside the 16 x 16 view reads zero."""
     rng = np.random.default_rng(4)
