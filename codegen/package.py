@@ -33,13 +33,13 @@ from ktc.codegen.plan import (
     check,
     trips,
 )
-from ktc.codegen.signature import Argument, Signature
+from ktc.codegen.signature import Argument, Signature, Written
 from ktc.errors import KtcError
 from ktc.files import write_atomically
 
 MAGIC = b"KTPKG\x00\r\n"
 """8 bytes; the NUL and CR LF catch text-mode copies."""
-FORMAT_VERSION = 3
+FORMAT_VERSION = 4
 """2: engine records carry the source location of each instruction."""
 HEADER = struct.Struct("<8sII")
 """magic, format version, section count."""
@@ -257,7 +257,10 @@ def _manifest(package: Package) -> dict:
         "arguments": [{"name": a.name, "kind": "pointer" if a.pointer else "scalar",
                        "dtype": a.dtype,
                        "shape": None if a.shape is None else [_expr(d) for d in a.shape],
-                       "granularity": a.granularity, "upperbound": a.upperbound}
+                       "granularity": a.granularity, "upperbound": a.upperbound,
+                       "writes": [{"offset": _expr(w.offset),
+                                   "sizes": [_expr(d) for d in w.sizes],
+                                   "strides": [_expr(d) for d in w.strides]} for w in a.writes]}
                       for a in sig.arguments],
     }
 
@@ -362,7 +365,7 @@ def _tuple_expr(value, path: str) -> Expr:
 
 
 def _argument(obj, path: str) -> Argument:
-    _keys(obj, {"name", "kind", "dtype", "shape", "granularity", "upperbound"}, path)
+    _keys(obj, {"name", "kind", "dtype", "shape", "granularity", "upperbound", "writes"}, path)
     kind = _get(obj, "kind", str, path)
     if kind not in ("pointer", "scalar"):
         raise _Bad(f"{path}.kind: expected 'pointer' or 'scalar', got '{kind}'")
@@ -370,8 +373,19 @@ def _argument(obj, path: str) -> Argument:
     dims = None if shape is None else tuple(_tuple_expr(d, f"{path}.shape")
                                             for d in _list(shape, f"{path}.shape"))
     bounds = [_optional_int(obj, key, path) for key in ("granularity", "upperbound")]
+    writes = tuple(_written(w, f"{path}.writes[{i}]")
+                   for i, w in enumerate(_get(obj, "writes", list, path)))
     return Argument(_get(obj, "name", str, path), kind == "pointer",
-                    _get(obj, "dtype", str, path), dims, *bounds)
+                    _get(obj, "dtype", str, path), dims, *bounds, writes)
+
+
+def _written(obj, path: str) -> Written:
+    _keys(obj, {"offset", "sizes", "strides"}, path)
+    sizes, strides = (tuple(_tuple_expr(d, f"{path}.{key}") for d in _list(obj[key], f"{path}.{key}"))
+                      for key in ("sizes", "strides"))
+    if len(sizes) != len(strides):
+        raise _Bad(f"{path}: {len(sizes)} sizes but {len(strides)} strides")
+    return Written(_tuple_expr(obj["offset"], f"{path}.offset"), sizes, strides)
 
 
 def _optional_int(obj: dict, key: str, path: str) -> int | None:
@@ -477,6 +491,9 @@ def validate(package: Package) -> None:
     for a in arguments:
         for dim in a.shape or ():
             _scoped(dim, {"arg": integers}, f"the shape of argument '{a.name}'")
+        for w in a.writes:
+            for expr in (w.offset, *w.sizes, *w.strides):
+                _scoped(expr, {"arg": range(len(arguments))}, f"a view argument '{a.name}' writes")
     for index, dataflow in enumerate(package.dataflows):
         _validate_dataflow(index, dataflow)
     allocations = _validate_prepare(package)

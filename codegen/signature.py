@@ -17,17 +17,20 @@ from dataclasses import dataclass
 
 from xdsl.dialects.builtin import DYNAMIC_INDEX, IndexType, IntAttr, ShapedType
 from xdsl.dialects.func import FuncOp
-from xdsl.ir import Attribute, BlockArgument
+from xdsl.ir import Attribute, BlockArgument, SSAValue
 
 from ktc.codegen.plan import Expr
 from ktc.codegen.symbols import HostValues
 from ktc.dialects.diagnostics import KtcError, where
 from ktc.dialects.ktdp import (
+    ConstructAccessTileOp,
+    ConstructIndirectAccessTileOp,
     ConstructMemoryViewOp,
     MemorySpaceAttr,
     MemorySpaceKind,
     RuntimeArgType,
     SpyreMemorySpaceAttr,
+    StoreOp,
     grid_of,
 )
 from ktc.dialects.spyreop import DF16Type
@@ -49,6 +52,19 @@ class Argument:
     """A runtime argument's granularity: its value must be a multiple of it."""
     upperbound: int | None = None
     """A runtime argument's upper bound: its value must be at most this."""
+    writes: tuple[Written, ...] = ()
+    """The views into a pointer's array the kernel stores into, checked at launch."""
+
+
+@dataclass(frozen=True)
+class Written:
+    """A view the kernel stores into: its first element (an element address of device
+    memory: the pointer's, plus what the kernel adds to it), sizes and strides, each an
+    expression over the arguments."""
+
+    offset: Expr
+    sizes: tuple[Expr, ...]
+    strides: tuple[Expr, ...]
 
 
 @dataclass(frozen=True)
@@ -88,7 +104,43 @@ def _argument(kernel: FuncOp, arg: BlockArgument, bound: dict) -> Argument:
     if len(elements) > 1:
         raise KtcError(f"argument %{name} starts memory views of element types "
                        f"{', '.join(elements)}", where(kernel))
-    return Argument(name, True, elements[0], _shape(views, bound))
+    return Argument(name, True, elements[0], _shape(views, bound), writes=_writes(kernel, arg, bound))
+
+
+def _writes(kernel: FuncOp, pointer: BlockArgument, bound: dict) -> tuple[Written, ...]:
+    """The views from ``pointer`` (at it, or at it plus or minus other values) that a
+    ``ktdp.store`` writes through an access tile, whose start, sizes and strides are
+    expressions over the arguments."""
+    writes = []
+    for view in kernel.walk():
+        if not (isinstance(view, ConstructMemoryViewOp) and _global(view) and _stored(view)
+                and _from(view.offset, pointer)):
+            continue
+        sizes = _dims(view.static_sizes.get_values(), view.sizes, bound)
+        strides = _dims(view.static_strides.get_values(), view.strides, bound)
+        offset = _dims((DYNAMIC,), (view.offset,), bound)
+        if None not in (sizes, strides, offset):
+            writes.append(Written(offset[0], sizes, strides))
+    return tuple(writes)
+
+
+def _from(value: SSAValue, pointer: BlockArgument) -> bool:
+    """Whether an address is ``pointer``, or computed from it by ``arith.addi`` (either
+    operand) and ``arith.subi`` (the left one)."""
+    if value is pointer or isinstance(value, BlockArgument):
+        return value is pointer
+    op = value.owner
+    if op.name == "arith.addi":
+        return any(_from(operand, pointer) for operand in op.operands)
+    return op.name == "arith.subi" and _from(op.operands[0], pointer)
+
+
+def _stored(view: ConstructMemoryViewOp) -> bool:
+    """Whether a ``ktdp.store`` writes through an access tile of ``view``."""
+    tiles = [use.operation for use in view.result.uses
+             if isinstance(use.operation, ConstructAccessTileOp | ConstructIndirectAccessTileOp)
+             and use.index == 0]
+    return any(isinstance(use.operation, StoreOp) for tile in tiles for use in tile.result.uses)
 
 
 def _bound(value: Attribute) -> int | None:

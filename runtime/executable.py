@@ -93,6 +93,7 @@ class Executable:
             addresses = {i: self._place(memory, array) for i, array in arrays.items()}
             for i, address in addresses.items():
                 values[i] = address // arrays[i].dtype.itemsize
+            _check_writes(signature.arguments, values)
             self._run(self.package.launch, {"arg": values, "alloc": self.allocations, "loop": {}})
             return {signature.arguments[i].name: self._fetch(memory, addresses[i], array)
                     for i, array in arrays.items()}
@@ -243,6 +244,51 @@ def _array(argument: Argument, value, scalars: list[int], names: list[str]) -> n
             raise KtcValueError(f"argument %{argument.name}: expected an array of shape "
                                 f"{_spelled(argument.shape, expected, names)}, got {value.shape}")
     return np.ascontiguousarray(value)
+
+
+def _check_writes(arguments: tuple[Argument, ...], values: list[int]) -> None:
+    """Refuse a launch where a view the kernel writes has strides that do not nest (two
+    of its coordinates may be at one address) or two written views overlap: the
+    compiled stores assume each element is written through one coordinate of one view."""
+    spans = []
+    for i, argument in enumerate(arguments):
+        for written in argument.writes:
+            sizes, strides = ([evaluate(e, {"arg": values}) for e in dims]
+                              for dims in (written.sizes, written.strides))
+            if 0 in sizes:
+                continue
+            if not _nested(sizes, strides):
+                raise KtcValueError(
+                    f"argument %{argument.name}: the kernel writes a view of it with sizes "
+                    f"{sizes} and strides {strides}, which do not nest (a dimension's stride "
+                    "must pass the extent of those with smaller strides): two of its "
+                    "coordinates may be at one address")
+            start = evaluate(written.offset, {"arg": values}) - values[i]
+            low = start + sum(min((n - 1) * s, 0) for n, s in zip(sizes, strides))
+            high = start + sum(max((n - 1) * s, 0) for n, s in zip(sizes, strides)) + 1
+            spans.append((argument.name, low, high))
+    _check_disjoint(sorted(spans))
+
+
+def _nested(sizes: list[int], strides: list[int]) -> bool:
+    """Whether each stride (by magnitude, of the dimensions of more than one element)
+    passes the extent of the dimensions with smaller strides: no two coordinates at one
+    address."""
+    reach = 0
+    for stride, size in sorted((abs(s), n) for n, s in zip(sizes, strides) if n > 1):
+        if stride <= reach:
+            return False
+        reach += (size - 1) * stride
+    return True
+
+
+def _check_disjoint(spans: list[tuple[str, int, int]]) -> None:
+    """Refuse two written views of one array whose element ranges overlap (``spans``:
+    argument name, first element and end, sorted)."""
+    for (name, low, high), (other, start, end) in zip(spans, spans[1:]):
+        if other == name and start < high:
+            raise KtcValueError(f"argument %{name}: two views the kernel writes overlap, "
+                                f"elements [{low}, {high}) and [{start}, {end}) of its array")
 
 
 def _spelled(shape: tuple[Expr, ...], values: tuple[int, ...], names: list[str]) -> str:
