@@ -15,12 +15,18 @@ rule for a KTIR kernel, so both targets see the same inputs). Scalar arguments c
 ``--arg`` (read by the argument's type: ``N=4096``, ``eps=1e-5``, ``mask=0xFF``) or
 from 0-d entries of ``in.npz``. ``out.npz`` holds every pointer argument's array after
 the run. A summary of each array after the run goes to stdout, saying whether its
-input was given or drawn.
+input was given or drawn. A KTIR kernel's views at fixed addresses (a constant or a
+runtime argument, not a pointer) are laid the same way: ``in.npz`` names them by the
+view's SSA name (``A_view``), with as many elements as the view reaches on any core
+(``ktc.sim.reference.fixed_regions``), and their images after the run are shown and
+saved beside the arrays.
 
 ``--check`` runs the KTIR kernel on the reference interpreter (for the same device) with
 the same inputs and compares every array by ``ktc.sim.check``'s rule: bit-exact unless
 the kernel reduces, else per element within a tolerance from the element type and the
-reduction's length, NaN and infinities exact. A mismatch names the first differing
+reduction's length, NaN and infinities exact, and the device memory images of the
+views at fixed addresses with the reference's (laid from the same inputs); it reports
+the elements compared and the worst error. A mismatch names the first differing
 indices, both values and the tolerance there, and exits 1. ``--report`` prints the
 simulator's report of the last dataflow run, ``--report-json`` writes it
 (``ktc.sim.report.Report.to_json``), ``--trace`` writes a Chrome trace (also of a run
