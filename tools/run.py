@@ -304,7 +304,7 @@ def _inputs(args: argparse.Namespace, kernel: str, arguments: dict[str, str | No
     if unknown:
         fixed = " or view at a fixed address" if views else ""
         raise KtcError(f"{args.inputs}: @{kernel} has no argument{fixed} %{unknown[0]}")
-    pointers = {name: value for name, value in given.items() if name in views}
+    laid = {name: value for name, value in given.items() if name in views}
     given = {name: value for name, value in given.items() if name not in views}
     scalars = {name: value.item() for name, value in given.items()
                if arguments[name] is not None and value.ndim == 0}
@@ -317,7 +317,7 @@ def _inputs(args: argparse.Namespace, kernel: str, arguments: dict[str, str | No
     if missing:
         raise KtcError(f"no value for scalar argument %{missing[0]}; pass --arg {missing[0]}=VALUE")
     arrays = {name: value for name, value in given.items() if arguments[name] is None}
-    return scalars, {**arrays, **pointers}, draw(scalars, arrays)
+    return scalars, {**arrays, **laid}, draw(scalars, arrays)
 
 
 def scalar_args(texts: list[str], arguments: dict[str, str | None]) -> dict[str, object]:

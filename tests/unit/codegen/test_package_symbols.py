@@ -9,7 +9,7 @@ import pytest
 
 from conftest import CORPUS, ROOT
 from ktc.codegen.plan import ComputeOnDevice, ComputeOnHost, DataTransfer, Loop, Symbol, evaluate
-from ktc.codegen.signature import Argument, signature
+from ktc.codegen.signature import Argument, Written, signature
 from ktc.codegen.symbols import HostValues, launch_sequence
 from ktc.dialects.diagnostics import KtcError
 from ktc.dialects.source import parse_module, verify_module
@@ -28,7 +28,9 @@ def test_signature_of_an_example():
     _, kernel = kernel_of((ROOT / "examples" / "add.mlir").read_text())
     sig = signature(kernel)
     assert sig.kernel == "add" and sig.grid == (32,)
-    assert sig.arguments == tuple(Argument(n, True, "f16", ((256,), (128,))) for n in "abc")
+    a, b, c = (Argument(n, True, "f16", ((256,), (128,))) for n in "abc")
+    stored = Written((("arg", 2),), ((256,), (128,)), ((128,), (1,)))
+    assert sig.arguments == (a, b, Argument("c", True, "f16", ((256,), (128,)), writes=(stored,)))
 
 
 def test_symbolic_dimension():
