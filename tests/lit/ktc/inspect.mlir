@@ -8,7 +8,7 @@
 // RUN: ktc compile %S/Inputs/halve.mlir --arch toy -o %t.ktpkg
 // RUN: ktc inspect %t.ktpkg | filecheck %s
 
-// CHECK:      package: format 3, compiled by ktc {{[0-9.]+}}
+// CHECK:      package: format 4, compiled by ktc {{[0-9.]+}}
 // CHECK-NEXT: arch: toy (sha256 {{[0-9a-f]+}}), arguments in DDR
 // CHECK-NEXT: kernel: @halve, grid [2]
 // CHECK-NEXT: arguments:
