@@ -40,6 +40,7 @@ from math import prod
 
 from xdsl.context import Context
 from xdsl.dialects import scf
+from xdsl.dialects.func import FuncOp
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import BlockArgument, SSAValue
 from xdsl.passes import ModulePass
@@ -51,10 +52,13 @@ from ktc.passes.analysis.contractions import Contraction, contraction, loaded_fr
 from ktc.passes.utils.loops import static_trip_count
 from ktc.passes.utils.phases import programs
 
-SCRATCHPAD_SHARE = 7 / 8
-"""The share of the scratchpad the contraction's buffers may take; the rest is for the
-phases around it (its epilogue's staging buffers, a few vectors each). On spyre this
-leaves a 512 x 256 block's 1 MiB column panel of B beside its 512 KiB f32 result."""
+SCRATCHPAD_SHARE = {True: 7 / 8, False: 3 / 4}
+"""The share of the scratchpad the contraction's buffers may take, as it is the
+kernel's only contraction or not; the rest is for the phases around it (its
+epilogue's staging buffers, a few vectors each; beside other products, their tiles
+and the tensors they stage). On spyre the larger share leaves a 512 x 256 block's
+1 MiB column panel of B beside its 512 KiB f32 result; with it, the SwiGLU block's
+down weight, staged whole beside the gate and up products, no longer fits."""
 
 
 @dataclass(frozen=True)
@@ -114,6 +118,8 @@ class _Problem:
     trips: int | None
     """Iterations of the kernel's loop the contraction accumulates over (1 without
     one; None when its bounds are not constants)."""
+    alone: bool
+    """Whether it is the kernel's only contraction."""
 
 
 def on_matrix_unit(c: Contraction, device: Device) -> bool:
@@ -147,7 +153,7 @@ def choose(c: Contraction, device: Device) -> ktdf.ContractionTiles | None:
     problem = _Problem(sizes[c.m[0]], sizes[c.n[0]], sizes[c.k[0]],
                        _bytes(unit.input), _bytes(unit.accumulator), device,
                        (c.transposed(0), c.transposed(1)), not loaded_from_view(c.lhs),
-                       _kernel_trips(c))
+                       _kernel_trips(c), _alone(c))
     candidates = [tiles for tiles in _candidates(problem) if _fits(problem, tiles)]
     best = min(candidates, key=lambda tiles: (tiles.estimated_cycles, _read_bytes(problem, tiles),
                                               -tiles.m * tiles.n, -tiles.k), default=None)
@@ -211,6 +217,14 @@ def _residencies(p: _Problem, m: int, n: int, k: int) -> list[str]:
     return options
 
 
+def _alone(c: Contraction) -> bool:
+    """Whether ``c`` is the only contraction of its kernel."""
+    kernel = c.op.parent_op()
+    while kernel is not None and kernel.parent_op() is not None and not isinstance(kernel, FuncOp):
+        kernel = kernel.parent_op()
+    return kernel is None or sum(contraction(op) is not None for op in kernel.walk()) == 1
+
+
 def _kernel_trips(c: Contraction) -> int | None:
     """Iterations of the loop whose iteration argument ``c`` accumulates into (1 when
     none, None when its bounds are not constants)."""
@@ -234,7 +248,7 @@ def _fits(p: _Problem, tiles: ktdf.ContractionTiles) -> bool:
     capacity = p.device.memory(p.device.scratchpad).size
     return (tiles.m * tiles.n * p.accumulator_bytes <= unit.accumulator_bytes
             and 2 * tiles.block * p.accumulator_bytes <= drain
-            and operands + result <= SCRATCHPAD_SHARE * capacity)
+            and operands + result <= SCRATCHPAD_SHARE[p.alone] * capacity)
 
 
 def _traffic(p: _Problem, m: int, n: int, k: int, chunk: int, block: int,
