@@ -40,7 +40,6 @@ from math import prod
 
 from xdsl.context import Context
 from xdsl.dialects import scf
-from xdsl.dialects.func import FuncOp
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import BlockArgument, SSAValue
 from xdsl.passes import ModulePass
@@ -49,6 +48,7 @@ from ktc.arch.model import Device, device_of
 from ktc.dialects import ktdf, ktdp
 from ktc.dialects.diagnostics import KtcError, where
 from ktc.passes.analysis.contractions import Contraction, contraction, loaded_from_view
+from ktc.passes.utils.ir import enclosing_function
 from ktc.passes.utils.loops import static_trip_count
 from ktc.passes.utils.phases import programs
 
@@ -219,9 +219,7 @@ def _residencies(p: _Problem, m: int, n: int, k: int) -> list[str]:
 
 def _alone(c: Contraction) -> bool:
     """Whether ``c`` is the only contraction of its kernel."""
-    kernel = c.op.parent_op()
-    while kernel is not None and kernel.parent_op() is not None and not isinstance(kernel, FuncOp):
-        kernel = kernel.parent_op()
+    kernel = enclosing_function(c.op)
     return kernel is None or sum(contraction(op) is not None for op in kernel.walk()) == 1
 
 

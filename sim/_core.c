@@ -1239,6 +1239,22 @@ static i64 rows_take(Rows *r, i64 count) {
     return first;
 }
 
+/* The batch of key ``k`` among ``*n`` (made as ``made`` when there is none yet),
+   remembered in ``recent`` when given, which is tried first; -1 when out of memory. */
+static int batch_of(Batch **batches, size_t *n, size_t *cap, Map *map, Recent *recent, const i64 k[3],
+                    Batch made) {
+    int batch = recent && recent->batch >= 0 && recent->k[0] == k[0] && recent->k[1] == k[1] && recent->k[2] == k[2]
+                    ? recent->batch : map_find(map, k);
+    if (batch < 0) {
+        if (grow((void **)batches, cap, *n + 1, sizeof(Batch))) return -1;
+        (*batches)[*n] = made;
+        batch = (int)(*n)++;
+        map_put(map, k, batch);
+    }
+    if (recent) *recent = (Recent){{k[0], k[1], k[2]}, batch};
+    return batch;
+}
+
 /* plan() -> (plan bytes, tables ((type, length, rows), ...), segments ((unit, first
    page, pages, arena offset, page bytes), ...), arena bytes) */
 static PyObject *core_plan(Core *c, PyObject *noargs) {
@@ -1339,15 +1355,9 @@ static PyObject *core_plan(Core *c, PyObject *noargs) {
            load's or store's, the last load's or store's */
         Recent *recent = type == L_OP ? &recents[bases[c->engines[w[2]].program] + w[3]]
                        : type == L_DMA ? NULL : &moves[type == L_STORE];
-        int batch = recent && recent->batch >= 0 && recent->k[0] == k[0] && recent->k[1] == k[1] && recent->k[2] == k[2]
-                        ? recent->batch : map_find(&batch_map, k);
-        if (batch < 0) {
-            if (grow((void **)&batches, &capbatches, nbatches + 1, sizeof(Batch))) goto done;
-            batches[nbatches] = (Batch){type, level, 0, words, (i64)(w - c->log), 0};
-            batch = (int)nbatches++;
-            map_put(&batch_map, k, batch);
-        }
-        if (recent) *recent = (Recent){{k[0], k[1], k[2]}, batch};
+        int batch = batch_of(&batches, &nbatches, &capbatches, &batch_map, recent, k,
+                             (Batch){type, level, 0, words, (i64)(w - c->log), 0});
+        if (batch < 0) goto done;
         entries[3 * nentries + 1] = batch; entries[3 * nentries + 2] = batches[batch].count++;
         nentries++;
     }
@@ -1384,15 +1394,9 @@ static PyObject *core_plan(Core *c, PyObject *noargs) {
         i64 k[3] = {w[0] | level << 8, load ? w[4] | w[5] << 8 : c->engines[w[2]].program << 32 | w[3],
                     load ? w[6] : w[6] < 0 ? -1 : 0};
         Recent *recent = load ? &moves[0] : &recents[bases[c->engines[w[2]].program] + w[3]];
-        int batch = recent->batch >= 0 && recent->k[0] == k[0] && recent->k[1] == k[1] && recent->k[2] == k[2]
-                        ? recent->batch : map_find(&batch_map, k);
-        if (batch < 0) {
-            if (grow((void **)&batches, &capbatches, nbatches + 1, sizeof(Batch))) goto done;
-            batches[nbatches] = (Batch){w[0], level, 0, load ? 2 : w[6] < 0 ? 2 : 1, entries[3 * e], 0};
-            batch = (int)nbatches++;
-            map_put(&batch_map, k, batch);
-        }
-        *recent = (Recent){{k[0], k[1], k[2]}, batch};
+        int batch = batch_of(&batches, &nbatches, &capbatches, &batch_map, recent, k,
+                             (Batch){w[0], level, 0, load ? 2 : w[6] < 0 ? 2 : 1, entries[3 * e], 0});
+        if (batch < 0) goto done;
         entries[3 * e + 1] = batch; entries[3 * e + 2] = batches[batch].count++;
     }
     /* the arena: touched pages in (unit, page) order, a memory's consecutive pages side by side */
