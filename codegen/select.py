@@ -77,17 +77,6 @@ def type_name(element: Attribute) -> str | None:
     return names.get(type(element))
 
 
-def register_file(value_type: Attribute) -> str | None:
-    """``s``, ``v`` or ``d`` for a value of this type; None for a uniform map."""
-    if isinstance(value_type, VectorType):
-        return "v"
-    if isinstance(value_type, MemRefType):
-        return "d"
-    if isinstance(value_type, dfir.UniformType):
-        return None
-    return "s"
-
-
 @dataclass
 class Selected:
     """One program's instructions and what the binary records beside them."""
@@ -180,11 +169,11 @@ class Registers:
         """Frees the registers of values not used at or after ``position``."""
         for value in [value for value in self.live if self.last_use[value] < position]:
             self.live.remove(value)
-            self.free[register_file(value.type)].append(self.assigned[value])
+            self.free[dfir.register_file(value.type)].append(self.assigned[value])
 
     def define(self, value: SSAValue, op: Operation) -> int:
         """A free register for ``value``, held until its last use."""
-        number = self.take(register_file(value.type), op)
+        number = self.take(dfir.register_file(value.type), op)
         self.assigned[value] = number
         self.live.append(value)
         return number
@@ -257,7 +246,7 @@ class Selector:
                 self.registers.release_before(self.start[op])
                 self.moves(list(zip(targets, (self.reg(value) for value in op.operands),
                                     strict=True)),
-                           [register_file(value.type) for value in op.operands], op)
+                           [dfir.register_file(value.type) for value in op.operands], op)
             else:
                 self.ops([op])
 
@@ -409,7 +398,7 @@ def _cmpi(s: Selector, op: arith.CmpiOp) -> None:
 
 
 def _select(s: Selector, op: arith.SelectOp) -> None:
-    if register_file(op.result.type) != "s":
+    if dfir.register_file(op.result.type) != "s":
         raise KtcError(f"'{op.name}' on {op.result.type} has no instruction", where(op))
     s.emit(isa.Select(s.define(op.result, op), s.reg(op.cond),
                       s.reg(op.lhs), s.reg(op.rhs)), op)
@@ -426,7 +415,7 @@ def _for(s: Selector, op: scf.ForOp) -> None:
     var = s.define(induction, op)
     targets = [s.define(value, op) for value in carried]
     s.moves(list(zip(targets, (s.reg(value) for value in op.iter_args))),
-            [register_file(value.type) for value in carried], op)
+            [dfir.register_file(value.type) for value in carried], op)
     loop_at = len(s.code)
     s.emit(isa.Loop(var, s.reg(op.lb), s.reg(op.ub), s.reg(op.step), 0), op)
     s.block(op.body.block, targets)
@@ -434,7 +423,7 @@ def _for(s: Selector, op: scf.ForOp) -> None:
     s.code[loop_at] = replace(s.code[loop_at], end=len(s.code))
     s.registers.release_before(s.end[op])
     for result, target in zip(op.results, targets):
-        s.move(s.define(result, op), target, register_file(result.type), op)
+        s.move(s.define(result, op), target, dfir.register_file(result.type), op)
 
 
 def _if(s: Selector, op: scf.IfOp) -> None:

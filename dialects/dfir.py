@@ -151,6 +151,19 @@ class UniformType(ParametrizedAttribute, TypeAttribute):
             printer.print_attribute(self.value_type)
 
 
+def register_file(value_type: Attribute) -> str | None:
+    """Which of an engine's register files holds a value of this type: ``v`` a
+    vector, ``d`` a view, ``s`` anything else (scalars, units); None for a uniform
+    map, which lives in the program's table, not in a register."""
+    if isinstance(value_type, VectorType):
+        return "v"
+    if isinstance(value_type, MemRefType):
+        return "d"
+    if isinstance(value_type, UniformType):
+        return None
+    return "s"
+
+
 # Attributes
 
 

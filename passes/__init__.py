@@ -56,6 +56,7 @@ PASSES: dict[str, tuple[str, str]] = {
     "address-assignment": ("address_assignment", "AddressAssignment"),
     "normalize-grid-to-1d": ("normalize_grid_to_1d", "NormalizeGridTo1D"),
     "convert-ktdf-to-dfir": ("convert_ktdf_to_dfir", "ConvertKtdfToDfir"),
+    "hoist-loop-invariants": ("hoist_loop_invariants", "HoistLoopInvariants"),
 }
 
 

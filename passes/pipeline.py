@@ -126,6 +126,9 @@ KTIR_TO_DFIR = ",".join([
     "convert-ktdf-to-dfir",
     # DataflowIR: per program, symbols defined on the host and one dfir.dataflow
     # with a program per engine kind; the orchestrator is the launch sequence.
+    "hoist-loop-invariants",
+    # An engine's work that does not change from one iteration of a loop to the next
+    # (a row's scale splatted for each of its vectors, a constant) done once before it.
     "apply-arch-patterns{point=post_lowering}",
 ])
 
@@ -133,9 +136,10 @@ SCHEDULE_OPTIMIZATIONS = (
     "broadcast-promotion",
     "double-buffering",
     "parallelize-loops-across-instances",
+    "hoist-loop-invariants",
 )
 """The passes ``ktir-to-dfir-unoptimized`` leaves out: no hoisting of loop-invariant
-transfers, no double buffering, one instance per core."""
+transfers or instructions, no double buffering, one instance per core."""
 
 SERIAL_LOWERING = "convert-ktdf-to-dfir{serial=true}"
 """The lowering of the naive schedule: each pipeline's tiles one at a time."""

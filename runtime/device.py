@@ -24,11 +24,11 @@ class Device(Protocol):
     def allocate(self, memory: str, nbytes: int, alignment: int) -> int:
         """Reserve ``nbytes`` in memory kind ``memory`` (device memory: its kind name); the address."""
 
-    def write(self, memory: str, address: int, data: bytes) -> None:
-        """Copy host bytes into device memory."""
+    def write(self, memory: str, address: int, data) -> None:
+        """Copy host bytes (any bytes-like object) into device memory."""
 
-    def read(self, memory: str, address: int, nbytes: int) -> bytes:
-        """Copy device memory back to the host."""
+    def read(self, memory: str, address: int, nbytes: int):
+        """Copy device memory back to the host (a bytes-like object the caller may keep)."""
 
     def load(self, dataflow: DataflowBinary) -> int:
         """Place a dataflow's programs on their units (InitTransfer); a handle for it."""

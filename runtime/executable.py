@@ -115,12 +115,12 @@ class Executable:
     def _place(self, memory: str, array: np.ndarray) -> int:
         alignment = self.device.alignment(memory)
         address = self.device.allocate(memory, max(array.nbytes, 1), alignment)
-        self.device.write(memory, address, array.tobytes())
+        self.device.write(memory, address, memoryview(np.ascontiguousarray(array).reshape(-1).view(np.uint8)))
         return address
 
     def _fetch(self, memory: str, address: int, like: np.ndarray) -> np.ndarray:
-        data = self.device.read(memory, address, like.nbytes)
-        return np.frombuffer(data, dtype=like.dtype).reshape(like.shape).copy()
+        data = np.frombuffer(self.device.read(memory, address, like.nbytes), dtype=like.dtype)
+        return (data if data.flags.writeable else data.copy()).reshape(like.shape)
 
     def _run(self, steps: tuple[Step, ...], leaves: dict) -> None:
         for step in steps:

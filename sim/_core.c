@@ -25,6 +25,7 @@
 
 typedef int64_t i64;
 typedef uint64_t u64;
+typedef uint8_t u8;
 
 #define SREGS 64
 #define VREGS 64
@@ -1391,7 +1392,7 @@ static PyObject *core_plan(Core *c, PyObject *noargs) {
         i64 *w = c->log + entries[3 * e], level = entries[3 * e + 2];
         if (entries[3 * e + 1] >= 0) continue;
         int load = w[0] == L_LOAD;
-        i64 k[3] = {w[0] | level << 8, load ? w[4] | w[5] << 8 : c->engines[w[2]].program << 32 | w[3],
+        i64 k[3] = {w[0] | level << 8, load ? w[4] | w[5] << 8 : (i64)c->engines[w[2]].program << 32 | w[3],
                     load ? w[6] : w[6] < 0 ? -1 : 0};
         Recent *recent = load ? &moves[0] : &recents[bases[c->engines[w[2]].program] + w[3]];
         int batch = batch_of(&batches, &nbatches, &capbatches, &batch_map, recent, k,
@@ -1813,8 +1814,93 @@ static PyObject *core_half(PyObject *module, PyObject *args) {
     return PyBool_FromLong(done);
 }
 
+/* The lowest and one past the highest byte of a plan view (arena address type rank
+   shape... strides...) of elements of ``size`` bytes. */
+static void arena_span(const i64 *v, i64 size, i64 *lo, i64 *hi) {
+    *lo = v[0]; *hi = v[0] + size;
+    for (i64 d = 0; d < v[3]; d++) {
+        i64 reach = (v[4 + d] - 1) * v[4 + v[3] + d] * size;
+        if (v[4 + d] <= 0) { *hi = *lo; return; }
+        if (reach < 0) *lo += reach; else *hi += reach;
+    }
+}
+
+/* One copy of the plan in the arena, as the Python engines make it: the source's
+   elements at the target's leading corner, zeros in the rest of the target; an element
+   of ``bit_type`` becomes 1 when any bit of it is set. 1 when the views are not of one
+   type and rank or their bytes overlap (left to the caller, which copies the source
+   whole first), -1 when one reaches outside the arena. */
+static int copy_views(u8 *space, i64 size, const i64 *src, const i64 *dst, const i64 *bpe, int ntypes,
+                      int bit_type) {
+    int rank = (int)dst[3];
+    if (src[2] != dst[2] || src[3] != rank || dst[2] < 0 || dst[2] >= ntypes || rank < 1 || rank > MAXD) return 1;
+    i64 eb = bpe[dst[2]], slo, shi, dlo, dhi;
+    arena_span(src, eb, &slo, &shi); arena_span(dst, eb, &dlo, &dhi);
+    if (dlo >= dhi) return 0;
+    if (dlo < 0 || dhi > size || (slo < shi && (slo < 0 || shi > size))) return -1;
+    if (slo < dhi && dlo < shi) return 1;
+    const i64 *sshape = src + 4, *sstr = src + 4 + rank, *dshape = dst + 4, *dstr = dst + 4 + rank;
+    i64 idx[MAXD] = {0}, inner = dshape[rank - 1], within = sshape[rank - 1] < inner ? sshape[rank - 1] : inner;
+    int runs = sstr[rank - 1] == 1 && dstr[rank - 1] == 1 && dst[2] != bit_type;
+    for (;;) {
+        int inside = 1;
+        i64 s = src[0], d = dst[0];
+        for (int k = 0; k < rank - 1; k++) {
+            inside &= idx[k] < sshape[k];
+            s += idx[k] * sstr[k] * eb; d += idx[k] * dstr[k] * eb;
+        }
+        i64 n = inside ? within : 0;
+        if (runs) {
+            memmove(space + d, space + s, (size_t)(n * eb));
+            memset(space + d + n * eb, 0, (size_t)((inner - n) * eb));
+        } else {
+            for (i64 j = 0; j < inner; j++) {
+                u8 *to = space + d + j * dstr[rank - 1] * eb;
+                const u8 *from = space + s + j * sstr[rank - 1] * eb;
+                if (j >= n) memset(to, 0, (size_t)eb);
+                else if (dst[2] == bit_type) *to = *from != 0;
+                else memmove(to, from, (size_t)eb);
+            }
+        }
+        int k = rank - 2;
+        while (k >= 0 && ++idx[k] == dshape[k]) idx[k--] = 0;
+        if (k < 0) return 0;
+    }
+}
+
+/* copies(arena, plan, at, bytes_per_type, bit_type) -> the word after the copies of
+   the plan from word ``at`` on (the DMA batches that follow each other there), made in
+   the arena; ``at`` itself when the first is not one it makes (views of two types or
+   ranks). */
+static PyObject *core_copies(PyObject *module, PyObject *args) {
+    Py_buffer space, plan;
+    long long at;
+    PyObject *bpe_tuple;
+    int bit_type, ntypes;
+    if (!PyArg_ParseTuple(args, "w*y*LOi", &space, &plan, &at, &bpe_tuple, &bit_type)) return NULL;
+    i64 *bpe = int_tuple(bpe_tuple, &ntypes);
+    const i64 *words = plan.buf;
+    i64 end = (i64)(plan.len / (Py_ssize_t)sizeof(i64)), failed = 0;
+    while (bpe && !failed && at + 2 <= end && words[at] == L_DMA) {
+        const i64 *src = words + at + 2;
+        if (at + 6 > end || src[3] < 0 || src[3] > MAXD || at + 2 + view_words(src) + 4 > end) { failed = -1; break; }
+        const i64 *dst = src + view_words(src);
+        if (dst[3] < 0 || dst[3] > MAXD || dst + view_words(dst) > words + end) { failed = -1; break; }
+        failed = copy_views(space.buf, (i64)space.len, src, dst, bpe, ntypes, bit_type);
+        if (!failed) at = (long long)(dst + view_words(dst) - words);
+    }
+    free(bpe);
+    PyBuffer_Release(&space); PyBuffer_Release(&plan);
+    if (failed < 0 || !bpe) {
+        PyErr_SetString(PyExc_ValueError, "copies: a view of the plan reaches outside the arena");
+        return NULL;
+    }
+    return PyLong_FromLongLong(at);
+}
+
 static PyMethodDef module_methods[] = {
     {"half", core_half, METH_VARARGS, "f16 arithmetic through float32 (see the C source)."},
+    {"copies", core_copies, METH_VARARGS, "The plan's copies from a word on (see the C source)."},
     {NULL, NULL, 0, NULL},
 };
 

@@ -58,6 +58,7 @@ except ImportError:  # not built (a source tree without ``pip install``)
 
 TYPE_CODES = {name: code for code, name in enumerate(isa.TYPES)}
 BYTES_PER_TYPE = tuple(numerics.bytes_per_element(name) for name in isa.TYPES)
+_BIT_TYPE = isa.TYPES.index("i1")
 
 
 def available() -> bool:
@@ -413,6 +414,12 @@ def _scatter(table: np.ndarray, where: np.ndarray, values) -> None:
 
 
 def _copy(run, space, rows, words, at, count):
+    """The copies from ``at`` on in the compiled core (bytes as they lie, but for ``i1``
+    elements, made 0 or 1 as a value is), or this one here: views of two types, or whose
+    bytes overlap."""
+    made = _core.copies(space, words, at, BYTES_PER_TYPE, _BIT_TYPE)
+    if made != at:
+        return made
     dtype, source, at = _copied(space, words, at + 2)
     _, target, at = _copied(space, words, at)
     copied = numerics.to_storage(dtype, numerics.from_storage(dtype, source).copy())

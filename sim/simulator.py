@@ -109,15 +109,15 @@ class Simulator:
     def allocate(self, memory: str, nbytes: int, alignment: int) -> int:
         return self._host(memory, lambda m: m.allocate(nbytes, alignment))
 
-    def write(self, memory: str, address: int, data: bytes) -> None:
-        self._host(memory, lambda m: m.write(address, np.frombuffer(bytes(data), np.uint8)))
+    def write(self, memory: str, address: int, data) -> None:
+        self._host(memory, lambda m: m.write(address, np.frombuffer(data, np.uint8)))
         if self._kind(memory) == self.device.device_memory:
             if self._launched:
                 self._arrays, self._launched = {}, False
             self._arrays[address] = len(data)
 
-    def read(self, memory: str, address: int, nbytes: int) -> bytes:
-        return self._host(memory, lambda m: m.read(address, address + nbytes).tobytes())
+    def read(self, memory: str, address: int, nbytes: int) -> memoryview:
+        return self._host(memory, lambda m: memoryview(m.read(address, address + nbytes)))
 
     def _host(self, kind: str, action: Callable[[Memory], object]):
         nodes = [n for n in self.device.instances(self._kind(kind)) if n.core is None]

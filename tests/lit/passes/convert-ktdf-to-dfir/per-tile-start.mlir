@@ -14,7 +14,7 @@
 // CHECK-NEXT:    %[[T1:.*]] = dfir.query %{{.*}} : !dfir.uniform<"MNILU", index>
 // CHECK-NEXT:    %[[P1:.*]] = arith.muli %[[T1]], %{{.*}} : index
 // CHECK-NEXT:    %[[START:.*]] = arith.addi %[[P0]], %[[P1]] : index
+// CHECK:         arith.muli %[[START]], %{{.*}} : index
 // CHECK:         scf.for
 // CHECK-NOT:       dfir.query
-// CHECK:           arith.muli %[[START]], %{{.*}} : index
 // CHECK:           dfir.dma
