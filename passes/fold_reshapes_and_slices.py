@@ -31,7 +31,7 @@ from xdsl.dialects.builtin import (
     TensorType,
     i64,
 )
-from xdsl.dialects.linalg.ops import BroadcastOp, GenericOp
+from xdsl.dialects.linalg.ops import BroadcastOp, GenericOp, IndexOp
 from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.ir.affine import AffineConstantExpr, AffineDimExpr, AffineExpr, AffineMap
 from xdsl.passes import ModulePass
@@ -523,7 +523,8 @@ def _elementwise(op: Operation | None) -> bool:
         return isinstance(op.value, DenseIntOrFPElementsAttr) and op.value.is_splat()
     if op.name == "linalg.generic":
         return all(m.data == AffineMap.identity(len(shape)) for m in op.indexing_maps.data) \
-            and all(t.data.value == "parallel" for t in op.iterator_types.data)
+            and all(t.data.value == "parallel" for t in op.iterator_types.data) \
+            and not any(isinstance(inner, IndexOp) for inner in op.body.walk())
     return op.name in ELEMENTWISE_LINALG or (
         op.dialect_name() in ("arith", "math", "spyreop") and not op.regions)
 
@@ -566,6 +567,12 @@ def _sliced_generic(op: Operation, source: BroadcastOp | GenericOp) -> Built:
             f"'{op.name}' slices a '{source.name}' with {len(generic.outputs)} outputs or an "
             "output map that is not a projected permutation; the compiler slices generics "
             "of one output indexed by their loops",
+            where(op),
+        )
+    if any(isinstance(inner, IndexOp) for inner in generic.body.walk()):
+        raise KtcError(
+            f"'{op.name}' slices a 'linalg.generic' that reads its element's position "
+            "(linalg.index); the compiler slices generics that compute on their operands only",
             where(op),
         )
     offsets, sizes = _slice_box(op)

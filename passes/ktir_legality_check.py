@@ -52,6 +52,7 @@ from ktc.passes.analysis.contractions import contraction
 from ktc.passes.analysis.distributed import access_kind, accesses, partitions
 from ktc.passes.analysis.indirect import describe
 from ktc.passes.analysis.inter_tile import consumer_of, function_of, resolve, resolve_consume
+from ktc.passes.analysis.positions import position_error, position_ops
 from ktc.passes.analysis.ranges import Ranges
 from ktc.passes.analysis.reductions import arg_combiner_of, arg_extremum_of, extremum_of
 from ktc.passes.analysis.remote import remote_access
@@ -324,8 +325,15 @@ class _Rules:
                     f"has the indexing map {affine_map_text(indexing_map.data)}; only "
                     "projected permutations (with broadcast zeros) are supported",
                 )
-        kept = _extremum_ops(op.body.block)
-        for inner in op.body.block.ops:
+        block = op.body.block
+        if reduces and position_ops(block):
+            raise _error(op, "reduces and reads its element's position (linalg.index); positions "
+                             "compile in parallel generics only: pass the indices as an f32 input")
+        refused = position_error(block)
+        if refused is not None:
+            raise _error(*refused)
+        kept = {*_extremum_ops(block), *position_ops(block)}
+        for inner in block.ops:
             if inner.name not in {"linalg.yield", "arith.constant", *CONVERSIONS} and inner not in kept:
                 self._elementwise(inner)
             if isinstance(inner, arith.SelectOp) and inner not in kept:
@@ -479,7 +487,7 @@ def _body_condition(select: arith.SelectOp) -> None:
     block = select.parent_block()
     if isinstance(condition.owner, arith.CmpfOp) and condition.owner.parent_block() is block:
         return
-    if condition in block.args:
+    if condition in block.args or condition.owner in position_ops(block):
         return
     raise _error(select, "selects by a condition that is not a compare of its body or an "
                          "element of a mask; the compute engine selects by masks of arith.cmpf")

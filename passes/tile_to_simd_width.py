@@ -17,7 +17,7 @@ from xdsl.context import Context
 from xdsl.dialects import arith, scf, tensor
 from xdsl.dialects.builtin import AffineMapAttr, IndexType, MemRefType, ModuleOp, StringAttr, TensorType
 from xdsl.dialects.linalg.attrs import IteratorType
-from xdsl.dialects.linalg.ops import GenericOp
+from xdsl.dialects.linalg.ops import GenericOp, IndexOp
 from xdsl.ir import Attribute, Block, Operation, SSAValue
 from xdsl.ir.affine import AffineConstantExpr, AffineDimExpr, AffineExpr, AffineMap
 from xdsl.passes import ModulePass
@@ -475,6 +475,7 @@ class _Tiling:
     def _tiled(self, generic: GenericOp, tiles: dict[SSAValue, SSAValue]) -> list[Operation]:
         """``generic`` on tiles: its inputs' tiles, an accumulator it reads taken as
         computed, a fresh ``tensor.empty`` for an output it only writes."""
+        _check_positions(generic, self.space)
         ops: list[Operation] = []
         outputs = []
         for output, result, read in zip(generic.outputs, generic.res, reads_output(generic)):
@@ -503,3 +504,21 @@ class _Tiling:
         for op in (*ops, tiled):
             op.location = generic.location
         return [*ops, tiled]
+
+
+def _check_positions(generic: GenericOp, space: _Space) -> None:
+    """A generic whose body reads its element's position along a loop
+    (``linalg.index``) keeps that loop whole: its positions are constants of the
+    whole domain (``passes/analysis/positions.py``), not of one tile."""
+    read = {op.dim.value.data for op in generic.body.walk() if isinstance(op, IndexOp)}
+    for value, access in _indexed(generic):
+        for j, expr in enumerate(access.results):
+            dim = space.of_value[(value, j)]
+            if isinstance(expr, AffineDimExpr) and expr.position in read and dim.tile < dim.extent:
+                raise KtcError(
+                    f"'linalg.generic' reads its element's position along loop "
+                    f"d{expr.position} (linalg.index), which is split into tiles of "
+                    f"{dim.tile} of its {dim.extent} (the SIMD lanes); a position is "
+                    "compiled as a constant of the whole loop, so it must fit in one vector",
+                    where(generic),
+                )

@@ -14,7 +14,11 @@ vectors. An ``arith.cmpf`` becomes the compare instructions of
 ``passes/utils/compares.py``, held as a ``Mask`` (1 where it holds, 0 elsewhere, or
 the complement of that), which only an ``arith.select`` reads: one ``select``
 instruction, its values swapped for a complement, the mask converted to their type.
-An op with no instruction is an error at that op. On the matrix unit, a
+A body's position computation (``linalg.index`` and integer ops on it,
+``passes/analysis/positions.py``) is evaluated over the domain: a conversion of it to
+a float is a constant vector of the positions' values, a compare of positions a
+``Position`` that a select reads as a constant 0/1 condition vector in its values'
+type. An op with no instruction is an error at that op. On the matrix unit, a
 contraction ``C[m, n] += A[m, k] * B[k, n]`` of two-dimensional operands is one
 ``dfir.matmul`` (``lower_contraction``).
 """
@@ -30,6 +34,8 @@ from xdsl.dialects.builtin import (
     DenseArrayBase,
     DenseIntOrFPElementsAttr,
     FloatAttr,
+    IndexType,
+    IntegerType,
     ShapedType,
     VectorType,
     i64,
@@ -54,6 +60,7 @@ from ktc.dialects.diagnostics import KtcError, where
 from ktc.dialects.ktdf_arch import Instruction, instruction_of
 from ktc.dialects.spyreop import FusedType
 from ktc.passes.analysis.contractions import contraction
+from ktc.passes.analysis.positions import TO_FLOAT, position_values
 from ktc.passes.utils.compares import test_of
 
 INSTRUCTIONS: dict[str, ComputeKind] = {
@@ -103,7 +110,15 @@ class Mask:
     negated: bool
 
 
-Held = SSAValue | tuple[SSAValue, ...] | Mask
+@dataclass(frozen=True)
+class Position:
+    """What holds an integer or ``i1`` value computed from the element's position:
+    its value at each lane."""
+
+    values: tuple
+
+
+Held = SSAValue | tuple[SSAValue, ...] | Mask | Position
 """What holds a body value: its vector, one vector per component of a fused pair, or
 the mask of a compare."""
 
@@ -121,6 +136,7 @@ def lower_generic(generic: GenericOp, inputs: Sequence[SSAValue], outputs: Seque
     ins = block.args[:len(generic.inputs)]
     values: dict = {arg: _widen(vector, lanes, emit) for arg, vector in zip(ins, inputs)}
     values[CAPTURE] = capture
+    values.update(_positions(generic, lanes, emit))
     if not reduction:
         outs = block.args[len(generic.inputs):]
         values.update({arg: _widen(vector, lanes, emit)
@@ -128,6 +144,30 @@ def lower_generic(generic: GenericOp, inputs: Sequence[SSAValue], outputs: Seque
     if not reduction:
         return _lower_body(block, values, lanes, emit)
     return _lower_reduction(generic, values, lanes, outputs[0], emit)
+
+
+def _positions(generic: GenericOp, lanes: int, emit: Emit) -> dict[SSAValue, Held]:
+    """What holds each position result of the body: a conversion to a float a
+    constant vector, an integer or compare its values (``Position``); an integer
+    constant, which only positions compute with, is held as no values."""
+    block = generic.body.block
+    held: dict[SSAValue, Held] = {
+        op.result: Position(()) for op in block.ops
+        if isinstance(op, arith.ConstantOp) and isinstance(op.result.type, IntegerType | IndexType)
+    }
+    for value, lane_values in position_values(block, _domain(generic)).items():
+        if isinstance(value.owner, TO_FLOAT):
+            held[value] = _dense(value.type, list(lane_values), emit)
+        else:
+            held[value] = Position(tuple(lane_values))
+    return held
+
+
+def _dense(element: Attribute, lane_values: list, emit: Emit) -> SSAValue:
+    """A constant vector of one value per lane."""
+    vector = _vector(element, len(lane_values))
+    return emit(arith.ConstantOp(DenseIntOrFPElementsAttr.from_list(vector, lane_values),
+                                 vector)).results[0]
 
 
 def _domain(generic: GenericOp) -> list[int]:
@@ -165,10 +205,12 @@ def _lower_body(block: Block, values: dict, lanes: int, emit: Emit) -> SSAValue:
     for op in block.ops:
         if isinstance(op, YieldOp):
             yielded = _operand(op.operands[0], values, lanes, emit, op)
-            if isinstance(yielded, tuple | Mask):
-                raise KtcError("a generic yields a fused pair or a mask; a compute stage "
-                               "hands over vectors of one element type", where(op))
+            if isinstance(yielded, tuple | Mask | Position):
+                raise KtcError("a generic yields a fused pair, a mask or a position; a "
+                               "compute stage hands over vectors of one element type", where(op))
             return yielded
+        if op.results and op.results[0] in values:
+            continue
         values.update(zip(op.results, _instruction(op, values, lanes, emit)))
     raise KtcError("a generic body without linalg.yield", where(block.parent_op()))
 
@@ -183,8 +225,8 @@ def _instruction(op: Operation, values: dict, lanes: int, emit: Emit) -> list[He
         return _mapped(op, mapped, operands, lanes, emit)
     if isinstance(op, arith.SelectOp):
         return [_select(op, operands, emit)]
-    if any(isinstance(operand, tuple | Mask) for operand in operands):
-        raise KtcError(f"'{op.name}' takes a fused pair or a mask", where(op))
+    if any(isinstance(operand, tuple | Mask | Position) for operand in operands):
+        raise KtcError(f"'{op.name}' takes a fused pair, a mask or a position", where(op))
     if isinstance(op, arith.CmpfOp):
         return [_compare(op, operands, emit)]
     result = _vector(op.results[0].type, lanes)
@@ -214,6 +256,9 @@ def _select(op: arith.SelectOp, operands: list[Held], emit: Emit) -> SSAValue:
     """A select by a compare's mask, its values swapped where the mask is the
     complement; the mask converted to the values' type, exactly (it holds 0 and 1)."""
     mask, on_true, on_false = operands
+    if isinstance(mask, Position) and isinstance(on_true, SSAValue) and isinstance(on_false, SSAValue):
+        condition = _dense(on_true.type.element_type, [float(bit) for bit in mask.values], emit)
+        return _compute(op, ComputeKind.SELECT, [condition, on_true, on_false], on_true.type, emit)
     if not isinstance(mask, Mask) or isinstance(on_true, tuple | Mask) or isinstance(on_false, tuple | Mask):
         raise KtcError("'arith.select' selects vectors by the mask of an arith.cmpf of its "
                        "computation", where(op))
@@ -334,6 +379,8 @@ def _lower_until(block: Block, values: dict, lanes: int, emit: Emit, stop: Opera
     for op in block.ops:
         if op is stop:
             break
+        if op.results and op.results[0] in values:
+            continue
         values.update(zip(op.results, _instruction(op, values, lanes, emit)))
     return values
 

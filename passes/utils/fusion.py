@@ -22,7 +22,7 @@ from collections.abc import Sequence
 
 from xdsl.dialects import arith, tensor
 from xdsl.dialects.builtin import AffineMapAttr, DenseIntOrFPElementsAttr, ShapedType, TensorType
-from xdsl.dialects.linalg.ops import BroadcastOp, GenericOp, YieldOp
+from xdsl.dialects.linalg.ops import BroadcastOp, GenericOp, IndexOp, YieldOp
 from xdsl.dialects.linalg.abstract_ops import LinalgStructuredOperation
 from xdsl.dialects.linalg.attrs import IteratorType, IteratorTypeAttr
 from xdsl.ir import Attribute, Block, BlockArgument, Operation, OpResult, Region, SSAValue
@@ -285,6 +285,8 @@ def _is_fusable_producer(producer: GenericOp) -> bool:
     if len(producer.res) != 1 or any(reads_output(producer)):
         return False
     if any(kind.data != IteratorType.PARALLEL for kind in producer.iterator_types.data):
+        return False
+    if any(isinstance(op, IndexOp) for op in producer.body.walk()):
         return False
     written = producer.indexing_maps.data[-1].data
     return (

@@ -2,9 +2,11 @@
 8 query rows (2 tokens x 4 heads of one KV head) over a paged KV cache read through a
 block table, an online softmax over 16-key tiles, and a causal mask.
 
-The causal mask is a ``linalg.generic`` computing on ``linalg.index`` values, which no
-compute instruction takes yet: the kernel as written is refused at that op, with its
-location, on every test device. Everything else compiles: the query tile of two tokens
+The causal mask is a ``linalg.generic`` computing on ``linalg.index`` values. Positions
+compile when they are joined by constants only (``tests/e2e/test_positions.py``); this
+mask adds the context length, the tile's query block and the loop's key tile to them
+(values known only at run time), so the kernel as written is refused at the first such
+``arith.addi``, with its location, on every test device. Everything else compiles: the query tile of two tokens
 4096 elements apart collapsed to 8 rows (copied through the scratchpad,
 ``stage-reshaped-tiles``), the keys gathered and read transposed through an
 ``arith.extf`` (``normalize-contractions``), the values gathered and written transposed
@@ -75,11 +77,13 @@ def paged_gqa_attention(inputs: dict) -> np.ndarray:
 
 
 @pytest.mark.parametrize("device", DEVICES)
-def test_the_causal_mask_is_refused_at_its_index(device: str):
+def test_the_causal_mask_is_refused_where_it_adds_a_run_time_value_to_a_position(device: str):
     path = corpus_kernel(KERNEL)
-    with pytest.raises(KtcError, match="'linalg.index' has no compute instruction") as caught:
+    with pytest.raises(KtcError, match="'arith.addi' computes on the element's position "
+                                       r"\(linalg.index\) with a value from outside the body"
+                       ) as caught:
         compile_kernel(path.read_text(), device, str(path))
-    assert caught.value.where.startswith(f"{path}:281:")
+    assert caught.value.where.startswith(f"{path}:284:")
 
 
 @pytest.mark.parametrize("device", ["spyre", "toy"])

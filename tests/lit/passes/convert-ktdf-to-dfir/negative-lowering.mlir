@@ -219,7 +219,7 @@ func.func @yields_mask() attributes {grid = [1]} {
       %s = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel"]} ins(%u : tensor<8xf16>) outs(%e : tensor<8xi1>) {
       ^bb0(%l: f16, %o: i1):
         %m = arith.cmpf oeq, %l, %l : f16
-        // CHECK: negative-lowering.mlir:[[# @LINE + 1]]:{{[0-9]+}}: error: a generic yields a fused pair or a mask; a compute stage hands over vectors of one element type
+        // CHECK: negative-lowering.mlir:[[# @LINE + 1]]:{{[0-9]+}}: error: a generic yields a fused pair, a mask or a position; a compute stage hands over vectors of one element type
         linalg.yield %m : i1
       } -> tensor<8xi1>
       ktdf.write_to_fifo %s, %p#1 : tensor<8xi1>, <"SFU" -> "L1SU", 8xi1>
