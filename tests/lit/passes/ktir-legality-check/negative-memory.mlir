@@ -71,7 +71,7 @@ func.func @skewed(%x: index) {
 func.func @tensor_base(%s: f16) {
   %c0 = arith.constant 0 : index
   %t = tensor.splat %s : tensor<64xf16>
-  // expected-error@+1 {{'ktdp.construct_access_tile' must address a ktdp.construct_memory_view}}
+  // expected-error@+1 {{'ktdp.construct_access_tile' must address a ktdp.construct_memory_view or a distributed view; a tile of a tensor is not compiled: take its part with tensor.extract_slice, or store the tensor through a view and tile that}}
   %tile = ktdp.construct_access_tile %t[%c0] {access_tile_set = #vector, access_tile_order = #identity} : tensor<64xf16> -> !ktdp.access_tile<64xindex>
   return
 }
