@@ -80,7 +80,8 @@ class RemoteScratchpadLowering(ModulePass):
     through tiles of ``ktdp.construct_memory_view``s in ``ct_local, ct_id = N``
     (static shape, at one constant address, the tile's start a constant per tile or
     computed from the tile id, launch arguments and indices of loops that run alike on
-    every tile; ``ktir-legality-check``), in a module that declares a device with an interconnect.
+    every tile; ``ktir-legality-check``), in a module that declares a device with an
+    interconnect.
 
     Produces, per such load:
 
@@ -93,9 +94,9 @@ class RemoteScratchpadLowering(ModulePass):
       ``ktdf.data_transfer`` from that view, at the ``k``-th reader's start (a
       ``ktdf.tile_table`` per dimension; or, for a start that is not a constant per
       tile, the ops computing the tile's indices cloned before the pipeline with the
-      tile id replaced by the reader's, and ``affine.apply`` of the base map), into the buffer of the tile its
-      ``ktdf.to_tiles`` table names (the owner's ``k``-th reader, the owner itself
-      included; -1 on the other tiles, which copy nothing);
+      tile id replaced by the reader's, and ``affine.apply`` of the base map), into
+      the buffer of the tile its ``ktdf.to_tiles`` table names (the owner's ``k``-th
+      reader, the owner itself included; -1 on the other tiles, which copy nothing);
     - the load a ``ktdp.load`` of the whole buffer.
 
     Per such store:
@@ -240,8 +241,8 @@ def _lower_load(load: ktdp.LoadOp, read: RemoteAccess, device: Device) -> None:
     for rank in range(read.ranks()):
         table = _rank_table(read, rank)
         readers = _copying_for(table)
-        firsts = (_constant_starts([read.starts[to] for to in readers], linear) if read.starts is not None
-                  else _computed_starts(tile, readers, linear, grid))
+        firsts = (_computed_starts(tile, readers, linear, grid) if read.starts is None
+                  else _constant_starts([read.starts[to] for to in readers], linear))
         ops += _ring_pipeline(ops[1].result, received.memref, table, firsts, shape,
                               device.interconnect.stop, into_buffer=True)
     whole = _whole(received.memref, shape)
