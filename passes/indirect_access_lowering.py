@@ -34,7 +34,10 @@ An index outside its base view's coordinate set is masked as the reference masks
 (``docs/ktir.md``, "Masked accesses"): each index read is clamped to the view's extent
 along its dimension (``arith.minui``, so a negative index is past the end too) and the
 base view marked ``ktdf.masked``, so that its DMAs move only the part inside the box:
-a gathered run at such an index is zeros, a scattered one is not written.
+a gathered run at such an index is zeros, a scattered one is not written. An index
+read at a subscript outside its index view's box is 0, as the reference reads it: when
+the range analysis does not show a subscript inside for every point, it is clamped
+into the box for the read and the index multiplied by 1 inside, 0 outside.
 """
 
 from __future__ import annotations
@@ -55,6 +58,7 @@ from ktc.arch.model import Device, device_of
 from ktc.dialects import ktdf, ktdp
 from ktc.dialects.upstream import ApplyOp
 from ktc.passes.analysis.indirect import Indirect, describe
+from ktc.passes.analysis.ranges import Ranges
 from ktc.passes.utils.affine import box_bounds
 from ktc.passes.utils.ir import enclosing_function
 from ktc.passes.utils.phases import programs
@@ -73,15 +77,44 @@ class IndirectAccessLowering(ModulePass):
                  if isinstance(inner, ktdp.ConstructIndirectAccessTileOp)]
         if not tiles:
             return
-        device = device_of(op)
+        device, ranges = device_of(op), Ranges(op)
         for tile in tiles:
             facts = describe(tile)
             for use in list(tile.result.uses):
-                _lower(facts, use.operation, device)
+                _lower(facts, use.operation, device, ranges)
             Rewriter.erase_op(tile)
 
 
-def _lower(facts: Indirect, access: Operation, device: Device) -> None:
+@dataclass(frozen=True)
+class _Index:
+    """The scratchpad buffer holding an index view, and the extents of the view's
+    coordinate set when a subscript into it may fall outside them (None: it stays
+    inside for every point)."""
+
+    buffer: SSAValue
+    bounds: tuple[int, ...] | None
+
+
+def _masked_indices(facts: Indirect, ranges: Ranges) -> list[tuple[int, ...] | None]:
+    """Per index view, its box's extents when the subscript reading it may leave the
+    box (from the values of the captured variables and the loop variables' extents);
+    None when it provably stays inside."""
+    captured = [ranges.of(value) for value in facts.op.captured_variables]
+    dims = [*captured, *((0, extent - 1) for extent in facts.loops)]
+    masked = []
+    for subscript, position in facts.subscripts:
+        if position is None:
+            continue
+        view = facts.op.indirect_memrefs[position]
+        bounds = [_extent(view, dim) for dim in range(view.type.get_num_dims())]
+        spans = [ranges.expr(expr, dims, []) for expr in subscript.results]
+        inside = all(span is not None and 0 <= span[0] and span[1] < bound
+                     for span, bound in zip(spans, bounds))
+        masked.append(None if inside else tuple(bounds))
+    return masked
+
+
+def _lower(facts: Indirect, access: Operation, device: Device, ranges: Ranges) -> None:
     tile = facts.op
     func = enclosing_function(tile)
     base = tile.base.owner
@@ -89,8 +122,9 @@ def _lower(facts: Indirect, access: Operation, device: Device) -> None:
     ktdf.set_masked(base)
     for index in tile.indirect_memrefs:
         type_with_memory(index.owner, device)
-    indices = [_alloc(func, view.type.get_element_type(), view.type.get_shape(),
-                      device.scratchpad, "indices") for view in tile.indirect_memrefs]
+    indices = [_Index(_alloc(func, view.type.get_element_type(), view.type.get_shape(),
+                             device.scratchpad, "indices"), bounds)
+               for view, bounds in zip(tile.indirect_memrefs, _masked_indices(facts, ranges))]
     into = device.mover(device.device_memory, device.scratchpad)
     copy = _copy_partner(facts, access)
     if copy is not None and not _fits(facts, device):
@@ -159,7 +193,7 @@ def _element_bytes(view: SSAValue) -> int:
     return max(view.type.get_element_type().bitwidth // 8, 1)
 
 
-def _lower_copy(facts: Indirect, indices: Sequence[SSAValue], copy: _Copy, into: str,
+def _lower_copy(facts: Indirect, indices: Sequence[_Index], copy: _Copy, into: str,
                 device: Device) -> None:
     """The copy as a pipeline reading the index views into the scratchpad, then, per
     point of the outer loop variables, a pipeline moving its run from the source view
@@ -178,7 +212,7 @@ def _lower_copy(facts: Indirect, indices: Sequence[SSAValue], copy: _Copy, into:
     Rewriter.erase_op(copy.direct)
 
 
-def _run_copy(facts: Indirect, indices: Sequence[SSAValue], direct: Side,
+def _run_copy(facts: Indirect, indices: Sequence[_Index], direct: Side,
               points: Sequence[SSAValue], gather: bool, engines: tuple[str, str],
               scratchpad: str) -> ktdf.PipelineOp:
     """The pipeline moving the run at ``points`` through a scratchpad buffer of its
@@ -247,7 +281,7 @@ def _alloc(func, element, shape: Sequence[int], memory: str, name: str) -> SSAVa
     return alloc.memref
 
 
-def _pipeline(facts: Indirect, indices: Sequence[SSAValue], other: Side, into: str,
+def _pipeline(facts: Indirect, indices: Sequence[_Index], other: Side, into: str,
               mover: str, gather: bool) -> ktdf.PipelineOp:
     tokens = [ktdf.CreateTokenOp(), ktdf.CreateTokenOp()]
     private = ktdf.PrivateOp([t.result.type for t in tokens],
@@ -260,18 +294,18 @@ def _pipeline(facts: Indirect, indices: Sequence[SSAValue], other: Side, into: s
     return ktdf.PipelineOp([private, first, second])
 
 
-def _index_transfers(facts: Indirect, indices: Sequence[SSAValue]) -> list[Operation]:
+def _index_transfers(facts: Indirect, indices: Sequence[_Index]) -> list[Operation]:
     """Each index view copied whole into its scratchpad buffer."""
     copies = []
     for view, copy in zip(facts.op.indirect_memrefs, indices):
         shape = list(view.type.get_shape())
         start = (origin(len(shape)), [])
-        copies.append(ktdf.DataTransferOp(view, shape, copy, shape,
+        copies.append(ktdf.DataTransferOp(view, shape, copy.buffer, shape,
                                           source_access=start, dest_access=start))
     return copies
 
 
-def _index_copies(facts: Indirect, indices: Sequence[SSAValue], into: str) -> ktdf.PipelineOp:
+def _index_copies(facts: Indirect, indices: Sequence[_Index], into: str) -> ktdf.PipelineOp:
     """A pipeline of one stage copying the index views into their buffers."""
     token = ktdf.CreateTokenOp()
     private = ktdf.PrivateOp([token.result.type], [token, ktdf.PrivateYieldOp(token.result)])
@@ -322,7 +356,7 @@ def _flat_nest(facts: Indirect, body: Callable[[list[SSAValue]], list[Operation]
     return [zero, one, count, scf.ForOp(zero.result, count.result, one.result, [], Region(block))]
 
 
-def _base_side(facts: Indirect, indices: Sequence[SSAValue], points: Sequence[SSAValue],
+def _base_side(facts: Indirect, indices: Sequence[_Index], points: Sequence[SSAValue],
                ops: list[Operation]) -> tuple[list[int], tuple[AffineMap, list[SSAValue]]]:
     """The run at ``points`` in the base view: its sizes there and its access, the
     indices it needs read from their buffers (ops added to ``ops``)."""
@@ -333,11 +367,10 @@ def _base_side(facts: Indirect, indices: Sequence[SSAValue], points: Sequence[SS
         if index is None:
             coordinates += values
             continue
-        read = memref.LoadOp.get(indices[index], values)
-        cast = arith.IndexCastOp(read.res, IndexType())
-        bound = arith.ConstantOp.from_int_and_width(_extent(facts.op.base, len(coordinates)), IndexType())
-        clamped = arith.MinUIOp(cast.result, bound.result)
-        ops += [read, cast, bound, clamped]
+        read = _read_index(indices[index], values, ops)
+        bound = _constant(_extent(facts.op.base, len(coordinates)), ops)
+        clamped = arith.MinUIOp(read, bound)
+        ops.append(clamped)
         coordinates.append(clamped.result)
     base_sizes = [1] * len(coordinates)
     outer = len(facts.loops) - facts.runs
@@ -346,9 +379,46 @@ def _base_side(facts: Indirect, indices: Sequence[SSAValue], points: Sequence[SS
     return base_sizes, (AffineMap.identity(len(coordinates)), coordinates)
 
 
+def _read_index(index: _Index, subscript: Sequence[SSAValue], ops: list[Operation]) -> SSAValue:
+    """The index at ``subscript`` of its view, as an ``index``: read from its buffer,
+    or, where the subscript may leave the view's box, 0 outside it (the reference's
+    rule): the subscript clamped into the box for the read, and the value multiplied
+    by ``min(n - min(s, n), 1)`` per dimension, 1 inside and 0 outside (unsigned, so
+    a negative subscript is past the end too)."""
+    if index.bounds is None:
+        read = memref.LoadOp.get(index.buffer, subscript)
+        cast = arith.IndexCastOp(read.res, IndexType())
+        ops += [read, cast]
+        return cast.result
+    one = _constant(1, ops)
+    clamped, inside = [], []
+    for value, bound in zip(subscript, index.bounds):
+        extent, last = _constant(bound, ops), _constant(max(bound - 1, 0), ops)
+        clamped.append(arith.MinUIOp(value, last))
+        room = arith.SubiOp(extent, _op(arith.MinUIOp(value, extent), ops))
+        inside.append(arith.MinUIOp(_op(room, ops), one))
+    ops += [*clamped, *inside]
+    read = memref.LoadOp.get(index.buffer, [op.result for op in clamped])
+    value = arith.IndexCastOp(read.res, IndexType())
+    ops += [read, value]
+    for flag in inside:
+        value = arith.MuliOp(value.result, flag.result)
+        ops.append(value)
+    return value.result
+
+
+def _op(op: Operation, ops: list[Operation]) -> SSAValue:
+    ops.append(op)
+    return op.results[0]
+
+
+def _constant(value: int, ops: list[Operation]) -> SSAValue:
+    return _op(arith.ConstantOp.from_int_and_width(value, IndexType()), ops)
+
+
 def _extent(view: SSAValue, dim: int) -> int:
-    """The base view's extent along ``dim``: its coordinate set's bound there (a
-    constant, as ``ktir-legality-check`` accepted)."""
+    """A view's extent along ``dim``: its coordinate set's bound there (a constant,
+    as ``ktir-legality-check`` accepted)."""
     bound = box_bounds(view.owner.coordinate_set.data)[dim]
     assert isinstance(bound, AffineConstantExpr)
     return bound.value
@@ -363,7 +433,7 @@ def _run_block(facts: Indirect) -> list[int]:
             for place in facts.placement.results]
 
 
-def _moves(facts: Indirect, indices: Sequence[SSAValue], other: Side,
+def _moves(facts: Indirect, indices: Sequence[_Index], other: Side,
            points: Sequence[SSAValue], gather: bool) -> list[Operation]:
     """The ops moving the run at ``points`` with one transfer."""
     ops: list[Operation] = []

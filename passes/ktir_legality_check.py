@@ -569,7 +569,9 @@ def _access_tile(op: ConstructAccessTileOp) -> None:
     if isinstance(op.base.owner, ConstructDistributedMemoryViewOp):
         return
     if not isinstance(op.base.owner, ConstructMemoryViewOp):
-        raise _error(op, "must address a ktdp.construct_memory_view")
+        raise _error(op, "must address a ktdp.construct_memory_view or a distributed view; a "
+                         "tile of a tensor is not compiled: take its part with "
+                         "tensor.extract_slice, or store the tensor through a view and tile that")
     coordinates = op.base.owner.coordinate_set.data
     if box_bounds(coordinates) is None:
         raise _error(

@@ -8,8 +8,10 @@ over the interconnect, made by the writer, from it into the owner's scratchpad.
 KTIR reads and writes another core's scratchpad as if it were memory; the cores have
 no such path: a core's interconnect stop moves its own scratchpad's bytes into another
 core's (``ktdf.to_tiles``, as ``inter-tile-reduce-lowering`` uses). So a read turns
-into a write by the owner: per reader, the owner copies the tile the reader names (its
-start, a constant per tile, ``passes/analysis/remote.py``) into the reader's buffer.
+into a write by the owner: per reader, the owner copies the tile the reader names into
+the reader's buffer, at its start: a constant per tile, or computed by the owner from
+the reader's tile id and the loop indices and launch arguments both share
+(``passes/analysis/remote.py``, ``per_tile``), in the same iteration.
 The owner reading its own view copies through its stop into its own buffer (no hop),
 so that every tile reads the same buffer. A store is the writer's copy, at the start
 its tile names in the owner's view.
@@ -37,6 +39,7 @@ one program:
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from xdsl.context import Context
@@ -51,7 +54,7 @@ from xdsl.dialects.builtin import (
     UnknownLoc,
 )
 from xdsl.dialects.func import FuncOp
-from xdsl.ir import Operation, SSAValue
+from xdsl.ir import BlockArgument, Operation, SSAValue
 from xdsl.ir.affine import AffineExpr, AffineMap
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
@@ -60,6 +63,8 @@ from ktc.arch.model import Device, device_of
 from ktc.dialects import ktdf, ktdp
 from ktc.dialects.diagnostics import KtcError, where
 from ktc.dialects.ktdp import MemorySpaceAttr, MemorySpaceKind, grid_of
+from ktc.dialects.upstream import ApplyOp
+from ktc.passes.analysis.distributed import tile_box, tile_coordinates
 from ktc.passes.analysis.remote import RemoteAccess, remote_access, remote_view
 from ktc.passes.utils.affine import box
 from ktc.passes.utils.ir import enclosing_function, erase_unused, linear_tile_id
@@ -73,8 +78,10 @@ class RemoteScratchpadLowering(ModulePass):
     Expects programs as ``compute-group-extraction`` leaves them: ``func.func`` with a
     static ``grid`` that runs in one wave, holding ``ktdp.load``s and ``ktdp.store``s
     through tiles of ``ktdp.construct_memory_view``s in ``ct_local, ct_id = N``
-    (static shape, at one constant address, the tile's start a constant per tile;
-    ``ktir-legality-check``), in a module that declares a device with an interconnect.
+    (static shape, at one constant address, the tile's start a constant per tile or
+    computed from the tile id, launch arguments and indices of loops that run alike on
+    every tile; ``ktir-legality-check``), in a module that declares a device with an
+    interconnect.
 
     Produces, per such load:
 
@@ -85,9 +92,11 @@ class RemoteScratchpadLowering(ModulePass):
     - per rank ``k`` (the ``k``-th reader of the owner, ascending ids), a
       ``ktdf.pipeline`` with one stage on the interconnect stop's engine kind: a
       ``ktdf.data_transfer`` from that view, at the ``k``-th reader's start (a
-      ``ktdf.tile_table`` per dimension), into the buffer of the tile its
-      ``ktdf.to_tiles`` table names (the owner's ``k``-th reader, the owner itself
-      included; -1 on the other tiles, which copy nothing);
+      ``ktdf.tile_table`` per dimension; or, for a start that is not a constant per
+      tile, the ops computing the tile's indices cloned before the pipeline with the
+      tile id replaced by the reader's, and ``affine.apply`` of the base map), into
+      the buffer of the tile its ``ktdf.to_tiles`` table names (the owner's ``k``-th
+      reader, the owner itself included; -1 on the other tiles, which copy nothing);
     - the load a ``ktdp.load`` of the whole buffer.
 
     Per such store:
@@ -231,8 +240,11 @@ def _lower_load(load: ktdp.LoadOp, read: RemoteAccess, device: Device) -> None:
     linear = linear_tile_id(load, grid)
     for rank in range(read.ranks()):
         table = _rank_table(read, rank)
-        ops += _ring_pipeline(ops[1].result, received.memref, table, _reader_starts(read, table),
-                              linear, shape, device.interconnect.stop, into_buffer=True)
+        readers = _copying_for(table)
+        firsts = (_computed_starts(tile, readers, linear, grid) if read.starts is None
+                  else _constant_starts([read.starts[to] for to in readers], linear))
+        ops += _ring_pipeline(ops[1].result, received.memref, table, firsts, shape,
+                              device.interconnect.stop, into_buffer=True)
     whole = _whole(received.memref, shape)
     ops.append(whole)
     Rewriter.insert_op(_located(ops, load), InsertPoint.before(load))
@@ -252,8 +264,10 @@ def _lower_store(store: ktdp.StoreOp, write: RemoteAccess, device: Device) -> No
     store.operands[1] = whole.result
     ops = _own_view(view, write.address, device)
     linear = linear_tile_id(store, grid_of(func))
-    ops += _ring_pipeline(sent.memref, ops[1].result, list(write.owners), list(write.starts),
-                          linear, shape, device.interconnect.stop, into_buffer=False)
+    firsts = (_constant_starts(list(write.starts), linear) if write.starts is not None
+              else _computed_starts(tile, None, linear, grid_of(func)))
+    ops += _ring_pipeline(sent.memref, ops[1].result, list(write.owners), firsts, shape,
+                          device.interconnect.stop, into_buffer=False)
     Rewriter.insert_op(_located(ops, store), InsertPoint.after(store))
     store.attributes.pop(ktdf.FROM_TILES, None)
     erase_unused([tile, view])
@@ -270,25 +284,74 @@ def _rank_table(read: RemoteAccess, rank: int) -> list[int]:
     return table
 
 
-def _reader_starts(read: RemoteAccess, table: list[int]) -> list[tuple[int, ...]]:
-    """Per tile, the start of the tile it copies. A tile that copies nothing takes the
-    first reader's start: unused, but a start the same on every copying tile is then a
-    constant."""
+def _copying_for(table: list[int]) -> list[int]:
+    """Per tile, the tile whose start it copies: the reader ``table`` names, or the
+    first reader on a tile that copies nothing (unused, but a start the same on every
+    copying tile is then a constant)."""
     first_reader = next(to for to in table if to >= 0)
-    return [read.starts[first_reader if to < 0 else to] for to in table]
+    return [first_reader if to < 0 else to for to in table]
 
 
-def _ring_pipeline(source: SSAValue, dest: SSAValue, table: list[int],
-                   starts: list[tuple[int, ...]], linear: SSAValue, shape: list[int], stop: str,
-                   into_buffer: bool) -> list[Operation]:
+Starts = tuple[list[Operation], list[SSAValue]]
+"""The ops computing a copy's start in the owner's view, and its value per dimension."""
+
+
+def _constant_starts(starts: list[tuple[int, ...]], linear: SSAValue) -> Starts:
+    """Per dimension, a constant or a ``ktdf.tile_table`` of the tiles' starts."""
+    ops = [_per_tile(values, linear) for values in zip(*starts)]
+    return ops, [op.result for op in ops]
+
+
+def _per_tile(values: Sequence[int], linear: SSAValue) -> Operation:
+    """An index that is ``values[t]`` on tile ``t``: a constant when they agree."""
+    if len(set(values)) == 1:
+        return arith.ConstantOp.from_int_and_width(values[0], IndexType())
+    return ktdf.TileTableOp(linear, values)
+
+
+def _computed_starts(tile: ktdp.ConstructAccessTileOp, readers: list[int] | None,
+                     linear: SSAValue | None, grid: tuple[int, ...]) -> Starts:
+    """The start of ``tile`` in its view computed on each tile for the tile
+    ``readers`` names (None: for itself): the ops computing the tile's indices cloned
+    with the tile id replaced by that tile's coordinates (``ktdf.tile_table``s), and
+    the view's point ``base_map(indices)`` plus the tile set's lower corner."""
+    ops: list[Operation] = []
+    mapped: dict[SSAValue, SSAValue] = {}
+
+    def value(of: SSAValue) -> SSAValue:
+        if readers is None or isinstance(of, BlockArgument):
+            return of
+        if of not in mapped:
+            op = of.owner
+            if isinstance(op, ktdp.GetComputeTileIdOp):
+                position = op.results.index(of)
+                new = _per_tile([tile_coordinates(grid, reader)[position] for reader in readers],
+                                linear)
+            else:
+                new = op.clone()
+                for k, operand in enumerate(op.operands):
+                    new.operands[k] = value(operand)
+            ops.append(new)
+            mapped[of] = new.results[0]
+        return mapped[of]
+
+    indices = [value(index) for index in tile.indices]
+    lows, _ = tile_box(tile)
+    base_map = tile.base_map.data
+    firsts = [ApplyOp(indices, AffineMapAttr(AffineMap(base_map.num_dims, base_map.num_symbols,
+                                                       (expr + low,))))
+              for expr, low in zip(base_map.results, lows)]
+    return [*ops, *firsts], [first.results[0] for first in firsts]
+
+
+def _ring_pipeline(source: SSAValue, dest: SSAValue, table: list[int], firsts: Starts,
+                   shape: list[int], stop: str, into_buffer: bool) -> list[Operation]:
     """A copy on the stop, per tile, of a tile of ``shape`` between ``source`` and
-    ``dest`` in the scratchpad of the tile ``table`` names, at the tile's ``starts`` in
-    ``source`` (a read, ``into_buffer``: the whole of ``dest``) or in ``dest`` (a
-    store: from the whole of ``source``); the per-tile starts before the pipeline."""
-    per_dim = [[start[dim] for start in starts] for dim in range(len(shape))]
-    firsts = [ktdf.TileTableOp(linear, values) if len(set(values)) > 1
-              else arith.ConstantOp.from_int_and_width(values[0], IndexType()) for values in per_dim]
-    at = (AffineMap.identity(len(shape)), [first.result for first in firsts])
+    ``dest`` in the scratchpad of the tile ``table`` names, at the start ``firsts``
+    computes in ``source`` (a read, ``into_buffer``: the whole of ``dest``) or in
+    ``dest`` (a store: from the whole of ``source``); its ops before the pipeline."""
+    ops, starts = firsts
+    at = (AffineMap.identity(len(shape)), starts)
     origin = (AffineMap(0, 0, (AffineExpr.constant(0),) * len(shape)), [])
     transfer = ktdf.DataTransferOp(
         source, shape, dest, shape,
@@ -298,4 +361,4 @@ def _ring_pipeline(source: SSAValue, dest: SSAValue, table: list[int],
     token = ktdf.CreateTokenOp()
     private = ktdf.PrivateOp([token.result.type], [token, ktdf.PrivateYieldOp(token.result)])
     stage = ktdf.StageOp([], [private.resources[0]], [transfer], [StringAttr(stop)])
-    return [*firsts, ktdf.PipelineOp([private, stage])]
+    return [*ops, ktdf.PipelineOp([private, stage])]

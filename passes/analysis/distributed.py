@@ -238,9 +238,11 @@ def _remote_starts(load: ktdp.LoadOp, tile: ktdp.ConstructAccessTileOp) -> None:
     grid = grid_of(enclosing_function(load))
     for linear in range(prod(grid)):
         if any(evaluate(index, tile_coordinates(grid, linear)) is None for index in tile.indices):
-            raise KtcError("reads other tiles' scratchpads at a start that is not a constant of "
-                           "the tile id; the holder copies each reader's tile, so it must know "
-                           "the start of every tile", where(load))
+            raise KtcError("reads other tiles' scratchpads through a distributed view at a "
+                           "start that is not a constant of the tile id; the holder copies "
+                           "each reader's tile, so it must know the start of every tile: read "
+                           "through a view of the holder's scratchpad (ct_local, ct_id = N), "
+                           "whose start may also depend on loop indices", where(load))
 
 
 def _one_address(load: ktdp.LoadOp, held: list[Partition]) -> None:
@@ -314,9 +316,17 @@ def access_kind(access: Operation, tile: ktdp.ConstructAccessTileOp, parts: list
                        "there), which that tile makes, or by a load at a start that is a "
                        "constant per tile (over the interconnect); a store into it is not "
                        "compiled", where(access))
-    what = "a load whose tensor is computed with" if isinstance(access, ktdp.LoadOp) else "a store"
-    raise KtcError(f"{what} through a tile of a distributed view that may span several "
-                   "partitions is not compiled: the tile must lie in one partition for "
-                   "every value of its indices, or on each tile in one of partitions alike "
-                   "but for their start (or the load only be stored: a copy)",
+    rule = ("the tile must lie in one partition for every value of its indices, or on "
+            "each tile in one of partitions alike but for their start")
+    if isinstance(access, ktdp.LoadOp):
+        raise KtcError("a load through a tile of a distributed view that may span several "
+                       "partitions, whose tensor is computed with, is not compiled: " + rule
+                       + "; load each partition's part through a tile that lies in it and "
+                       "compute on each part (for a row-wise computation, one per partition "
+                       "of rows), or copy the tile into a view of device memory first (a load "
+                       "only stored, compiled per partition) and load that view in a later "
+                       "compute group", where(access))
+    raise KtcError("a store through a tile of a distributed view that may span several "
+                   "partitions is not compiled: " + rule + "; store each partition's part "
+                   "(a tensor.extract_slice of the data) through a tile that lies in it",
                    where(access))

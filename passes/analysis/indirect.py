@@ -194,6 +194,10 @@ def _view(value, op: Operation, what: str) -> ConstructMemoryViewOp:
                            "gathers from and scatters to device memory")
     if view.strides or not view.result.type.has_static_shape():
         raise _refused(op, f"has {what} of dynamic shape or strides")
+    bounds = box_bounds(view.coordinate_set.data)
+    if bounds is None or not all(_constant(bound) for bound in bounds):
+        raise _refused(op, f"has {what} whose coordinate set is not a box 0 <= d_j < n_j of "
+                           "constant extents; the compiler masks indirect accesses at such a box")
     return view
 
 

@@ -138,7 +138,7 @@ def resolve_consume(produce: ktdp.InterTileProduceOp,
     consume = consumer_of(produce)
     if len(consume.outputs) != 1:
         raise KtcError(f"'{consume.name}' delivers {len(consume.outputs)} partials per tile; one "
-                       "is supported yet", where(consume))
+                       "is supported yet: produce and consume each partial on its own", where(consume))
     _partials(consume)
     producer_set = produce.producer_tiles_per_group.data
     consumer_set = consume.consumer_tiles_per_group.data
@@ -173,7 +173,8 @@ def _partials(user: Operation) -> None:
         reshaped = identities and identities[k].type != partial
         if user.future.type.partial_types.data[k] != partial or reshaped:
             raise KtcError(f"'{user.name}' reshapes its partial (by dimensions of extent 1); that "
-                           "is not supported yet", where(user))
+                           "is not supported yet: give its identity and results the partial's "
+                           "type and reshape the result after it", where(user))
         if not isinstance(partial, TensorType) or partial.get_num_dims() < 1:
             raise KtcError(f"'{user.name}' delivers {attr_text(partial)}; a partial is a tensor "
                            "of rank 1 or more", where(user))
@@ -196,7 +197,8 @@ def resolve(produce: ktdp.InterTileProduceOp, tiles: int) -> tuple[ktdp.InterTil
         raise KtcError(f"'{produce.name}' is consumed, not reduced", where(produce))
     if reduce.producer_dependency_per_consumer is not None:
         raise KtcError(f"'{reduce.name}' with producer_dependency_per_consumer is not supported "
-                       "yet: every producer of a group is combined", where(reduce))
+                       "yet: every producer of a group is combined; drop it and make each group "
+                       "the producers to combine (producer_tiles_per_group)", where(reduce))
     _partials(reduce)
     producer_set = produce.producer_tiles_per_group.data
     consumer_set = reduce.consumer_tiles_per_group.data

@@ -7,8 +7,10 @@ tile ``t``, the scratchpad of the tile the table names for ``t``.
 with the reason ``remote_access`` gives; the pass lowers what it returns.
 
 The grid is static and runs in one wave, so the access resolves per tile of the grid
-(linear id, x fastest) into the tile that owns the bytes and the constant start of
-the tile in the owner's view (``RemoteAccess``).
+(linear id, x fastest) into the tile that owns the bytes and the start of the tile in
+the owner's view (``RemoteAccess``): a constant per tile, or one that every tile can
+compute for any other from its tile id (``per_tile``: loop indices, launch arguments),
+since the owner makes the copy of each reader's tile.
 """
 
 from __future__ import annotations
@@ -16,7 +18,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from math import prod
 
+from xdsl.dialects import affine, arith, func, scf
 from xdsl.dialects.builtin import IntAttr
+from xdsl.ir import BlockArgument, Operation, SSAValue
 
 from ktc.dialects import ktdp
 from ktc.dialects.diagnostics import KtcError, where
@@ -24,7 +28,7 @@ from ktc.dialects.ktdf import from_tiles
 from ktc.dialects.ktdp import MemorySpaceKind, grid_of
 from ktc.passes.analysis.distributed import tile_box, tile_coordinates
 from ktc.passes.utils.ir import enclosing_function
-from ktc.passes.utils.values import affine_value, evaluate
+from ktc.passes.utils.values import INTEGER_CASTS, INTEGER_OPS, affine_value, evaluate
 
 
 @dataclass(frozen=True)
@@ -33,8 +37,9 @@ class RemoteAccess:
 
     owners: tuple[int, ...]
     """Per tile, the tile whose scratchpad holds what it reads or writes."""
-    starts: tuple[tuple[int, ...], ...]
-    """Per tile, the first point of its tile in the owner's view."""
+    starts: tuple[tuple[int, ...], ...] | None
+    """Per tile, the first point of its tile in the owner's view; None when it is not
+    a constant per tile (``per_tile``: each tile computes it for any other)."""
     address: int
     """The view's start in every owner's scratchpad."""
 
@@ -105,17 +110,63 @@ def remote_access(access: ktdp.LoadOp | ktdp.StoreOp, cores: int) -> RemoteAcces
                        "the copy over the interconnect moves a tile of constant shape",
                        where(access))
     tile = access.access_tile.owner
+    starts = _constant_starts(tile, grid)
+    if starts is None and not all(per_tile(index, _calls(access)) for index in tile.indices):
+        raise KtcError(f"{verb} another tile's scratchpad at a start computed from other "
+                       "than constants, the tile id, launch arguments and the indices of "
+                       "loops that run the same iterations on every tile; the copies over "
+                       "the interconnect are planned per tile, from starts each tile "
+                       "computes for any other", where(access))
+    return RemoteAccess(owners, starts, addresses.pop())
+
+
+def _constant_starts(tile: ktdp.ConstructAccessTileOp, grid) -> tuple[tuple[int, ...], ...] | None:
+    """Per tile of the grid, the first point of ``tile`` in its view, when it is a
+    constant per tile; None otherwise."""
     lows, _ = tile_box(tile)
     base_map = tile.base_map.data
     starts = []
-    for linear in range(tiles):
+    for linear in range(prod(grid)):
         indices = [evaluate(index, tile_coordinates(grid, linear)) for index in tile.indices]
         if None in indices:
-            raise KtcError(f"{verb} another tile's scratchpad at a start that is not a "
-                           "constant of the tile id; the copies over the interconnect are "
-                           "planned per tile, so the start of every tile must be known",
-                           where(access))
+            return None
         first = [affine_value(e, indices[:base_map.num_dims], indices[base_map.num_dims:])
                  for e in base_map.results]
         starts.append(tuple(s + a for s, a in zip(first, lows)))
-    return RemoteAccess(owners, tuple(starts), addresses.pop())
+    return tuple(starts)
+
+
+def per_tile(value: SSAValue, calls: dict[str, list[func.CallOp]], tile: bool = True) -> bool:
+    """Whether every tile can compute ``value`` for any other tile, given its tile
+    id: ``value`` is computed by integer arithmetic from constants, the tile id (when
+    ``tile``), launch arguments, program arguments passed such values without the
+    tile id, and indices of ``scf.for`` loops whose bounds are such values (loops
+    that run the same iterations on every tile)."""
+    if isinstance(value, BlockArgument):
+        parent = value.block.parent_op()
+        if isinstance(parent, scf.ForOp):
+            return value.index == 0 and all(per_tile(bound, calls, False)
+                                            for bound in (parent.lb, parent.ub, parent.step))
+        if isinstance(parent, func.FuncOp):
+            return all(per_tile(call.arguments[value.index], calls, False)
+                       for call in calls.get(parent.sym_name.data, []))
+        return False
+    op = value.owner
+    if isinstance(op, ktdp.GetComputeTileIdOp):
+        return tile
+    if isinstance(op, arith.ConstantOp):
+        return True
+    if type(op) in INTEGER_OPS or isinstance(op, INTEGER_CASTS | affine.ApplyOp):
+        return all(per_tile(operand, calls, tile) for operand in op.operands)
+    return False
+
+
+def _calls(op: Operation) -> dict[str, list[func.CallOp]]:
+    """The calls of the module holding ``op``, by callee."""
+    while op.parent_op() is not None:
+        op = op.parent_op()
+    calls: dict[str, list[func.CallOp]] = {}
+    for inner in op.walk():
+        if isinstance(inner, func.CallOp):
+            calls.setdefault(inner.callee.root_reference.data, []).append(inner)
+    return calls

@@ -153,6 +153,59 @@ def test_a_read_repeated_in_a_loop(device: str, tiles: int):
     assert _agrees(simulated["y"], inputs["x"][0] + inputs["b"])
 
 
+ROTATING = """#all = affine_set<(d0, d1) : (d0 >= 0, -d0 + 3 >= 0, d1 >= 0, -d1 + 127 >= 0)>
+#two = affine_set<(d0, d1) : (d0 >= 0, -d0 + 1 >= 0, d1 >= 0, -d1 + 127 >= 0)>
+#out = affine_set<(d0, d1) : (d0 >= 0, -d0 + 7 >= 0, d1 >= 0, -d1 + 127 >= 0)>
+#row = affine_set<(d0, d1) : (d0 >= 0, -d0 >= 0, d1 >= 0, -d1 + 127 >= 0)>
+#id = affine_map<(d0, d1) -> (d0, d1)>
+func.func @looped(%x: index, %y: index) attributes {grid = [2]} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c4 = arith.constant 4 : index
+  %at = arith.constant 512 : index
+  %t = ktdp.get_compute_tile_id : index
+  %xv = ktdp.construct_memory_view %x, sizes: [4, 128], strides: [128, 1] {coordinate_set = #all, memory_space = #ktdp.memory_space<global>} : memref<4x128xf16>
+  %yv = ktdp.construct_memory_view %y, sizes: [8, 128], strides: [128, 1] {coordinate_set = #out, memory_space = #ktdp.memory_space<global>} : memref<8x128xf16>
+  %sv = ktdp.construct_memory_view %at, sizes: [2, 128], strides: [128, 1] {coordinate_set = #two, memory_space = #ktdp.memory_space<ct_local>} : memref<2x128xf16>
+  %ov = ktdp.construct_memory_view %at, sizes: [2, 128], strides: [128, 1] {coordinate_set = #two, memory_space = #ktdp.memory_space<ct_local, ct_id = 0>} : memref<2x128xf16>
+  %first = arith.muli %t, %c2 : index
+  %xt = ktdp.construct_access_tile %xv[%first, %c0] {access_tile_set = #two, access_tile_order = #id} : memref<4x128xf16> -> !ktdp.access_tile<2x128xindex>
+  %st = ktdp.construct_access_tile %sv[%c0, %c0] {access_tile_set = #two, access_tile_order = #id} : memref<2x128xf16> -> !ktdp.access_tile<2x128xindex>
+  %a = ktdp.load %xt : !ktdp.access_tile<2x128xindex> -> tensor<2x128xf16>
+  ktdp.store %a, %st : tensor<2x128xf16>, !ktdp.access_tile<2x128xindex>
+  scf.for %i = %c0 to %c4 step %c1 {
+    %s = arith.addi %i, %t : index
+    %r = arith.remui %s, %c2 : index
+    %rt = ktdp.construct_access_tile %ov[%r, %c0] {access_tile_set = #row, access_tile_order = #id} : memref<2x128xf16> -> !ktdp.access_tile<1x128xindex>
+    %o = arith.muli %t, %c4 : index
+    %oi = arith.addi %o, %i : index
+    %yt = ktdp.construct_access_tile %yv[%oi, %c0] {access_tile_set = #row, access_tile_order = #id} : memref<8x128xf16> -> !ktdp.access_tile<1x128xindex>
+    %v = ktdp.load %rt : !ktdp.access_tile<1x128xindex> -> tensor<1x128xf16>
+    %w = arith.addf %v, %v : tensor<1x128xf16>
+    ktdp.store %w, %yt : tensor<1x128xf16>, !ktdp.access_tile<1x128xindex>
+  }
+  return
+}
+"""
+"""Two tiles each store two rows of x into their scratchpads; then, in iteration i of
+a loop, tile t reads row (i + t) mod 2 of tile 0's and stores it doubled into y[4t + i]:
+a start that depends on the loop index and the reader's tile id, which the owner
+computes per reader and iteration."""
+
+
+@pytest.mark.parametrize("device", ["spyre", "toy", str(LINE4)])
+def test_a_read_at_a_start_from_the_loop_index(device: str):
+    """y[4t + i] = 2 x[(i + t) mod 2], for tiles t < 2 and iterations i < 4."""
+    x = np.random.default_rng(11).standard_normal((4, WIDTH)).astype(np.float16)
+    simulated, reference = run(ROTATING, device, {"x": x, "y": np.zeros((8, WIDTH), np.float16)})
+    t, i = np.divmod(np.arange(8), 4)
+    expected = 2 * x[(i + t) % 2]
+    assert _agrees(simulated["y"], expected)
+    assert not _agrees(simulated["y"], 2 * x[np.zeros(8, int)])
+    np.testing.assert_array_equal(simulated["y"], reference["y"])
+
+
 def test_all_32_cores_read_tile_0():
     """Every one of spyre's 32 cores reads tile 0's row: 32 copies from tile 0's stop,
     each with its own destination and signals; the registers these take do not grow

@@ -112,6 +112,64 @@ def test_a_later_compute_group_reads_what_other_tiles_stored(device: str, tiles:
     assert not _agrees(simulated, inputs["x"] + inputs["b"])
 
 
+def looped(tiles: int) -> str:
+    """Tile t stores rows 2t and 2t + 1 of x, one per iteration of a loop, into the
+    same rows of a view in the last tile's scratchpad; then, in a second loop, reads
+    row (2t + 2 + i) mod 2 tiles (its neighbour's) and stores it plus b[2t + i] into
+    y[2t + i]. Every start depends on the loop index and the tile id."""
+    rows = 2 * tiles
+    return f"""#all = affine_set<(d0, d1) : (d0 >= 0, -d0 + {rows - 1} >= 0, d1 >= 0, -d1 + {WIDTH - 1} >= 0)>
+#row = affine_set<(d0, d1) : (d0 >= 0, -d0 >= 0, d1 >= 0, -d1 + {WIDTH - 1} >= 0)>
+#id = affine_map<(d0, d1) -> (d0, d1)>
+func.func @looped(%x: index, %b: index, %y: index) attributes {{grid = [{tiles}]}} {{
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %rows = arith.constant {rows} : index
+  %at = arith.constant {ADDRESS} : index
+  %t = ktdp.get_compute_tile_id : index
+  %first = arith.muli %t, %c2 : index
+  %xv = ktdp.construct_memory_view %x, sizes: [{rows}, {WIDTH}], strides: [{WIDTH}, 1] {{coordinate_set = #all, memory_space = #ktdp.memory_space<global>}} : memref<{rows}x{WIDTH}xf16>
+  %bv = ktdp.construct_memory_view %b, sizes: [{rows}, {WIDTH}], strides: [{WIDTH}, 1] {{coordinate_set = #all, memory_space = #ktdp.memory_space<global>}} : memref<{rows}x{WIDTH}xf16>
+  %yv = ktdp.construct_memory_view %y, sizes: [{rows}, {WIDTH}], strides: [{WIDTH}, 1] {{coordinate_set = #all, memory_space = #ktdp.memory_space<global>}} : memref<{rows}x{WIDTH}xf16>
+  %gv = ktdp.construct_memory_view %at, sizes: [{rows}, {WIDTH}], strides: [{WIDTH}, 1] {{coordinate_set = #all, memory_space = #ktdp.memory_space<ct_local, ct_id = {tiles - 1}>}} : memref<{rows}x{WIDTH}xf16>
+  scf.for %i = %c0 to %c2 step %c1 {{
+    %r = arith.addi %first, %i : index
+    %xt = ktdp.construct_access_tile %xv[%r, %c0] {{access_tile_set = #row, access_tile_order = #id}} : memref<{rows}x{WIDTH}xf16> -> !ktdp.access_tile<1x{WIDTH}xindex>
+    %gt = ktdp.construct_access_tile %gv[%r, %c0] {{access_tile_set = #row, access_tile_order = #id}} : memref<{rows}x{WIDTH}xf16> -> !ktdp.access_tile<1x{WIDTH}xindex>
+    %a = ktdp.load %xt : !ktdp.access_tile<1x{WIDTH}xindex> -> tensor<1x{WIDTH}xf16>
+    ktdp.store %a, %gt : tensor<1x{WIDTH}xf16>, !ktdp.access_tile<1x{WIDTH}xindex>
+  }}
+  scf.for %i = %c0 to %c2 step %c1 {{
+    %r = arith.addi %first, %i : index
+    %n = arith.addi %r, %c2 : index
+    %next = arith.remui %n, %rows : index
+    %rt = ktdp.construct_access_tile %gv[%next, %c0] {{access_tile_set = #row, access_tile_order = #id}} : memref<{rows}x{WIDTH}xf16> -> !ktdp.access_tile<1x{WIDTH}xindex>
+    %bt = ktdp.construct_access_tile %bv[%r, %c0] {{access_tile_set = #row, access_tile_order = #id}} : memref<{rows}x{WIDTH}xf16> -> !ktdp.access_tile<1x{WIDTH}xindex>
+    %yt = ktdp.construct_access_tile %yv[%r, %c0] {{access_tile_set = #row, access_tile_order = #id}} : memref<{rows}x{WIDTH}xf16> -> !ktdp.access_tile<1x{WIDTH}xindex>
+    %v = ktdp.load %rt : !ktdp.access_tile<1x{WIDTH}xindex> -> tensor<1x{WIDTH}xf16>
+    %c = ktdp.load %bt : !ktdp.access_tile<1x{WIDTH}xindex> -> tensor<1x{WIDTH}xf16>
+    %s = arith.addf %v, %c : tensor<1x{WIDTH}xf16>
+    ktdp.store %s, %yt : tensor<1x{WIDTH}xf16>, !ktdp.access_tile<1x{WIDTH}xindex>
+  }}
+  return
+}}
+"""
+
+
+@pytest.mark.parametrize("device, tiles", DEVICES)
+def test_stores_and_reads_at_starts_from_a_loop_index(device: str, tiles: int):
+    """y[r] = x[(r + 2) mod 2 tiles] + b[r]: the rows each tile stored in the first
+    loop, read by the tile before it in the second, each copy over the interconnect
+    at the start its loop index and its reader's (writer's) tile id give."""
+    rng = np.random.default_rng(tiles + 9)
+    x, b = (rng.standard_normal((2 * tiles, WIDTH)).astype(np.float16) for _ in range(2))
+    inputs = {"x": x, "b": b, "y": np.zeros_like(x)}
+    simulated = _simulate(looped(tiles), device, inputs)
+    assert _agrees(simulated, np.roll(x, -2, axis=0) + b)
+    assert not _agrees(simulated, x + b)
+
+
 def test_32_cores_gather_into_one():
     """All of spyre's 32 cores store their row into tile 31's scratchpad and read
     their neighbour's back: y[t] = x[(t + 1) mod 32] + b[t]."""

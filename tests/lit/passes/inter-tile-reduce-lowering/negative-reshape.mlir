@@ -12,7 +12,7 @@ func.func @result(%s: f16) attributes {grid = [2]} {
   ^bb0(%gid: index):
     ktdp.yield_partial %d : tensor<1x64xf16>
   }
-  // expected-error@+1 {{'ktdp.inter_tile_reduce' reshapes its partial (by dimensions of extent 1); that is not supported yet}}
+  // expected-error@+1 {{'ktdp.inter_tile_reduce' reshapes its partial (by dimensions of extent 1); that is not supported yet: give its identity and results the partial's type and reshape the result after it}}
   %r = ktdp.inter_tile_reduce(%f) consumer_tiles_per_group = #first, identity() : <(tensor<1x64xf16>), groups = affine_set<(g) : (g == 0)>> -> tensor<64xf16> {
   ^bb0(%lhs: tensor<1x64xf16>, %rhs: tensor<1x64xf16>):
     %m = arith.addf %lhs, %rhs : tensor<1x64xf16>
@@ -31,7 +31,7 @@ func.func @identity(%s: f16, %z: tensor<64xf16>) attributes {grid = [2]} {
   ^bb0(%gid: index):
     ktdp.yield_partial %d : tensor<1x64xf16>
   }
-  // expected-error@+1 {{'ktdp.inter_tile_reduce' reshapes its partial (by dimensions of extent 1); that is not supported yet}}
+  // expected-error@+1 {{'ktdp.inter_tile_reduce' reshapes its partial (by dimensions of extent 1); that is not supported yet: give its identity and results the partial's type and reshape the result after it}}
   %r = ktdp.inter_tile_reduce(%f) consumer_tiles_per_group = #first, identity(%z : tensor<64xf16>) : <(tensor<1x64xf16>), groups = affine_set<(g) : (g == 0)>> -> tensor<1x64xf16> {
   ^bb0(%lhs: tensor<1x64xf16>, %rhs: tensor<1x64xf16>):
     %m = arith.addf %lhs, %rhs : tensor<1x64xf16>

@@ -19,7 +19,7 @@ func.func @spanning(%a: index, %b: index, %c: index, %r: index) {
   %view = ktdp.construct_distributed_memory_view(%a_view, %b_view : memref<64xf16>, memref<64xf16>) : memref<128xf16>
   %t = ktdp.construct_access_tile %view[%r] {access_tile_set = #tile, access_tile_order = #id} : memref<128xf16> -> !ktdp.access_tile<16xindex>
   %u = ktdp.construct_access_tile %c_view[%c0] {access_tile_set = #tile, access_tile_order = #id} : memref<16xf16> -> !ktdp.access_tile<16xindex>
-  // expected-error@+1 {{a load whose tensor is computed with through a tile of a distributed view that may span several partitions is not compiled}}
+  // expected-error@+1 {{a load through a tile of a distributed view that may span several partitions, whose tensor is computed with, is not compiled: the tile must lie in one partition for every value of its indices, or on each tile in one of partitions alike but for their start; load each partition's part through a tile that lies in it and compute on each part (for a row-wise computation, one per partition of rows), or copy the tile into a view of device memory first (a load only stored, compiled per partition) and load that view in a later compute group}}
   %x = ktdp.load %t : !ktdp.access_tile<16xindex> -> tensor<16xf16>
   %y = arith.addf %x, %x : tensor<16xf16>
   ktdp.store %y, %u : tensor<16xf16>, !ktdp.access_tile<16xindex>

@@ -52,7 +52,7 @@ func.func @dependency(%partial: f16) attributes {grid = [2]} {
   ^bb0(%gid: index):
     ktdp.yield_partial %d : tensor<1x64xf16>
   }
-  // expected-error@+1 {{'ktdp.inter_tile_reduce' with producer_dependency_per_consumer is not supported yet: every producer of a group is combined}}
+  // expected-error@+1 {{'ktdp.inter_tile_reduce' with producer_dependency_per_consumer is not supported yet: every producer of a group is combined; drop it and make each group the producers to combine (producer_tiles_per_group)}}
   %r = ktdp.inter_tile_reduce(%f) consumer_tiles_per_group = #first, producer_dependency_per_consumer = #from_one, identity() : !ktdp.tile_future<(tensor<1x64xf16>), groups = affine_set<(g) : (g == 0)>> -> tensor<1x64xf16> {
   ^bb0(%lhs: tensor<1x64xf16>, %rhs: tensor<1x64xf16>):
     %s = arith.addf %lhs, %rhs : tensor<1x64xf16>

@@ -1,6 +1,7 @@
 // Memory must be reachable the way the pipeline moves data: a view lives in
 // global memory or in a tile's ct_local scratchpad (not in an unspecified space;
-// another tile's is stored into at a start that is a constant per tile), a scratchpad view
+// another tile's is stored into at a start each tile can compute for any other: not
+// from a loop whose bounds depend on the tile id), a scratchpad view
 // at a constant address (the compiler keeps its buffers clear of it), and an access tile
 // addresses a memory view in an order that permutes its dimensions (not one that mixes
 // them), a view whose
@@ -32,9 +33,11 @@ func.func @other_scratchpad(%x: index) attributes {grid = [2]} {
   %in = ktdp.construct_access_tile %source[%c0] {access_tile_set = #vector, access_tile_order = #id1} : memref<64xf16> -> !ktdp.access_tile<64xindex>
   %v = ktdp.load %in : !ktdp.access_tile<64xindex> -> tensor<64xf16>
   %row = tensor.expand_shape %v [[0, 1]] output_shape [1, 64] : tensor<64xf16> into tensor<1x64xf16>
-  scf.for %i = %c0 to %c2 step %c1 {
+  %t = ktdp.get_compute_tile_id : index
+  %trips = arith.addi %t, %c1 : index
+  scf.for %i = %c0 to %trips step %c1 {
     %out = ktdp.construct_access_tile %view[%i, %c0] {access_tile_set = #row, access_tile_order = #id2} : memref<2x64xf16> -> !ktdp.access_tile<1x64xindex>
-    // expected-error@+1 {{stores into another tile's scratchpad at a start that is not a constant of the tile id; the copies over the interconnect are planned per tile, so the start of every tile must be known}}
+    // expected-error@+1 {{stores into another tile's scratchpad at a start computed from other than constants, the tile id, launch arguments and the indices of loops that run the same iterations on every tile; the copies over the interconnect are planned per tile, from starts each tile computes for any other}}
     ktdp.store %row, %out : tensor<1x64xf16>, !ktdp.access_tile<1x64xindex>
   }
   return
@@ -68,7 +71,7 @@ func.func @skewed(%x: index) {
 func.func @tensor_base(%s: f16) {
   %c0 = arith.constant 0 : index
   %t = tensor.splat %s : tensor<64xf16>
-  // expected-error@+1 {{'ktdp.construct_access_tile' must address a ktdp.construct_memory_view}}
+  // expected-error@+1 {{'ktdp.construct_access_tile' must address a ktdp.construct_memory_view or a distributed view; a tile of a tensor is not compiled: take its part with tensor.extract_slice, or store the tensor through a view and tile that}}
   %tile = ktdp.construct_access_tile %t[%c0] {access_tile_set = #vector, access_tile_order = #identity} : tensor<64xf16> -> !ktdp.access_tile<64xindex>
   return
 }

@@ -31,7 +31,7 @@ func.func @computed(%A: index, %S: index, %B: index, %r: index) {
   %b = ktdp.construct_memory_view %B, sizes: [4, 16], strides: [16, 1] {coordinate_set = #four, memory_space = #ktdp.memory_space<global>} : memref<4x16xf16>
   %a_r = ktdp.construct_access_tile %a[%r, %c0] {access_tile_set = #four, access_tile_order = #id} : memref<12x16xf16> -> !ktdp.access_tile<4x16xindex>
   %b_r = ktdp.construct_access_tile %b[%c0, %c0] {access_tile_set = #four, access_tile_order = #id} : memref<4x16xf16> -> !ktdp.access_tile<4x16xindex>
-  // expected-error@+1 {{a load whose tensor is computed with through a tile of a distributed view that may span several partitions is not compiled: the tile must lie in one partition for every value of its indices, or on each tile in one of partitions alike but for their start (or the load only be stored: a copy)}}
+  // expected-error@+1 {{a load through a tile of a distributed view that may span several partitions, whose tensor is computed with, is not compiled: the tile must lie in one partition for every value of its indices, or on each tile in one of partitions alike but for their start; load each partition's part through a tile that lies in it and compute on each part (for a row-wise computation, one per partition of rows), or copy the tile into a view of device memory first (a load only stored, compiled per partition) and load that view in a later compute group}}
   %x = ktdp.load %a_r : !ktdp.access_tile<4x16xindex> -> tensor<4x16xf16>
   %y = arith.addf %x, %x : tensor<4x16xf16>
   ktdp.store %y, %b_r : tensor<4x16xf16>, !ktdp.access_tile<4x16xindex>
@@ -54,7 +54,7 @@ func.func @stored(%A: index, %S: index, %B: index) {
   %a_2 = ktdp.construct_access_tile %a[%c2, %c0] {access_tile_set = #four, access_tile_order = #id} : memref<12x16xf16> -> !ktdp.access_tile<4x16xindex>
   %b_0 = ktdp.construct_access_tile %b[%c0, %c0] {access_tile_set = #four, access_tile_order = #id} : memref<4x16xf16> -> !ktdp.access_tile<4x16xindex>
   %x = ktdp.load %b_0 : !ktdp.access_tile<4x16xindex> -> tensor<4x16xf16>
-  // expected-error@+1 {{a store through a tile of a distributed view that may span several partitions is not compiled: the tile must lie in one partition for every value of its indices, or on each tile in one of partitions alike but for their start (or the load only be stored: a copy)}}
+  // expected-error@+1 {{a store through a tile of a distributed view that may span several partitions is not compiled: the tile must lie in one partition for every value of its indices, or on each tile in one of partitions alike but for their start; store each partition's part (a tensor.extract_slice of the data) through a tile that lies in it}}
   ktdp.store %x, %a_2 : tensor<4x16xf16>, !ktdp.access_tile<4x16xindex>
   return
 }
