@@ -1,20 +1,23 @@
 """The SwiGLU MLP block of the benchmarks (``ktc.benchmarks.kernels.swiglu_mlp``: each
-tile multiplies its rows of x by the gate and up weights whole, gates the products and
-multiplies the result by the down weight whole), at intermediate sizes whose rows of
-the gated product are too long for the matrix unit's FIFO in one chunk.
+tile multiplies its rows of x by the gate and up weights, gates the products and
+multiplies the result by the down weight: the weights whole, or, split, a slice of the
+intermediate dimension, whose partial down products an inter-tile reduce adds), at
+intermediate sizes whose rows of the gated product are too long for the matrix unit's
+FIFO in one chunk.
 
 - The output matches the numpy formula of ``tests/formulas.py`` within the shared rule
   of ``ktc.sim.check`` (its tolerance grows with the kernel's reduction length), on
   spyre (the down product on the matrix unit, its left operand fed a part of a row at a
   time), toy (whose SIMD engine, at one multiply-add per lane, is estimated faster than
   its 2 x 8 matrix unit fed that way, and multiplies the down product) and the third
-  chip (no matrix unit), at sizes that are no multiple of the units' rows and lanes; a
-  perturbed output fails the same check.
+  chip (no matrix unit), at sizes that are no multiple of the units' rows and lanes,
+  split or not; a perturbed output fails the same check.
 - On spyre, the bytes the run issued through the device-memory port (the report's
   figure, every transfer rounded up to the port's granularity) are within 10% of what
-  each tile needs once: its rows of x for each of the two products that load them, the
-  three weights, its rows of the output, each stored row rounded up to the granularity
-  (the 10%: the products of x may copy its rows in chunks narrower than a granule).
+  each tile needs once: its rows of x for each of the two products that load them, its
+  slices of the three weights, and each block of the output once, each stored row
+  rounded up to the granularity (the 10%: the products of x may copy its rows in chunks
+  narrower than a granule).
   With rows of the gated product that start off the scratchpad's alignment, spyre's
   SIMD engine multiplies the down product, reading the down weight through a permuted
   view, an element per transfer, and exceeds that bound: it fails on a schedule that
@@ -41,14 +44,20 @@ from ktc.sim.simulator import Simulator
 CASES = [
     ("spyre", (16, 64, 512, 2)),
     ("spyre", (10, 40, 320, 2)),
+    ("spyre", (16, 64, 512, 2, 2)),
+    ("spyre", (10, 40, 320, 2, 2)),
     ("toy", (6, 20, 96, 2)),
     ("toy", (10, 12, 64, 2)),
+    ("toy", (6, 20, 96, 1, 2)),
     ("line4", (8, 20, 96, 4)),
+    ("line4", (8, 20, 96, 2, 2)),
 ]
-"""Device, then tokens, hidden, intermediate and grid of ``swiglu_mlp``: spyre's down
-product over rows of 512 and 320 (its FIFO takes 16 KiB: a whole row of 320 in a
+"""Device, then tokens, hidden, intermediate, grid and split of ``swiglu_mlp``: spyre's
+down product over rows of 512 and 320 (its FIFO takes 16 KiB: a whole row of 320 in a
 chunk leaves blocks of at most 3 columns), 5 tokens a tile and a hidden size of 40,
-neither a multiple of its 8 rows or 64 lanes; toy's and the third chip's likewise."""
+neither a multiple of its 8 rows or 64 lanes; toy's and the third chip's likewise;
+with a split, the intermediate dimension over 2 tiles per block of tokens, their
+partials added by an inter-tile reduce."""
 
 
 def _run(text: str, device: str, arrays: dict) -> tuple[dict, int]:
@@ -59,19 +68,19 @@ def _run(text: str, device: str, arrays: dict) -> tuple[dict, int]:
     return outputs, executable.report().issued_bytes
 
 
-def needed_bytes(device: str, tokens: int, hidden: int, intermediate: int, grid: int) -> int:
+def needed_bytes(device: str, tokens: int, hidden: int, intermediate: int, grid: int,
+                 split: int = 1) -> int:
     """Bytes of f16 through device memory when every tile reads its rows of x twice and
-    the three weights once, and writes its rows of out once, each stored row a run
-    rounded up to the granularity."""
+    its slices of the three weights once, and each block of tokens is written once,
+    each stored row a run rounded up to the granularity."""
     granule = Device.load(DEVICES[device]).roofline.dma_granularity
 
     def rows(count: int, length: int) -> int:
         return count * math.ceil(2 * length / granule) * granule
 
-    rows_per_tile = tokens // grid
-    per_tile = (3 * rows(rows_per_tile, hidden) + 2 * rows(hidden, intermediate)
-                + rows(intermediate, hidden))
-    return grid * per_tile
+    rows_per_tile, width = tokens // grid, intermediate // split
+    per_tile = 2 * rows(rows_per_tile, hidden) + 2 * rows(hidden, width) + rows(width, hidden)
+    return grid * (split * per_tile + rows(rows_per_tile, hidden))
 
 
 @pytest.mark.parametrize("device, sizes", CASES)
