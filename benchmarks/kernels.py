@@ -560,39 +560,93 @@ def _whole_tile_kernel(name: str, arguments: tuple[Argument, ...], grid: int, ro
     )
 
 
-def swiglu_mlp(tokens: int, hidden: int, intermediate: int, grid: int) -> Case:
+def swiglu_mlp(tokens: int, hidden: int, intermediate: int, grid: int, split: int = 1) -> Case:
     """A SwiGLU MLP block, ``out = (silu(x @ wg) * (x @ wu)) @ wd``, as
     ``examples/swiglu_mlp.mlir`` writes it: each tile takes ``tokens / grid`` rows of x
     (loaded once per product, as the example says why), multiplies them by the three
     weights whole, silu and the gating product one ``linalg.generic`` between the
-    products."""
-    rows = tokens // grid
+    products. With ``split`` > 1 the grid is ``[split, grid]`` and tile (s, t) takes
+    slice s of the intermediate dimension (``intermediate / split`` columns of wg and wu,
+    rows of wd): its down product is an f32 partial over that slice, which a
+    ``ktdp.inter_tile_reduce`` adds over the ``split`` tiles of the token block into its
+    tile s = 0, which rounds it to f16 and stores it."""
+    rows, width = tokens // grid, intermediate // split
     arguments = _arrays("f16", x=(tokens, hidden), wg=(hidden, intermediate),
                         wu=(hidden, intermediate), wd=(intermediate, hidden), out=(tokens, hidden))
     views = "".join(_view(a.name, a.shape, "f16") for a in arguments)
-    wide = (rows, intermediate)
+    wide = (rows, width)
+    column = "%c0" if split == 1 else "%first_column"
     body = (
         _load("gate_tokens", "x", (tokens, hidden), ["%first_row", "%c0"], (rows, hidden), "f16")
         + _load("up_tokens", "x", (tokens, hidden), ["%first_row", "%c0"], (rows, hidden), "f16")
-        + _load("gate_weights", "wg", (hidden, intermediate), ["%c0", "%c0"], (hidden, intermediate), "f16")
-        + _load("up_weights", "wu", (hidden, intermediate), ["%c0", "%c0"], (hidden, intermediate), "f16")
-        + _load("down_weights", "wd", (intermediate, hidden), ["%c0", "%c0"], (intermediate, hidden), "f16")
+        + _load("gate_weights", "wg", (hidden, intermediate), ["%c0", column], (hidden, width), "f16")
+        + _load("up_weights", "wu", (hidden, intermediate), ["%c0", column], (hidden, width), "f16")
+        + _load("down_weights", "wd", (intermediate, hidden), [column, "%c0"], (width, hidden), "f16")
         + _zeros("wide_zeros", wide)
-        + _matmul_op("gate", "gate_tokens", "gate_weights", "wide_zeros", rows, hidden, intermediate)
-        + _matmul_op("up", "up_tokens", "up_weights", "wide_zeros", rows, hidden, intermediate)
+        + _matmul_op("gate", "gate_tokens", "gate_weights", "wide_zeros", rows, hidden, width)
+        + _matmul_op("up", "up_tokens", "up_weights", "wide_zeros", rows, hidden, width)
         + f"    %hidden = linalg.generic {{indexing_maps = [{_identity(2)}, {_identity(2)}, "
         f"{_identity(2)}], iterator_types = [\"parallel\", \"parallel\"]}} ins(%gate, %up : "
         f"tensor<{_dims(wide)}xf16>, tensor<{_dims(wide)}xf16>) outs(%wide_zeros_empty : "
         f"tensor<{_dims(wide)}xf16>) {{\n"
         + _silu_gate("    ", "%gated")
         + f"    }} -> tensor<{_dims(wide)}xf16>\n"
-        + _zeros("out_zeros", (rows, hidden))
-        + _matmul_op("result", "hidden", "down_weights", "out_zeros", rows, intermediate, hidden)
-        + _store("result", "out", (tokens, hidden), ["%first_row", "%c0"], (rows, hidden), "f16")
     )
     params = {"tokens": tokens, "hidden": hidden, "intermediate": intermediate, "grid": grid}
-    return _case("swiglu_mlp", arguments, "out", params,
-                 _whole_tile_kernel("swiglu_mlp", arguments, grid, rows, views, body))
+    if split == 1:
+        body += (_zeros("out_zeros", (rows, hidden))
+                 + _matmul_op("result", "hidden", "down_weights", "out_zeros", rows, width, hidden)
+                 + _store("result", "out", (tokens, hidden), ["%first_row", "%c0"], (rows, hidden), "f16"))
+        return _case("swiglu_mlp", arguments, "out", params,
+                     _whole_tile_kernel("swiglu_mlp", arguments, grid, rows, views, body))
+    body += _summed_down_product(tokens, hidden, rows, width, grid, split)
+    return _case("swiglu_mlp", arguments, "out", params | {"split": split},
+                 _split_tile_kernel("swiglu_mlp", arguments, (split, grid), rows, width, views, body))
+
+
+def _summed_down_product(tokens: int, hidden: int, rows: int, width: int, grid: int,
+                         split: int) -> str:
+    """``%hidden @ %down_weights`` as an f32 partial, added over the ``split`` tiles of
+    each group (a block of tokens) into its first tile, which rounds and stores it."""
+    partial = f"tensor<{rows}x{hidden}xf32>"
+    groups = f"affine_set<(g) : (g >= 0, -g + {grid - 1} >= 0)>"
+    return (
+        f"    %partial_zero = arith.constant 0.0 : f32\n"
+        f"    %partial_empty = tensor.empty() : {partial}\n"
+        f"    %partial_zeros = linalg.fill ins(%partial_zero : f32) outs(%partial_empty : {partial}) -> {partial}\n"
+        f"    %partial = linalg.matmul ins(%hidden, %down_weights : tensor<{rows}x{width}xf16>, "
+        f"tensor<{width}x{hidden}xf16>) outs(%partial_zeros : {partial}) -> {partial}\n"
+        f"    %future = ktdp.inter_tile_produce producer_tiles_per_group = affine_set<(t)[g] : "
+        f"(t - {split} * g >= 0, {split} * g + {split - 1} - t >= 0)> -> <({partial}), groups = {groups}> {{\n"
+        f"    ^bb0(%group: index):\n      ktdp.yield_partial %partial : {partial}\n    }}\n"
+        f"    %sum = ktdp.inter_tile_reduce(%future) consumer_tiles_per_group = affine_set<(t)[g] : "
+        f"(t - {split} * g == 0)>, identity() : <({partial}), groups = {groups}> -> {partial} {{\n"
+        f"    ^bb0(%lhs: {partial}, %rhs: {partial}):\n"
+        f"      %both = arith.addf %lhs, %rhs : {partial}\n      ktdp.yield_reduced %both : {partial}\n    }}\n"
+        f"    %first = arith.cmpi eq, %part, %c0 : index\n    scf.if %first {{\n"
+        f"      %result = arith.truncf %sum : {partial} to tensor<{rows}x{hidden}xf16>\n"
+        + _store("result", "out", (tokens, hidden), ["%first_row", "%c0"], (rows, hidden), "f16")
+        + "    }\n"
+    )
+
+
+def _split_tile_kernel(name: str, arguments: tuple[Argument, ...], grid: tuple[int, int],
+                       rows: int, width: int, views: str, body: str) -> str:
+    """A kernel over the grid ``[parts, tiles]`` whose tile (p, t) takes rows
+    ``t * rows ..`` (``%first_row``) and columns ``p * width ..`` (``%first_column``)."""
+    params = ", ".join(f"%{a.name}: index" for a in arguments)
+    return (
+        "module {\n"
+        f"  func.func @{name}({params}) attributes {{grid = [{grid[0]}, {grid[1]}]}} {{\n"
+        "    %c0 = arith.constant 0 : index\n"
+        "    %part, %tile = ktdp.get_compute_tile_id : index, index\n"
+        f"    %rows_per_tile = arith.constant {rows} : index\n"
+        f"    %columns_per_part = arith.constant {width} : index\n"
+        "    %first_row = arith.muli %tile, %rows_per_tile : index\n"
+        "    %first_column = arith.muli %part, %columns_per_part : index\n"
+        "    %zero = arith.constant 0.0 : f16\n"
+        + views + body + "    return\n  }\n}\n"
+    )
 
 
 def attention(sequence: int, head: int, grid: int) -> Case:
@@ -719,7 +773,7 @@ SIZES: dict[str, dict[str, dict[str, int]]] = {
                "large": {"m": 2048, "n": 2048, "k": 2048, "grid_m": 4, "grid_n": 8,
                          "block_k": 128}},
     "swiglu_mlp": {"small": {"tokens": 64, "hidden": 32, "intermediate": 64, "grid": 2},
-                   "large": {"tokens": 256, "hidden": 512, "intermediate": 1024, "grid": 32}},
+                   "large": {"tokens": 256, "hidden": 1024, "intermediate": 2752, "grid": 32}},
     "attention": {"small": {"sequence": 64, "head": 64, "grid": 2},
                   "large": {"sequence": 1024, "head": 128, "grid": 32}},
     "distributed_copy": {"small": {"rows": 256, "cols": 128, "grid": 32, "parts": 4, "block": 8},
@@ -734,12 +788,11 @@ layernorm_fwd at the 8192 columns it was written for; paged_gather, issue 17's
 the example's 64 x 128 by 128 x 64 and issue 16's 2048 x 2048 x 2048 over 4 x 8 output
 blocks, and a medium 1024 x 1024 x 1024 over the same grid (seconds to simulate, where
 the large one takes a minute: the size schedules are tuned on; only matmul has one); swiglu_mlp and attention the examples' and, large, issue 16's attention over
-1024 positions of head dimension 128 and its MLP block's 256 tokens, at hidden 512 and
-intermediate 1024, not 4096 and 11008: the down product's left operand is computed on
-chip, and its rows of 1024 are too long for the matrix unit's FIFO, so the SIMD engine
-multiplies it, with the whole down weight staged in each
-core's scratchpad (4096 x 11008 f16 is 90 MB of spyre's 2 MB; 512 x 1376 does not fit
-either), each over 32 tiles of rows)."""
+1024 positions of head dimension 128 and its MLP block's 256 tokens, at hidden 1024 and
+intermediate 2752, a quarter of 4096 and 11008 each (every tile reads the three
+weights whole: 17 MB a tile, 4.3 M cycles of device memory for the 32 tiles, simulated
+in about a minute; the issue's size, 270 MB a tile, did not finish in 5 minutes), each
+over 32 tiles of rows)."""
 
 
 def case(kernel: str, size: str) -> Case:

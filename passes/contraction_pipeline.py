@@ -10,7 +10,8 @@ device memory into the scratchpad (A as chunks of ``m x chunk``, B as blocks of
 k-major, A as ``k x m`` or B as ``n x k``, is transposed by that copy: it reads the
 stored rows whole and writes each element to its place in the chunk or block; an A
 computed on chip is stored row-major into a scratchpad buffer before the pipeline and
-not copied, its chunk whole rows of that buffer), the load unit streams them through
+not copied, its chunk the output tile's rows of that buffer over the chunk's columns
+of the k tile: whole rows, or a part of one row), the load unit streams them through
 its FIFO and the unit multiplies each pair into a block of
 ``m x block`` accumulators, for every iteration of the kernel's loop; then the
 accumulators leave, a row of a block at a time, through the drain FIFO into a
@@ -375,7 +376,7 @@ class _Schedule:
 
         def feed(j: SSAValue, kc: SSAValue) -> list[Operation]:
             return [
-                self._a_feed(a_buffer, a_fifo, tile, kc),
+                self._a_feed(a_buffer, a_fifo, tile, kt, kc),
                 ktdf.DataTransferOp(b_buffer, [1, t.chunk, t.block], b_fifo, [t.chunk * t.block],
                                     source_access=(b_chunk, [j, kc])),
             ]
@@ -409,18 +410,19 @@ class _Schedule:
         before.append(at)
         return _cast(self.panel.memref, at.result, shape, [shape[1] * shape[2], shape[2], 1], before)
 
-    def _a_feed(self, a_buffer: SSAValue, a_fifo: SSAValue, tile: SSAValue,
+    def _a_feed(self, a_buffer: SSAValue, a_fifo: SSAValue, tile: SSAValue, kt: SSAValue,
                 kc: SSAValue) -> ktdf.DataTransferOp:
-        """Chunk ``kc`` of A into its FIFO: from the copied chunks, or, from A staged
-        on chip (one chunk of whole rows), this output tile's rows."""
+        """Chunk ``kc`` of k tile ``kt`` of A into its FIFO: from the copied chunks, or,
+        from A staged on chip, this output tile's rows over the chunk's columns."""
         t = self.tiles
-        d0, zero = AffineExpr.dimension(0), AffineExpr.constant(0)
+        d0, d1, d2 = (AffineExpr.dimension(i) for i in range(3))
+        zero = AffineExpr.constant(0)
         if self.staged is None:
             return ktdf.DataTransferOp(a_buffer, [1, t.m, t.chunk], a_fifo, [t.m * t.chunk],
                                        source_access=(AffineMap(1, 0, (d0, zero, zero)), [kc]))
-        rows = AffineMap(1, 0, (self._origin(d0)[0], zero))
+        rows = AffineMap(3, 0, (self._origin(d0)[0], d1 * t.k + d2 * t.chunk))
         return ktdf.DataTransferOp(a_buffer, [t.m, t.chunk], a_fifo, [t.m * t.chunk],
-                                   source_access=(rows, [tile]))
+                                   source_access=(rows, [tile, kt, kc]))
 
     def _copy(self, tile: SSAValue, kt: SSAValue, kernel_iv: SSAValue | None,
               a_buffer: SSAValue, b_buffer: SSAValue) -> list[Operation]:

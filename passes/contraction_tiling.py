@@ -12,9 +12,15 @@ transposed by the DMA as it copies it: it reads the stored rows whole from devic
 memory and writes each element to its place in the scratchpad, one transfer of the
 link's granularity per element. A left operand computed on chip (attention's
 probabilities, SwiGLU's gated product) is stored into the scratchpad and fed from there
-as whole rows, one chunk of all k; it goes to the SIMD engine instead when no tiles
-take its rows or the estimate exceeds the SIMD engine's least (one multiply-add per
-lane a cycle). The estimate is the busiest of the device-memory
+(a FIFO takes a block contiguous in memory): as whole rows, one chunk of all k, or, one
+row an output tile, a part of a row that starts and ends on the scratchpad's alignment
+(rows longer than the FIFO holds in one chunk: SwiGLU's down product), with B's panel
+resident when there are several rows of output tiles, each of which would stream all
+of B again. It goes to the SIMD engine instead when no tiles take it or the estimate
+exceeds the SIMD engine's least: one multiply-add per lane a cycle, or, for a B stored
+k x n, its device-memory reads (the SIMD engine reduces along k innermost, so it reads
+such a B through a permuted view, each element a transfer of the granularity of its
+own: 64 times the bytes of f16 on spyre). The estimate is the busiest of the device-memory
 transfers (A read once per column of output tiles, B once per row, each run rounded to
 the transfer granularity; a transposed operand's scratchpad writes one granule per
 element), the matrix unit's steps (with its fill and drain per product), the load
@@ -169,11 +175,15 @@ def choose(c: Contraction, device: Device) -> ktdf.ContractionTiles | None:
 
 def _simd_cycles(p: _Problem) -> float:
     """The least cycles of the product on one SIMD engine: one multiply-add per lane
-    and plain issue."""
+    and plain issue, or, for a B stored k x n, the device-memory reads of it (the SIMD
+    engine reduces along k innermost: it reads B through a permuted view, each element
+    a transfer of the granularity of its own), whichever is more."""
     roof = p.device.roofline
     per_engine = roof.elements_per_cycle("plain", p.device.matrix.input) / (
         roof.cores * roof.subcores_per_core)
-    return p.m * p.n * p.k / per_engine
+    granule = roof.dma_granularity
+    permuted = 0 if p.transposed[1] else p.k * p.n * math.ceil(p.input_bytes / granule) * granule
+    return max(p.m * p.n * p.k / per_engine, permuted / roof.dma_read_bytes_per_cycle)
 
 
 def _bytes(element) -> int:
@@ -189,15 +199,34 @@ def _candidates(p: _Problem):
     fifo = p.device.fifo_bytes(unit.feeds[0], unit.kind)
     for m, n, k in product(_divisors(p.m), _divisors(p.n), _divisors(p.k)):
         widest = unit.lanes if n % unit.lanes == 0 else n
-        # An A computed on chip is fed from its rows in the scratchpad: whole rows a
-        # chunk, and blocks of B as narrow as that needs.
+        # An A computed on chip is fed from its rows in the scratchpad (chunks of them
+        # the load unit can address), and blocks of B as narrow as that needs.
         for block in _divisors(widest) if p.computed_lhs else [widest]:
             chunks = [d for d in _divisors(k) if 4 * max(m * d, d * block) * p.input_bytes <= fifo
-                      and (not p.computed_lhs or d == p.k)]
-            for resident in _residencies(p, m, n, k) if chunks else ():
+                      and (not p.computed_lhs or _staged_chunk(p, m, d))]
+            for resident in _staged_residencies(p, m, n, k, max(chunks)) if chunks else ():
                 yield ktdf.ContractionTiles(
                     m, n, k, max(chunks), block, unit.kind,
                     _estimate(p, m, n, k, max(chunks), block, resident), resident)
+
+
+def _staged_chunk(p: _Problem, m: int, chunk: int) -> bool:
+    """Whether the load unit can feed ``m x chunk`` chunks of an A staged row-major in
+    the scratchpad, each contiguous there (a FIFO takes contiguous blocks): whole rows,
+    or a part of one row that starts and ends on the scratchpad's alignment."""
+    align = p.device.alignment(p.device.scratchpad)
+    return chunk == p.k or (m == 1 and chunk * p.input_bytes % align == 0
+                            and p.k * p.input_bytes % align == 0)
+
+
+def _staged_residencies(p: _Problem, m: int, n: int, k: int, chunk: int) -> list[str]:
+    """The residencies of tiles whose chunks are parts of a staged A's rows (one row
+    an output tile): only B's panel resident when there are several rows of output
+    tiles, each of which would stream all of B again otherwise."""
+    options = _residencies(p, m, n, k)
+    if not p.computed_lhs or chunk == p.k or p.m == m:
+        return options
+    return [r for r in options if r == "rhs"]
 
 
 def _residencies(p: _Problem, m: int, n: int, k: int) -> list[str]:

@@ -7,6 +7,7 @@ import numpy as np
 import pytest
 from formulas import swiglu_mlp
 
+from ktc.benchmarks import kernels
 from ktc.benchmarks.kernels import SIZES, add, case, layernorm, row_sum
 from ktc.dialects import context
 from ktc.dialects.source import parse_module, verify_module
@@ -132,6 +133,13 @@ def test_rows_that_do_not_divide_among_tiles_take_every_grid_th_row():
     kernel_case = layernorm(rows=37, cols=64, grid=8)
     assert "scf.for %r = %tile to %rows step %grid" in kernel_case.text
     _check(kernel_case, *FORMULAS["layernorm"])
+
+
+def test_the_split_block_adds_its_partial_down_products():
+    """The intermediate dimension over 2 tiles per block of 32 tokens: the reduce of
+    their partials gives the whole block's output."""
+    _check(kernels.swiglu_mlp(tokens=64, hidden=32, intermediate=64, grid=2, split=2),
+           *FORMULAS["swiglu_mlp"])
 
 
 def test_blocks_of_rows_step_through_each_tiles_rows():

@@ -18,7 +18,7 @@
 // CHECK:         ktdf.data_transfer {{.*}} size [64, 2, 32] {{.*}} size [64, 2, 32]
 // CHECK-NOT:     ktdf.data_transfer
 // CHECK:       } {applicable_units = ["MNILU"]}
-// CHECK:         ktdf.data_transfer from %[[STAGED]][%{{.+}} * 32, 0] size [32, 64] to %{{.+}} size [2048]
+// CHECK:         ktdf.data_transfer from %[[STAGED]][%{{.+}} * 32, %{{.+}} * 64 + %{{.+}} * 64] size [32, 64] to %{{.+}} size [2048]
 // CHECK:       } {applicable_units = ["L1LU"]}
 // CHECK:         linalg.generic {{.*}} ins({{.*}} : memref<32x64xf16, "PT_ACC">, memref<64x32xf16, "PT_ACC">)
 // CHECK:       } {applicable_units = ["PT"]}
