@@ -20,13 +20,14 @@ loop) is one scratchpad buffer for the whole product: the output tiles that shar
 follow one another (a column of tiles for B, a row for A) and only the first copies
 each k tile of it from device memory (under an ``scf.if``); the others read it where
 it is. On a core with a matrix unit in each sub-core (``Device.matrix_subcores``: two
-on spyre), an output tile's blocks of accumulators are shared out over them: zeroing,
-streaming and multiplying, and draining each run as a ``ktdf.parallel`` over the
-blocks, each sub-core's load unit feeding its own unit from the k tiles the DMA copied
-once into the scratchpad they share, and its store unit draining its blocks. The contraction's
-result is that buffer, loaded and rounded once to the result's type: written once,
-after the last product (and, when a reduction reads it, stored rounded into a
-scratchpad buffer and loaded back, as on the SIMD engine below).
+on spyre), an output tile's blocks of accumulators (as wide as the unit's lanes) are
+shared out over them: zeroing, streaming and multiplying, and draining each run as a
+``ktdf.parallel`` over the blocks, each sub-core's load unit feeding its own unit from
+the k tiles the DMA copied once into the scratchpad they share, and its store unit
+draining its blocks. The contraction's result is that buffer, loaded and rounded once
+to the result's type: written once, after the last product (and, when a reduction
+reads it, stored rounded into a scratchpad buffer and loaded back, as on the SIMD
+engine below).
 
 On the SIMD engine (a device without a matrix unit for the operands), the contraction
 stays a generic, rewritten to multiply and reduce along k innermost: an input stored
@@ -125,8 +126,8 @@ class ContractionPipeline(ModulePass):
     output tile of several blocks, the zeroing, the streaming and multiplying, and the
     draining each a stage (on their kinds) holding a ``ktdf.parallel`` over the blocks
     (``num_instances`` the units, lower bound 0, step 1) whose body is one pipeline
-    for its block, its FIFOs private to it, the DMA stage staying outside; after it, an access tile of that buffer loaded, converted to the
-    result type (a non-zero accumulator added) in place of the contraction's result
+    for its block, its FIFOs private to it, the DMA stage staying outside; after it,
+    an access tile of that buffer loaded, converted to the result type (a non-zero accumulator added) in place of the contraction's result
     (stored and loaded back, as below, when a reduction reads it); the loads, tiles and
     loop erased. For the SIMD engine: the generic with k innermost in
     both inputs, an input stored otherwise loaded through a permuted view, without
@@ -538,8 +539,8 @@ class _Schedule:
         drain = self.unit.drains[0]
 
         def fifo() -> ktdf.FifoAllocateOp:
-            return ktdf.FifoAllocateOp([ktdf.FifoSlotType(StringAttr(self.unit.kind), StringAttr(drain),
-                                                          t.block, self.acc)])
+            return ktdf.FifoAllocateOp([ktdf.FifoSlotType(StringAttr(self.unit.kind),
+                                                          StringAttr(drain), t.block, self.acc)])
 
         d = [AffineExpr.dimension(i) for i in range(3)]
         row, column = self._origin(d[0])
