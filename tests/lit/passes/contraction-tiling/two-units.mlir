@@ -4,8 +4,8 @@
 // chunks of 32 x 32 by 32 x 64, 128 steps each plus fill and drain (8 + 8), 288
 // cycles (576 with one unit); the drain's 32 x 128 f32 over the two units' 128 B/cycle
 // store paths, 128 (256 with one); plus the first transfer's latency from device
-// memory to the unit, 107: 523 cycles. The device-memory term (20 KiB at 128
-// B/cycle, 160) does not bind.
+// memory to the unit, 107: 523 cycles. Neither the device-memory term (20 KiB at
+// 128 B/cycle, 160) nor the feed (each unit's load unit, 192) binds.
 
 // RUN: ktc-opt %S/../contraction-pipeline/two-units.mlir --arch spyre -p compute-group-extraction,normalize-contractions,contraction-tiling | filecheck %s
 
