@@ -563,6 +563,18 @@ class Device:
         kind = self.matrix_kind
         return None if kind is None else self.engine_kinds[kind].matrix
 
+    @property
+    def matrix_subcores(self) -> int:
+        """Matrix units per core, one in each of its sub-cores (2 on spyre), that a
+        core's products may be shared out over; 1 when the core has one or none, or
+        when its units are not one per sub-core."""
+        kind = self.matrix_kind
+        if kind is None or self.subcores_per_core < 2:
+            return 1
+        units = self.instances(kind)
+        per_subcore = all(node.subcore is not None for node in units)
+        return self.subcores_per_core if per_subcore and len(units) == self.compute.count else 1
+
     def fifo_bytes(self, source: str, target: str) -> int:
         """Bytes the FIFO from the first ``source`` engine to the ``target`` engine of
         its sub-core holds (queue depths on the route times the narrowest beat); 0

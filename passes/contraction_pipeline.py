@@ -20,10 +20,15 @@ scratchpad buffer of the whole result in the accumulator type. With an operand
 loop) is one scratchpad buffer for the whole product: the output tiles that share it
 follow one another (a column of tiles for B, a row for A) and only the first copies
 each k tile of it from device memory (under an ``scf.if``); the others read it where
-it is. The contraction's
-result is that buffer, loaded and rounded once to the result's type: written once,
-after the last product (and, when a reduction reads it, stored rounded into a
-scratchpad buffer and loaded back, as on the SIMD engine below).
+it is. On a core with a matrix unit in each sub-core (``Device.matrix_subcores``: two
+on spyre), an output tile's blocks of accumulators (as wide as the unit's lanes) are
+shared out over them: zeroing, streaming and multiplying, and draining each run as a
+``ktdf.parallel`` over the blocks, each sub-core's load unit feeding its own unit from
+the k tiles the DMA copied once into the scratchpad they share, and its store unit
+draining its blocks. The contraction's result is that buffer, loaded and rounded once
+to the result's type: written once, after the last product (and, when a reduction
+reads it, stored rounded into a scratchpad buffer and loaded back, as on the SIMD
+engine below).
 
 On the SIMD engine (a device without a matrix unit for the operands), the contraction
 stays a generic, rewritten to multiply and reduce along k innermost: an input stored
@@ -79,6 +84,7 @@ from ktc.passes.analysis.contractions import (
     is_zero,
     loaded_from_view,
     matmul_maps,
+    units_sharing,
 )
 from ktc.passes.utils.ir import enclosing_function, erase_unused
 from ktc.passes.utils.loops import static_trip_count
@@ -86,6 +92,10 @@ from ktc.passes.utils.phases import programs
 from ktc.passes.utils.tiles import at_origin, box_tile, origin
 from ktc.passes.utils.transfers import clone_needed
 from ktc.passes.utils.views import type_with_memory
+
+
+Body = Callable[[SSAValue, Sequence[SSAValue]], list[Operation]]
+"""A stage's work for one block of accumulators, given the block and the FIFO slots."""
 
 
 @dataclass(frozen=True)
@@ -113,8 +123,12 @@ class ContractionPipeline(ModulePass):
     and blocks of B through its FIFO; the matrix
     unit multiplying each pair into a block of accumulators), and a pipeline draining
     the accumulators row by row into a scratchpad buffer of the whole result in the
-    accumulator type; after it, an access tile of that buffer loaded, converted to the
-    result type (a non-zero accumulator added) in place of the contraction's result
+    accumulator type; with several matrix units a core, one per sub-core, and an
+    output tile of several blocks, the zeroing, the streaming and multiplying, and the
+    draining each a stage (on their kinds) holding a ``ktdf.parallel`` over the blocks
+    (``num_instances`` the units, lower bound 0, step 1) whose body is one pipeline
+    for its block, its FIFOs private to it, the DMA stage staying outside; after it,
+    an access tile of that buffer loaded, converted to the result type (a non-zero accumulator added) in place of the contraction's result
     (stored and loaded back, as below, when a reduction reads it); the loads, tiles and
     loop erased. For the SIMD engine: the generic with k innermost in
     both inputs, an input stored otherwise loaded through a permuted view, without
@@ -354,7 +368,8 @@ class _Schedule:
                                  [IteratorTypeAttr(IteratorType.PARALLEL)] * 2, []))
             return ops
 
-        return _pipeline([(self._loops([t.n // t.block], fill), [StringAttr(self.unit.kind)])])
+        stages, resources = self._per_block([(self.unit.kind, lambda j, _: fill(j))])
+        return _pipeline(stages, resources)
 
     def _tile_pipeline(self, tile: SSAValue, kt: SSAValue, kernel_iv: SSAValue | None,
                        depth: SSAValue) -> list[Operation]:
@@ -362,41 +377,47 @@ class _Schedule:
         through the FIFO, multiplied; the resident operand's tile is its panel's
         ``depth``-th, copied only by the first output tile that shares it."""
         t = self.tiles
-        chunks, blocks = t.k // t.chunk, t.n // t.block
+        chunks = t.k // t.chunk
         before: list[Operation] = []
         a_buffer = self.staged.memref if self.staged is not None else self._k_tile("lhs", depth, before)
         b_buffer = self._k_tile("rhs", depth, before)
         ends = (StringAttr(self.unit.feeds[0]), StringAttr(self.unit.kind))
-        allocate = ktdf.FifoAllocateOp([ktdf.FifoSlotType(*ends, t.m * t.chunk, self.input),
+
+        def fifos() -> ktdf.FifoAllocateOp:
+            return ktdf.FifoAllocateOp([ktdf.FifoSlotType(*ends, t.m * t.chunk, self.input),
                                         ktdf.FifoSlotType(*ends, t.chunk * t.block, self.input)])
-        a_fifo, b_fifo = allocate.slots
+
         d0, d1 = AffineExpr.dimension(0), AffineExpr.dimension(1)
         zero = AffineExpr.constant(0)
         b_chunk = AffineMap(2, 0, (d0, d1 * t.chunk, zero))
 
-        def feed(j: SSAValue, kc: SSAValue) -> list[Operation]:
-            return [
+        def feed(j: SSAValue, slots: Sequence[SSAValue]) -> list[Operation]:
+            a_fifo, b_fifo = slots
+            return self._loops([chunks], lambda kc: [
                 self._a_feed(a_buffer, a_fifo, tile, kt, kc),
                 ktdf.DataTransferOp(b_buffer, [1, t.chunk, t.block], b_fifo, [t.chunk * t.block],
                                     source_access=(b_chunk, [j, kc])),
-            ]
+            ])
 
         local = StringAttr(self.unit.accumulators)
 
-        def multiply(j: SSAValue, kc: SSAValue) -> list[Operation]:
-            a = ktdf.ReadFromFifoOp(a_fifo, MemRefType(self.input, [t.m, t.chunk], memory_space=local))
-            b = ktdf.ReadFromFifoOp(b_fifo, MemRefType(self.input, [t.chunk, t.block], memory_space=local))
-            view, ops = self._block(j)
-            return [a, b, *ops, canonical(a.result, b.result, view, matmul_maps(), 3, (2,))]
+        def multiply(j: SSAValue, slots: Sequence[SSAValue]) -> list[Operation]:
+            a_fifo, b_fifo = slots
+
+            def step(kc: SSAValue) -> list[Operation]:
+                a = ktdf.ReadFromFifoOp(a_fifo, MemRefType(self.input, [t.m, t.chunk], memory_space=local))
+                b = ktdf.ReadFromFifoOp(b_fifo, MemRefType(self.input, [t.chunk, t.block], memory_space=local))
+                view, ops = self._block(j)
+                return [a, b, *ops, canonical(a.result, b.result, view, matmul_maps(), 3, (2,))]
+
+            return self._loops([chunks], step)
 
         copy = self._copy(tile, kt, kernel_iv, a_buffer, b_buffer)
         private = [buffer.owner for buffer in (a_buffer, b_buffer)
                    if isinstance(buffer.owner, memref.AllocOp) and buffer.owner is not self.staged]
-        return [*before, _pipeline([
-            (copy, [StringAttr(_dma_kind(self.device))]),
-            (self._loops([blocks, chunks], feed), [StringAttr(self.unit.feeds[0])]),
-            (self._loops([blocks, chunks], multiply), [StringAttr(self.unit.kind)]),
-        ], [*private, allocate])]
+        stages, fifo = self._per_block([(self.unit.feeds[0], feed), (self.unit.kind, multiply)], fifos)
+        return [*before, _pipeline([(copy, [StringAttr(_dma_kind(self.device))]), *stages],
+                                   [*private, *fifo])]
 
     def _k_tile(self, operand: str, depth: SSAValue, before: list[Operation]) -> SSAValue:
         """The scratchpad buffer of one k tile of ``operand`` ("lhs" or "rhs"): private
@@ -518,26 +539,59 @@ class _Schedule:
         in the result buffer."""
         t = self.tiles
         drain = self.unit.drains[0]
-        allocate = ktdf.FifoAllocateOp([ktdf.FifoSlotType(StringAttr(self.unit.kind), StringAttr(drain),
-                                                          t.block, self.acc)])
-        slot = allocate.slots[0]
+
+        def fifo() -> ktdf.FifoAllocateOp:
+            return ktdf.FifoAllocateOp([ktdf.FifoSlotType(StringAttr(self.unit.kind),
+                                                          StringAttr(drain), t.block, self.acc)])
+
         d = [AffineExpr.dimension(i) for i in range(3)]
         row, column = self._origin(d[0])
         into = AffineMap(3, 0, (row + d[2], column + d[1] * t.block))
 
-        def out(j: SSAValue, r: SSAValue) -> list[Operation]:
-            row, ops = self._row(j, r)
-            return [*ops, ktdf.WriteToFifoOp(row, slot)]
+        def out(j: SSAValue, slots: Sequence[SSAValue]) -> list[Operation]:
+            def one(r: SSAValue) -> list[Operation]:
+                row, ops = self._row(j, r)
+                return [*ops, ktdf.WriteToFifoOp(row, slots[0])]
+            return self._loops([t.m], one)
 
-        def into_buffer(j: SSAValue, r: SSAValue) -> list[Operation]:
-            return [ktdf.DataTransferOp(slot, [t.block], self.result_buffer.memref, [1, t.block],
-                                        dest_access=(into, [tile, j, r]))]
+        def into_buffer(j: SSAValue, slots: Sequence[SSAValue]) -> list[Operation]:
+            return self._loops([t.m], lambda r: [
+                ktdf.DataTransferOp(slots[0], [t.block], self.result_buffer.memref, [1, t.block],
+                                    dest_access=(into, [tile, j, r]))])
 
-        blocks = [t.n // t.block, t.m]
-        return _pipeline([
-            (self._loops(blocks, out), [StringAttr(self.unit.kind)]),
-            (self._loops(blocks, into_buffer), [StringAttr(drain)]),
-        ], [allocate])
+        return _pipeline(*self._per_block([(self.unit.kind, out), (drain, into_buffer)], fifo))
+
+    def _per_block(self, stages: Sequence[tuple[str, Body]],
+                   fifos: Callable[[], ktdf.FifoAllocateOp] | None = None):
+        """Pipeline stages doing ``body(j, slots)`` on their kind for every block ``j``
+        of the output tile's accumulators, and the resources private to them (the
+        FIFOs ``fifos`` allocates, whose slots are ``slots``). With several matrix
+        units a core (``Device.matrix_subcores``) and several blocks, the blocks are
+        shared out over them: one stage on all the kinds holding a ``ktdf.parallel``
+        over the blocks, each instance (a sub-core, with its own load and store units,
+        FIFOs and accumulators) running a pipeline of the stages for each of its
+        blocks; else each stage loops over all the blocks."""
+        blocks = self.tiles.n // self.tiles.block
+
+        def stages_of(loop_body: Callable[[Body, Sequence[SSAValue]], list[Operation]]):
+            allocate = [fifos()] if fifos is not None else []
+            slots = [slot for op in allocate for slot in op.slots]
+            return [(loop_body(body, slots), [StringAttr(kind)]) for kind, body in stages], allocate
+
+        if self._instances() < 2:
+            return stages_of(lambda body, slots: self._loops([blocks], lambda j: body(j, slots)))
+        region = Block(arg_types=[IndexType(), IndexType()])
+        j = region.args[0]
+        region.add_ops([_pipeline(*stages_of(lambda body, slots: body(j, slots))),
+                        ktdf.ParallelYieldOp()])
+        parallel = ktdf.ParallelOp([self._constant(0)], [self._constant(blocks)], [self._constant(1)],
+                                   self._instances(), Region(region))
+        return [([parallel], [StringAttr(kind) for kind, _ in stages])], []
+
+    def _instances(self) -> int:
+        """The matrix units an output tile's blocks are shared out over
+        (``units_sharing``)."""
+        return units_sharing(self.device, self.tiles.n, self.tiles.block)
 
     # The result ---------------------------------------------------------------------
 

@@ -25,7 +25,10 @@ transfers (A read once per column of output tiles, B once per row, each run roun
 the transfer granularity; a transposed operand's scratchpad writes one granule per
 element), the matrix unit's steps (with its fill and drain per product), the load
 unit's feed and the drain of the accumulators; the tiles with the least estimate win,
-then those reading fewer bytes from device memory, then the larger.
+then those reading fewer bytes from device memory, then the larger. An output tile of
+several blocks as wide as the unit's lanes has them shared out over the core's matrix
+units (one per sub-core, each with its own load and store units: two on spyre), so the
+unit's steps, its feed and the drain count the busiest unit's share of them.
 
 Operand reuse: the accumulators hold one output tile, so the output tiles of a program
 that share rows of A (a row of tiles) or columns of B (a column) would each copy them
@@ -53,7 +56,7 @@ from xdsl.passes import ModulePass
 from ktc.arch.model import Device, device_of
 from ktc.dialects import ktdf, ktdp
 from ktc.dialects.diagnostics import KtcError, where
-from ktc.passes.analysis.contractions import Contraction, contraction, loaded_from_view
+from ktc.passes.analysis.contractions import Contraction, contraction, loaded_from_view, units_sharing
 from ktc.passes.utils.ir import enclosing_function
 from ktc.passes.utils.loops import static_trip_count
 from ktc.passes.utils.phases import programs
@@ -312,13 +315,22 @@ def _estimate(p: _Problem, m: int, n: int, k: int, chunk: int, block: int, resid
     written = _scatter_cycles(device, scattered, p.input_bytes)
     memory = tiles * max(runs / roof.dma_read_bytes_per_cycle, written)
     products = tiles * (n // block) * (k // chunk)
-    matrix = products * (unit.cycles(m, chunk, block) + unit.fill + unit.drain)
+    share = _unit_share(device, n, block)
+    matrix = share * products * (unit.cycles(m, chunk, block) + unit.fill + unit.drain)
     feed_bytes = products * (m * chunk + chunk * block) * p.input_bytes
-    feed = 2 * feed_bytes / _bandwidth(device, unit.feeds[0], unit.kind)
-    drain = 2 * p.m * p.n * p.accumulator_bytes / _bandwidth(device, unit.kind, unit.drains[0])
+    feed = share * 2 * feed_bytes / _bandwidth(device, unit.feeds[0], unit.kind)
+    drain = share * 2 * p.m * p.n * p.accumulator_bytes / _bandwidth(device, unit.kind, unit.drains[0])
     first = sum(link.latency or 0 for link in device.path(
         device.node(device.device_memory), device.node(unit.kind)))
     return int(max(memory, matrix, feed) + drain + first * (p.k // k))
+
+
+def _unit_share(device: Device, n: int, block: int) -> float:
+    """The share of an output tile's blocks of accumulators the busiest matrix unit of
+    a core multiplies, feeds and drains (``units_sharing``: each unit with its own load
+    and store units)."""
+    blocks = n // block
+    return math.ceil(blocks / units_sharing(device, n, block)) / blocks
 
 
 def _scatter_cycles(device: Device, elements: int, element_bytes: int) -> float:

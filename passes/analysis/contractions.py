@@ -29,6 +29,7 @@ from xdsl.dialects.linalg.ops import FillOp, GenericOp, YieldOp
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.ir.affine import AffineDimExpr, AffineExpr, AffineMap
 
+from ktc.arch.model import Device
 from ktc.dialects import ktdp
 from ktc.dialects.spyreop import DF16Type
 
@@ -112,6 +113,17 @@ def contraction(op: Operation) -> Contraction | None:
         return None
     roles = _roles(maps, [it.data for it in get_iterators().data])
     return None if roles is None else Contraction(op, maps, *roles)
+
+
+def units_sharing(device: Device, n: int, block: int) -> int:
+    """The matrix units of a core an output tile of ``n`` columns in blocks of
+    ``block`` has its blocks shared out over: the core's units, one per sub-core
+    (``Device.matrix_subcores``), when the tile has several blocks each as wide as the
+    unit's lanes; else 1 (a block narrower than the lanes takes as many steps as one
+    of their width, so two units on narrow blocks gain nothing over one on wide).
+    ``contraction-tiling`` estimates by it, ``contraction-pipeline`` schedules by it."""
+    shared = n // block > 1 and block == device.matrix.lanes
+    return device.matrix_subcores if shared else 1
 
 
 def loaded_from_view(value: SSAValue) -> bool:

@@ -40,6 +40,13 @@ def test_spyre_flops_per_core():
     assert roof.flops_per_cycle(f32) == simd
 
 
+@pytest.mark.parametrize("name, shared", [("spyre", 2), ("toy", 1), (LINE4, 1)])
+def test_the_units_a_cores_products_are_shared_out_over(name, shared):
+    """Spyre's two sub-cores each have a unit; toy's core has one sub-core; the third
+    chip none."""
+    assert Device.load(name).matrix_subcores == shared
+
+
 def test_a_chip_without_a_matrix_unit_multiplies_on_its_simd_engine():
     device = Device.load(LINE4)
     assert device.matrix is None and device.matrix_kind is None
