@@ -86,7 +86,8 @@ STARTUP_RATIO = 1.3
 BARE = "python importing the xDSL dialects of add.mlir"
 COLUMNS = (
     "Ideal = the cycles no schedule beats: every array read or written once through device "
-    "memory at its bandwidth plus the least latency of a link at its port, or the issued "
+    "memory at its bandwidth plus the least latency of a transfer through its port; the bytes "
+    "that must be read (or written) plus the latency into a core and back out; or the issued "
     "compute over every compute engine, whichever is larger (`docs/simulator.md`); "
     "efficiency = ideal / simulated cycles. Issued bound = the roofline of the traffic and "
     "compute the schedule itself issued (binding: its largest term), shown as a share of the "

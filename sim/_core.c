@@ -73,7 +73,7 @@ typedef struct { Ins *ins; int count; i64 *uniforms; int rows; int cols; } Progr
 
 typedef struct { i64 unit, address; int dtype, ndim; i64 shape[MAXD], strides[MAXD]; } View;
 
-typedef struct { i64 hop, granularity, per_cycle, memory, interconnect; } Hop;
+typedef struct { i64 hop, granularity, per_cycle, memory, interconnect, reads; } Hop;
 typedef struct { i64 latency; int nhops; Hop *hops; } Route;
 
 typedef struct { i64 id; int dtype; i64 length, vid, beats, arrival; } Message;
@@ -121,7 +121,7 @@ typedef struct {
     Fifo **fifos; int nfifos, capfifos; int **fifo_at;
     Signal *signals; int nsignals, capsignals; Map signal_map;
     Mem *mems; char *mem_known;
-    i64 *memory_bytes, *port_bytes, *port_latency; int nkinds;
+    i64 *memory_bytes, *port_bytes, *port_read_bytes, *port_latency; int nkinds;
     int *kind_order; int nkind_order;
     i64 *feed, *drain; int ncores;
     i64 interconnect_bytes;
@@ -318,7 +318,7 @@ static int at(Core *c, i64 time, int type, int index) {
 /* Things the Python side describes on first use                                   */
 
 static int read_route(Core *c, PyObject *t, Route *r) {
-    /* (latency, ((hop, granularity, per_cycle, memory kind or -1, interconnect), ...)) */
+    /* (latency, ((hop, granularity, per_cycle, memory kind or -1, interconnect, reads), ...)) */
     PyObject *hops;
     long long latency;
     if (!PyArg_ParseTuple(t, "LO", &latency, &hops) || !PyTuple_Check(hops)) return -1;
@@ -326,9 +326,9 @@ static int read_route(Core *c, PyObject *t, Route *r) {
     r->nhops = (int)PyTuple_GET_SIZE(hops);
     r->hops = calloc(r->nhops ? r->nhops : 1, sizeof(Hop));
     for (int i = 0; i < r->nhops; i++) {
-        long long h, g, p, m, x;
-        if (!PyArg_ParseTuple(PyTuple_GET_ITEM(hops, i), "LLLLL", &h, &g, &p, &m, &x)) return -1;
-        r->hops[i] = (Hop){h, g, p, m, x};
+        long long h, g, p, m, x, rd;
+        if (!PyArg_ParseTuple(PyTuple_GET_ITEM(hops, i), "LLLLLL", &h, &g, &p, &m, &x, &rd)) return -1;
+        r->hops[i] = (Hop){h, g, p, m, x, rd};
         size_t had = c->nfree;
         if (grow((void **)&c->free_at, &c->nfree, (size_t)h + 1, sizeof(i64))) return -1;
         memset(c->free_at + had, 0, (c->nfree - had) * sizeof(i64));
@@ -426,8 +426,9 @@ static Mem *memory(Core *c, i64 unit) {
         int n = (int)kind + 1;
         c->memory_bytes = realloc(c->memory_bytes, n * sizeof(i64));
         c->port_bytes = realloc(c->port_bytes, n * sizeof(i64));
+        c->port_read_bytes = realloc(c->port_read_bytes, n * sizeof(i64));
         c->port_latency = realloc(c->port_latency, n * sizeof(i64));
-        for (int i = c->nkinds; i < n; i++) { c->memory_bytes[i] = -1; c->port_bytes[i] = 0; c->port_latency[i] = -1; }
+        for (int i = c->nkinds; i < n; i++) { c->memory_bytes[i] = -1; c->port_bytes[i] = 0; c->port_read_bytes[i] = 0; c->port_latency[i] = -1; }
         c->nkinds = n;
     }
     if (core >= c->ncores) {
@@ -488,6 +489,7 @@ static void transfer(Core *c, const Leg *legs, int nlegs, i64 *start_, i64 *sent
             if (cycles > hold) hold = cycles;
             if (hop->memory >= 0) {
                 c->port_bytes[hop->memory] += nbytes;
+                if (hop->reads) c->port_read_bytes[hop->memory] += nbytes;
                 if (c->port_latency[hop->memory] < 0 || latency < c->port_latency[hop->memory])
                     c->port_latency[hop->memory] = latency;
             }
@@ -1567,7 +1569,7 @@ static void core_dealloc(Core *c) {
     free(c->signals); free(c->signal_map.slots);
     if (c->mems) for (i64 u = 0; u < c->nunits; u++) free(c->mems[u].alloc);
     free(c->mems); free(c->mem_known);
-    free(c->memory_bytes); free(c->port_bytes); free(c->port_latency); free(c->kind_order);
+    free(c->memory_bytes); free(c->port_bytes); free(c->port_read_bytes); free(c->port_latency); free(c->kind_order);
     free(c->feed); free(c->drain); free(c->dmas); free(c->log);
     Py_XDECREF(c->route_cb); Py_XDECREF(c->fifo_cb); Py_XDECREF(c->memory_cb);
     Py_TYPE(c)->tp_free((PyObject *)c);
@@ -1703,17 +1705,17 @@ static PyObject *core_figures(Core *c, PyObject *noargs) {
         int k = c->kind_order[i];
         PyList_SET_ITEM(order, i, Py_BuildValue("(iL)", k, (long long)c->memory_bytes[k]));
     }
-    PyObject *port = PyDict_New(), *latency = PyDict_New();
+    PyObject *port = PyDict_New(), *read = PyDict_New(), *latency = PyDict_New();
     for (int k = 0; k < c->nkinds; k++) {
         if (c->port_latency[k] < 0) continue;
         PyObject *key = PyLong_FromLong(k), *b = PyLong_FromLongLong(c->port_bytes[k]),
-                 *l = PyLong_FromLongLong(c->port_latency[k]);
-        PyDict_SetItem(port, key, b); PyDict_SetItem(latency, key, l);
-        Py_DECREF(key); Py_DECREF(b); Py_DECREF(l);
+                 *rd = PyLong_FromLongLong(c->port_read_bytes[k]), *l = PyLong_FromLongLong(c->port_latency[k]);
+        PyDict_SetItem(port, key, b); PyDict_SetItem(read, key, rd); PyDict_SetItem(latency, key, l);
+        Py_DECREF(key); Py_DECREF(b); Py_DECREF(rd); Py_DECREF(l);
     }
     PyObject *result = Py_BuildValue(
-        "{s:N,s:N,s:N,s:N,s:N,s:N,s:L,s:L,s:L,s:L}", "engines", engines, "memory_bytes", order,
-        "port_bytes", port, "port_latency", latency, "feed_bytes", counts(c->feed, c->ncores),
+        "{s:N,s:N,s:N,s:N,s:N,s:N,s:N,s:L,s:L,s:L,s:L}", "engines", engines, "memory_bytes", order,
+        "port_bytes", port, "port_read_bytes", read, "port_latency", latency, "feed_bytes", counts(c->feed, c->ncores),
         "drain_bytes", counts(c->drain, c->ncores), "interconnect_bytes", (long long)c->interconnect_bytes,
         "now", (long long)c->now, "last_event", (long long)c->last_event, "events", (long long)c->events_run);
     return result;

@@ -199,8 +199,8 @@ class _Tables:
 
     def _route(self, route) -> tuple:
         hops = tuple((self.hops.setdefault(key, len(self.hops)), granularity, per_cycle,
-                      -1 if memory is None else self.kind(memory), int(interconnect))
-                     for key, granularity, per_cycle, memory, interconnect in route.plan)
+                      -1 if memory is None else self.kind(memory), int(interconnect), int(reads))
+                     for key, granularity, per_cycle, memory, interconnect, reads in route.plan)
         return route.latency, hops
 
     def route(self, a: int, b: int) -> tuple:
@@ -275,6 +275,7 @@ def _record(run: Run, tables: _Tables, figures: dict) -> None:
     run.drain_bytes = Counter(figures["drain_bytes"])
     machine = run.machine
     machine.port_bytes = Counter({kinds[k]: n for k, n in figures["port_bytes"].items()})
+    machine.port_read_bytes = Counter({kinds[k]: n for k, n in figures["port_read_bytes"].items()})
     machine.port_latency = {kinds[k]: n for k, n in figures["port_latency"].items()}
     machine.interconnect_bytes = figures["interconnect_bytes"]
     machine.now, machine.last_event = figures["now"], figures["last_event"]

@@ -72,6 +72,9 @@ class Hop:
     interconnect: bool
     memory: str | None
     """The memory kind, for a memory's port."""
+    reads: bool = False
+    """For a memory's port: whether the route starts at the memory (bytes read out of
+    it), not ends there (bytes written into it)."""
 
 
 @dataclass(frozen=True)
@@ -83,12 +86,13 @@ class Route:
     name: str
 
     plan: tuple[tuple, ...] = field(init=False, repr=False, compare=False)
-    """Per hop ``(key, granularity, bytes_per_cycle, memory, interconnect)``: what a
-    transfer reads of it, as plain tuples."""
+    """Per hop ``(key, granularity, bytes_per_cycle, memory, interconnect, reads)``: what
+    a transfer reads of it, as plain tuples."""
 
     def __post_init__(self):
         object.__setattr__(self, "plan", tuple(
-            (h.key, h.granularity, h.bytes_per_cycle, h.memory, h.interconnect) for h in self.hops))
+            (h.key, h.granularity, h.bytes_per_cycle, h.memory, h.interconnect, h.reads)
+            for h in self.hops))
 
 
 class Machine:
@@ -105,6 +109,8 @@ class Machine:
         self._routes: dict[tuple[int, int], Route] = {}
         self.port_bytes: Counter[str] = Counter()
         """Bytes charged at each memory kind's port (rounded to granularity)."""
+        self.port_read_bytes: Counter[str] = Counter()
+        """The part of ``port_bytes`` read out of the memory (the rest was written in)."""
         self.interconnect_bytes = 0
         """Bytes times interconnect hops."""
         self.port_latency: dict[str, int] = {}
@@ -156,15 +162,15 @@ class Machine:
             )
             for link in links
         ]
-        ends = ((source, links[:1]), (target, links[-1:])) if links else ((source, ()),)
-        for node, adjacent in ends:
-            port = self._port(node, adjacent)
+        ends = ((source, links[:1], True), (target, links[-1:], False)) if links else ((source, (), True),)
+        for node, adjacent, reads in ends:
+            port = self._port(node, adjacent, reads)
             if port is not None:
                 hops.append(port)
         latency = sum(link.latency or 0 for link in links)
         return Route(tuple(hops), latency, f"{source.name} -> {target.name}")
 
-    def _port(self, node: Node, adjacent: tuple[Link, ...]) -> Hop | None:
+    def _port(self, node: Node, adjacent: tuple[Link, ...], reads: bool) -> Hop | None:
         """A memory's port, serving in the transfer size of the link at it."""
         if node.role != MEMORY:
             return None
@@ -172,7 +178,7 @@ class Machine:
         if not bandwidth:
             return None
         granularity = min((g for link in adjacent for g in link.granularity), default=1)
-        return Hop(("port", node.index, 0), bandwidth, granularity, False, node.kind)
+        return Hop(("port", node.index, 0), bandwidth, granularity, False, node.kind, reads)
 
     def transfer(self, legs: Iterable[tuple[Route, int, int]]) -> tuple[int, int, int]:
         """Reserve every resource of ``legs`` (``(route, count, run_bytes)``) for one block
@@ -183,7 +189,7 @@ class Machine:
         start, latency = self.now, 0
         for route, _, _ in legs:
             latency += route.latency
-            for key, _, per_cycle, memory, _ in route.plan:
+            for key, _, per_cycle, memory, _, _ in route.plan:
                 busy = free.get(key, 0)
                 if memory is not None:
                     busy //= per_cycle  # a port: the cycle its next byte is served in
@@ -191,13 +197,13 @@ class Machine:
                     start = busy
         hold = 0
         for route, runs, run_bytes in legs:
-            for key, granularity, per_cycle, memory, interconnect in route.plan:
+            for key, granularity, per_cycle, memory, interconnect, reads in route.plan:
                 nbytes = runs * (-(-run_bytes // granularity) * granularity)
                 if memory is not None:
                     served = max(start * per_cycle, free.get(key, 0)) + nbytes
                     free[key] = served
                     cycles = -(-served // per_cycle) - start
-                    self._count_port(memory, nbytes, latency)
+                    self._count_port(memory, nbytes, latency, reads)
                 else:
                     cycles = -(-nbytes // per_cycle) if per_cycle else 0
                     free[key] = start + cycles
@@ -207,9 +213,12 @@ class Machine:
                     self.interconnect_bytes += nbytes
         return start, start + hold, start + hold + latency
 
-    def _count_port(self, memory: str, nbytes: int, latency: int) -> None:
-        """Count a transfer of ``latency`` through a port of ``memory``."""
+    def _count_port(self, memory: str, nbytes: int, latency: int, reads: bool) -> None:
+        """Count a transfer of ``latency`` through a port of ``memory``, out of it when
+        ``reads``."""
         self.port_bytes[memory] += nbytes
+        if reads:
+            self.port_read_bytes[memory] += nbytes
         if latency < self.port_latency.get(memory, latency + 1):
             self.port_latency[memory] = latency
 

@@ -2,9 +2,11 @@
 
 **The ideal** (``ideal``; ``docs/simulator.md`` derives it) is what no schedule of
 the kernel can beat: every array of the launch read or written once through device
-memory at its bandwidth, plus the least latency of a link at the device-memory port
-(the last byte served still has to cross one), or the compute the run issued spread
-over every compute engine (and every matrix unit) of the device, whichever is larger.
+memory at its bandwidth, plus the least latency of a transfer through the device-memory
+port (the last byte served still has to land); the bytes a run must read (or write)
+and the latencies into a core and back out (``round_trip``); or the compute the run
+issued spread over every compute engine (and every matrix unit) of the device,
+whichever is larger.
 ``efficiency = ideal / cycles``; ``traffic overhead`` = bytes issued through the
 device-memory port / the ideal's bytes.
 
@@ -15,6 +17,7 @@ memory, vector issue cycles, scratchpad load/store bytes, interconnect byte-hops
 - device memory: ``ceil(D_eff / B_ddr)`` plus the least latency of a transfer through
   it (the last transfer still has to arrive), ``D_eff`` rounded per run to the
   transfer granularity;
+- the ideal's round trip (``round_trip``), the same figure;
 - SIMD: the vector issue cycles (``ceil(len / lanes) * issue cost``) over the engines
   that issued them;
 - matrix: the matrix unit's step cycles (``ktc.sim.matrix``) over the units that
@@ -33,7 +36,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import asdict, dataclass, field
 
-from ktc.arch.model import Device
+from ktc.arch.model import MEMORY, Device
 from ktc.sim.machine import INTERCONNECT_KINDS
 from ktc.sim.matrix import issued_cycles
 
@@ -72,6 +75,8 @@ class Report:
     """Bytes of the launch's arrays through device memory, each once."""
     issued_bytes: int = 0
     """Bytes the run moved through the device-memory port (rounded to granularity)."""
+    read_bytes: int = 0
+    """The part of ``issued_bytes`` read out of device memory (the rest was written)."""
 
     @property
     def efficiency(self) -> float:
@@ -111,6 +116,7 @@ class Report:
             "efficiency": self.efficiency,
             "ideal_bytes": self.ideal_bytes,
             "issued_bytes": self.issued_bytes,
+            "read_bytes": self.read_bytes,
             "traffic_overhead": self.traffic_overhead,
             "bytes": dict(self.bytes),
             "bandwidth_bytes_per_cycle": {m: self.bandwidth(m) for m in self.bytes},
@@ -129,7 +135,7 @@ class Report:
         lines = [
             f"cycles: {self.cycles} ({seconds * 1e6:.3f} us at {self.clock_mhz} MHz, @{self.arch})",
             (f"ideal: {self.ideal_cycles} cycles; efficiency {self.efficiency:.1%}; traffic "
-             f"{self.issued_bytes} B issued for {self.ideal_bytes} B of arrays "
+             f"{self.issued_bytes} B issued ({self.read_bytes} B read) for {self.ideal_bytes} B of arrays "
              f"(overhead {self.traffic_overhead:.2f}x)"),
             "  terms: " + ", ".join(f"{name} {cycles}" for name, cycles in self.ideal_terms.items()),
             (f"issued-traffic bound: {self.bound_cycles} cycles, bound by {self.binding_resource}; "
@@ -150,8 +156,9 @@ class Report:
         return "\n".join(lines)
 
 
-def bound(device: Device, run) -> tuple[int, str, dict[str, int]]:
-    """The roofline bound of a run: cycles, the binding resource and every term."""
+def bound(device: Device, run, array_bytes: int) -> tuple[int, str, dict[str, int]]:
+    """The roofline bound of a run whose launch placed ``array_bytes`` of arrays in
+    device memory: cycles, the binding resource and every term."""
     roof, machine = device.roofline, run.machine
     memory = device.device_memory
     terms: dict[str, int] = {}
@@ -159,6 +166,7 @@ def bound(device: Device, run) -> tuple[int, str, dict[str, int]]:
     if moved and roof.device_memory_bytes_per_cycle:
         terms[f"{memory} bandwidth"] = (-(-moved // roof.device_memory_bytes_per_cycle)
                                         + machine.port_latency[memory])
+        terms |= round_trip(device, run, min(array_bytes, moved))
     vector = [e.stats.vector_cycles for e in run.engines if e.stats.vector_cycles]
     if vector:
         terms["SIMD issue"] = -(-sum(vector) // len(vector))
@@ -186,8 +194,10 @@ def ideal(device: Device, run, array_bytes: int) -> tuple[int, dict[str, int], i
     moved = min(array_bytes, run.machine.port_bytes.get(memory, 0))
     terms: dict[str, int] = {}
     if moved and roof.device_memory_bytes_per_cycle:
+        into, out_of = transfer_latencies(device)
         terms[f"{memory} bandwidth"] = (_ceil(moved, roof.device_memory_bytes_per_cycle)
-                                        + port_link_latency(device))
+                                        + min(into, out_of))
+        terms |= round_trip(device, run, moved)
     vector = [e.stats.vector_cycles for e in run.engines if e.stats.vector_cycles]
     if vector:
         engines = max(len(device.instances(device.compute_kind)), len(vector))
@@ -198,12 +208,53 @@ def ideal(device: Device, run, array_bytes: int) -> tuple[int, dict[str, int], i
     return max(terms.values(), default=0), terms, moved
 
 
-def port_link_latency(device: Device) -> int:
-    """The least latency of a link into or out of device memory: every transfer through
-    its port crosses one, so the last byte it serves arrives at least this late."""
+def round_trip(device: Device, run, moved: int) -> dict[str, int]:
+    """The term of a run that both reads and writes device memory for ``moved`` bytes of
+    arrays, on a device whose engines that copy out of device memory are not those that
+    copy into it: the bytes it must read are at least ``moved`` less what it wrote
+    (``R``), those it must write at least ``moved`` less what it read (``W``). The last
+    read byte is served no earlier than cycle ``ceil(R / B)`` and lands a transfer
+    latency into a memory later; a copy back out of what depends on it starts on
+    another engine, after a signal that follows the landing, and lands a latency
+    later. The first write waits alike for the first read, then ``W`` bytes at the
+    port. So no schedule ends before ``ceil(max(R, W) / B) + in + out``. Empty when the
+    run only reads or only writes, or when one engine copies both ways (its copies
+    complete in order, so its copy out may start before its copy in has landed)."""
+    memory, per_cycle = device.device_memory, device.roofline.device_memory_bytes_per_cycle
+    read = run.machine.port_read_bytes.get(memory, 0)
+    written = run.machine.port_bytes.get(memory, 0) - read
+    if not read or not written or not _separate_movers(device):
+        return {}
+    into, out_of = transfer_latencies(device)
+    needed = max(moved - written, moved - read, 0)
+    return {f"{memory} round trip": _ceil(needed, per_cycle) + into + out_of}
+
+
+def _separate_movers(device: Device) -> bool:
+    """Whether the engine kinds at the ends of the links out of device memory and those
+    at the starts of the links into it are two sets with nothing in common."""
     memory = device.device_memory
-    return min((link.latency or 0 for link in device.links
-                if memory in (link.source.kind, link.target.kind)), default=0)
+    out_of = {link.target.kind for link in device.links
+              if link.source.kind == memory and link.target.role != MEMORY}
+    into = {link.source.kind for link in device.links
+            if link.target.kind == memory and link.source.role != MEMORY}
+    return bool(out_of) and bool(into) and not out_of & into
+
+
+def transfer_latencies(device: Device) -> tuple[int, int]:
+    """The least latency of a transfer from device memory into another memory, and of
+    one from another memory into device memory: the links of the route between them
+    (every transfer through the device-memory port is one of these, its last byte
+    arriving that late after the port served it)."""
+    memory = device.device_memory
+    home = device.instances(memory)[0]
+    others = [node for node in device.nodes if node.role == MEMORY and node.kind != memory]
+
+    def least(pairs) -> int:
+        return min((sum(link.latency or 0 for link in device.path(a, b))
+                    for a, b in pairs if device.has_path(a, b)), default=0)
+
+    return least((home, node) for node in others), least((node, home) for node in others)
 
 
 def _figures(figures: EngineFigures) -> dict:

@@ -227,14 +227,16 @@ class Simulator:
             raise SimError(deadlock(machine.now, blocked))
         cycles = max([machine.last_event] + [e.stats.busy_until for e in run.engines])
         self._launched = True
-        bound_cycles, binding, terms = bound(self.device, run)
-        ideal_cycles, ideal_terms, ideal_bytes = ideal(self.device, run, sum(self._arrays.values()))
+        arrays = sum(self._arrays.values())
+        bound_cycles, binding, terms = bound(self.device, run, arrays)
+        ideal_cycles, ideal_terms, ideal_bytes = ideal(self.device, run, arrays)
         kinds, instances = engine_figures(run.engines)
         self._report = Report(
             self.device.name, self.device.clock_mhz, cycles, bound_cycles, binding, terms,
             dict(run.memory_bytes), kinds, instances, time.perf_counter() - started,
             ideal_cycles, ideal_terms, ideal_bytes,
             run.machine.port_bytes.get(self.device.device_memory, 0),
+            run.machine.port_read_bytes.get(self.device.device_memory, 0),
         )
         if cycles < bound_cycles:
             raise SimError(f"simulator bug: {loaded.binary.name} ran in {cycles} cycles, below its "

@@ -422,6 +422,8 @@ def test_report_json_has_the_required_keys(tmp_path):
     assert set(data["engines"]) == {"MNILU", "L1LU", "SFU", "L1SU", "MNISU"}
     assert set(data["engines"]["SFU"]) >= {"busy", "starved", "backpressured"}
     assert data["bytes"]["DDR"] == 2 * 2 * 4 * 8 * 2
+    assert data["read_bytes"] == 2 * 4 * 8 * 2  # the copies in; as many bytes go back out
+    assert data["issued_bytes"] - data["read_bytes"] == 2 * 4 * 8 * 2
     assert "cycles:" in sim.report().text()
 
 
