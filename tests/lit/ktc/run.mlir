@@ -11,7 +11,7 @@
 // CHECK-NEXT: %b: f16[16x16] min {{.*}} (after the run; input drawn at random)
 // CHECK-NEXT: %c: f16[16x16] min {{.*}} (after the run; input drawn at random)
 // CHECK-NEXT: cycles: [[CYCLES]] ({{[0-9.]+}} us at 100 MHz, @toy)
-// CHECK-NEXT: ideal: {{[0-9]+}} cycles; efficiency {{[0-9.]+}}%; traffic 1536 B issued for 1536 B of arrays (overhead 1.00x)
+// CHECK-NEXT: ideal: {{[0-9]+}} cycles; efficiency {{[0-9.]+}}%; traffic 1536 B issued (1024 B read) for 1536 B of arrays (overhead 1.00x)
 // CHECK-NEXT: terms: DDR bandwidth {{[0-9]+}}
 // CHECK-NEXT: issued-traffic bound: {{[0-9]+}} cycles, bound by DDR bandwidth; {{[0-9.]+}}% of the cycles
 // CHECK: engines (cycles summed over instances):
@@ -25,7 +25,7 @@
 // The JSON report has the figures under stable keys, the simulated time is never below
 // the bound nor the bound below the ideal, and the SFU's cycles are summed over its two instances.
 // RUN: %python -c "import json, sys; d = json.load(open(sys.argv[1])); print(*sorted(d)); print(d['cycles'] >= d['bound_cycles'] >= d['ideal_cycles'] > 0, d['binding_resource'], d['bytes']); print(d['engines']['SFU'])" %t.json | filecheck %s --check-prefix=JSON
-// JSON: arch bandwidth_bytes_per_cycle binding_resource bound_cycles bound_efficiency bound_terms bytes clock_mhz cycles cycles_per_wall_s efficiency engines ideal_bytes ideal_cycles ideal_terms instances issued_bytes traffic_overhead wall_s
+// JSON: arch bandwidth_bytes_per_cycle binding_resource bound_cycles bound_efficiency bound_terms bytes clock_mhz cycles cycles_per_wall_s efficiency engines ideal_bytes ideal_cycles ideal_terms instances issued_bytes read_bytes traffic_overhead wall_s
 // JSON-NEXT: True DDR bandwidth {'DDR': 1536, 'L1': 3072}
 // JSON-NEXT: {'instances': 2, 'busy': {{[0-9]+}}, 'starved': {{[0-9]+}}, 'backpressured': 0}
 
