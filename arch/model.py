@@ -791,6 +791,22 @@ class Device:
             raise KtcError(f"device @{self.name} is untimed: {first.what}{extra}", first.where)
 
     @cached_property
+    def port_latencies(self) -> tuple[int, int]:
+        """The least latency of a transfer from device memory into another memory, and
+        of one from another memory into device memory: the links of the route between
+        them (every transfer through the device-memory port is one of these, its last
+        byte arriving that late after the port served it); 0 where there is none."""
+        home = self.instances(self.device_memory)[0]
+        others = [node for node in self.nodes
+                  if node.role == MEMORY and node.kind != self.device_memory]
+
+        def least(pairs) -> int:
+            return min((sum(link.latency or 0 for link in self.path(a, b))
+                        for a, b in pairs if self.has_path(a, b)), default=0)
+
+        return least((home, node) for node in others), least((node, home) for node in others)
+
+    @cached_property
     def roofline(self) -> Roofline:
         """The roofline constants (an untimed device has none)."""
         self.require_timing()

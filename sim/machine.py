@@ -49,6 +49,14 @@ class SimError(DeviceError):
     operand) or a bug of the simulator (time below the roofline bound)."""
 
 
+class PastBudget(SimError):
+    """A run passed its cycle budget (``limit``) and was stopped there."""
+
+    def __init__(self, message: str, limit: int):
+        super().__init__(message)
+        self.limit = limit
+
+
 class OverBudget(Exception):
     """The next event lies past the cycle budget (its argument); the run stopped there."""
 

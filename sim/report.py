@@ -194,7 +194,7 @@ def ideal(device: Device, run, array_bytes: int) -> tuple[int, dict[str, int], i
     moved = min(array_bytes, run.machine.port_bytes.get(memory, 0))
     terms: dict[str, int] = {}
     if moved and roof.device_memory_bytes_per_cycle:
-        into, out_of = transfer_latencies(device)
+        into, out_of = device.port_latencies
         terms[f"{memory} bandwidth"] = (_ceil(moved, roof.device_memory_bytes_per_cycle)
                                         + min(into, out_of))
         terms |= round_trip(device, run, moved)
@@ -225,7 +225,7 @@ def round_trip(device: Device, run, moved: int) -> dict[str, int]:
     written = run.machine.port_bytes.get(memory, 0) - read
     if not read or not written or not _separate_movers(device):
         return {}
-    into, out_of = transfer_latencies(device)
+    into, out_of = device.port_latencies
     needed = max(moved - written, moved - read, 0)
     return {f"{memory} round trip": _ceil(needed, per_cycle) + into + out_of}
 
@@ -239,22 +239,6 @@ def _separate_movers(device: Device) -> bool:
     into = {link.source.kind for link in device.links
             if link.target.kind == memory and link.source.role != MEMORY}
     return bool(out_of) and bool(into) and not out_of & into
-
-
-def transfer_latencies(device: Device) -> tuple[int, int]:
-    """The least latency of a transfer from device memory into another memory, and of
-    one from another memory into device memory: the links of the route between them
-    (every transfer through the device-memory port is one of these, its last byte
-    arriving that late after the port served it)."""
-    memory = device.device_memory
-    home = device.instances(memory)[0]
-    others = [node for node in device.nodes if node.role == MEMORY and node.kind != memory]
-
-    def least(pairs) -> int:
-        return min((sum(link.latency or 0 for link in device.path(a, b))
-                    for a, b in pairs if device.has_path(a, b)), default=0)
-
-    return least((home, node) for node in others), least((node, home) for node in others)
 
 
 def _figures(figures: EngineFigures) -> dict:

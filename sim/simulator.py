@@ -39,7 +39,7 @@ from ktc.runtime.device import DeviceError
 from ktc.runtime.executable import Executable, prepare
 from ktc.sim import compiled
 from ktc.sim.engines import Engine, Run, steps_of
-from ktc.sim.machine import Machine, OverBudget, SimError
+from ktc.sim.machine import Machine, OverBudget, PastBudget, SimError
 from ktc.sim.memory import Memory, OutOfBounds
 from ktc.sim.report import Report, bound, engine_figures, ideal
 from ktc.sim.trace import Trace
@@ -215,8 +215,8 @@ class Simulator:
                         machine.at(0, engine.resume)
                     machine.run(limit, watch)
         except OverBudget:
-            raise SimError(states(f"the run passed its cycle budget of {limit} cycles ({why}); "
-                                  "--max-cycles sets another", run.engines)) from None
+            raise PastBudget(states(f"the run passed its cycle budget of {limit} cycles ({why}); "
+                                    "--max-cycles sets another", run.engines), limit) from None
         finally:
             if watch is not None:
                 watch.close()

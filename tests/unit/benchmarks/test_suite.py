@@ -62,6 +62,29 @@ def test_a_kernel_that_does_not_compile_gets_an_error_record(monkeypatch):
     assert _columns(table, "| add | small |") == _columns(table, "| kernel |")
 
 
+def test_a_naive_schedule_past_its_cycle_budget_gives_a_lower_bound(monkeypatch):
+    from ktc.sim.machine import PastBudget
+
+    simulate = suite.simulate
+
+    def naive_past_budget(kernel_case, arch, optimize):
+        if not optimize:
+            raise PastBudget("the run passed its cycle budget of 9000 cycles", 9000)
+        return simulate(kernel_case, arch, optimize)
+
+    monkeypatch.setattr(suite, "simulate", naive_past_budget)
+    record = suite.measure("add", "small", "spyre")
+    assert "speedup" not in record and record["unoptimized_at_least"] == 9000
+    assert record["speedup_at_least"] == pytest.approx(9000 / record["cycles"])
+    table = suite.markdown(suite.Results(META, [record], [], [], [], 0))
+    row = next(line for line in table.splitlines() if line.startswith("| add | small |"))
+    assert f"| > 9000 | > {9000 / record['cycles']:.2f}x |" in row
+    assert _columns(table, "| add | small |") == _columns(table, "| kernel |")
+    assert suite._speedup_target([record]) == (
+        f"- Speedup over the unoptimized schedule >= 1.5x on every row: 1 of 1 (add small "
+        f"> {9000 / record['cycles']:.2f}x).")
+
+
 def test_the_stall_names_the_engine_waiting_the_largest_share():
     engines = {
         "DMA": {"instances": 2, "busy": 180, "starved": 10, "backpressured": 0},
