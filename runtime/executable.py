@@ -162,11 +162,12 @@ class Executable:
 
 @contextmanager
 def _device_errors() -> Iterator[None]:
-    """Report a ``DeviceError`` as a ``KtcError``."""
+    """Report a ``DeviceError`` as a ``KtcError`` (its cause, for callers that tell
+    kinds of failure apart)."""
     try:
         yield
     except DeviceError as err:
-        raise KtcError(f"device: {err}") from None
+        raise KtcError(f"device: {err}") from err
 
 
 # ---------------------------------------------------------------------------------------
