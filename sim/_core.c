@@ -1695,10 +1695,10 @@ static PyObject *core_figures(Core *c, PyObject *noargs) {
     PyObject *engines = PyTuple_New(c->nengines);
     for (int i = 0; i < c->nengines; i++) {
         Engine *e = &c->engines[i];
-        PyTuple_SET_ITEM(engines, i, Py_BuildValue("(LLLLLiL)", (long long)e->busy, (long long)e->starved,
+        PyTuple_SET_ITEM(engines, i, Py_BuildValue("(LLLLLiLLi)", (long long)e->busy, (long long)e->starved,
                                                    (long long)e->backpressured, (long long)e->busy_until,
                                                    (long long)e->vector_cycles, e->done,
-                                                   (long long)e->matrix_cycles));
+                                                   (long long)e->matrix_cycles, (long long)e->pc, e->block));
     }
     PyObject *order = PyList_New(c->nkind_order);
     for (int i = 0; i < c->nkind_order; i++) {
@@ -1723,7 +1723,7 @@ static PyObject *core_figures(Core *c, PyObject *noargs) {
 
 static PyMethodDef core_methods[] = {
     {"run", (PyCFunction)core_run, METH_VARARGS, "Run events (see the C source)."},
-    {"figures", (PyCFunction)core_figures, METH_NOARGS, "The figures of a finished run."},
+    {"figures", (PyCFunction)core_figures, METH_NOARGS, "The figures of a finished or stopped run."},
     {"plan", (PyCFunction)core_plan, METH_NOARGS, "The values of a finished run in batches."},
     {NULL, NULL, 0, NULL},
 };

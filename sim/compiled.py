@@ -28,9 +28,12 @@ end with the same bytes.
 The core handles what its instruction table (``ENCODERS``) describes and nothing
 else: an instruction without an encoder, or one the table cannot run exactly (a
 type without lanes, an operation without semantics), becomes a *bail* instruction,
-and any fault, deadlock or pass of the cycle budget also makes the core give up; the
-caller then runs the Python engines from the start, which report it as they always
-do (the core changes no memory, so the second run starts from the same state). A
+and any fault or deadlock also makes the core give up; the caller then runs the
+Python engines from the start, which report it as they always do (the core changes
+no memory, so the second run starts from the same state). A pass of the cycle budget
+stops the run at once (``OverBudget``), each engine's pc and what it waits for taken
+from the core: the Python engines would reach the same cycle on the same events, only
+many times slower. A
 new engine kind's instructions therefore run on the Python engines until an encoder
 and an opcode of the core describe them.
 """
@@ -48,6 +51,7 @@ from ktc.codegen.integer import wrap
 from ktc.sim import matrix, numerics
 from ktc.sim.engines import VALUES, VECTOR_OPS, Run, in_corner
 from ktc.sim import machine as event_queue
+from ktc.sim.machine import OverBudget
 from ktc.sim.memory import View
 from ktc.sim.steps import cost_class
 
@@ -253,6 +257,9 @@ def _execute(run: Run, limit: int, watch: Callable[[int, int], None] | None) -> 
             break
         if watch is not None:
             watch(now, events)
+    if status == "over":
+        _stopped(run, core.figures())
+        raise OverBudget(limit)
     if status != "done":
         return False
     _record(run, tables, core.figures())
@@ -260,10 +267,23 @@ def _execute(run: Run, limit: int, watch: Callable[[int, int], None] | None) -> 
     return True
 
 
+_BLOCKED = (None, "its input (a FIFO or a signal)", "room in its output FIFO", "a copy or a signal")
+"""What an engine the core stopped waits for, by the core's blocking code (``B_*``)."""
+
+
+def _stopped(run: Run, figures: dict) -> None:
+    """Where the core stopped each engine of ``run`` (its pc, whether it ended, what it
+    waits for), for the budget's message; the run's values and figures are not made."""
+    for engine, (*_, done, _steps, pc, block) in zip(run.engines, figures["engines"]):
+        engine.done, engine.pc = bool(done), pc
+        engine.block = None if _BLOCKED[block] is None else (None, _BLOCKED[block], ())
+
+
 def _record(run: Run, tables: _Tables, figures: dict) -> None:
     """The core's figures into ``run``, its engines and its machine."""
     kinds = list(tables.kinds)
-    for engine, (busy, starved, backpressured, until, vector, done, steps) in zip(run.engines, figures["engines"]):
+    for engine, (busy, starved, backpressured, until, vector, done, steps, _pc, _block) in zip(
+            run.engines, figures["engines"]):
         stats = engine.stats
         stats.busy, stats.starved, stats.backpressured = busy, starved, backpressured
         stats.busy_until, stats.vector_cycles = until, vector

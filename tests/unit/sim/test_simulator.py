@@ -19,7 +19,7 @@ from ktc.codegen import isa
 from ktc.codegen.binary import DataflowBinary, EngineBinary, Unit
 from ktc.runtime.device import DeviceError
 from ktc.sim import numerics
-from ktc.sim.machine import Machine
+from ktc.sim.machine import Machine, PastBudget
 from ktc.sim import simulator
 from ktc.sim.simulator import Simulator, ranges
 
@@ -360,15 +360,25 @@ def test_device_memory_access_outside_every_buffer_stops_the_run():
         sim.execute(sim.load(DataflowBinary("oob", units, (program,))))
 
 
-def test_a_run_past_its_cycle_budget_stops_with_every_engine_state():
-    sim = Simulator("toy", max_cycles=20)
+@pytest.mark.parametrize("timing, waits", [
+    ("python", "signal id 4 from L1SU[c.0]"),
+    ("compiled", "its input (a FIFO or a signal)"),
+])
+def test_a_run_past_its_cycle_budget_stops_with_every_engine_state(timing, waits):
+    """Both timings stop at the budget with every engine that has not ended, at the
+    same instruction; the compiled core stops there itself (it does not hand the run
+    to the Python engines), saying what kind of thing each engine waits for."""
+    sim = Simulator("toy", max_cycles=20, timing=timing)
     dataflow, _, _ = exp_kernel(sim, [0, 1], rows=4, width=sim.device.lanes(isa.ELEMENT_TYPES["f16"]))
-    with pytest.raises(DeviceError) as error:
+    with pytest.raises(PastBudget) as error:
         sim.execute(sim.load(dataflow))
     lines = str(error.value).splitlines()
     assert lines[0] == ("the run passed its cycle budget of 20 cycles (as asked); "
                         "--max-cycles sets another")
-    assert "  MNISU on cores 0-1 pc 7 `srecv s5, 4`: waits for signal id 4 from L1SU[c.0]" in lines
+    assert error.value.limit == 20 and sim.ran_on == timing
+    assert f"  MNISU on cores 0-1 pc 7 `srecv s5, 4`: waits for {waits}" in lines
+    assert "  SFU[c.0] on cores 0-1 pc 6 `recv v0, s1, 2, f16, 8`: waits for " in "\n".join(lines)
+    assert not any(line.startswith("  MNILU") for line in lines)  # it has ended
 
 
 def test_the_default_budget_scales_with_the_data_in_device_memory():
