@@ -163,15 +163,15 @@ class Placement:
 class Kernel:
     """A KTIR function parsed, verified and compiled, ready to run many times."""
 
-    def __init__(self, module: ModuleOp, function: str | None = None):
+    def __init__(self, module: ModuleOp, function: str | None = None, filename: str | None = None):
         functions = [op for op in module.walk() if isinstance(op, FuncOp) and op.body.blocks]
         if function is not None:
             functions = [f for f in functions if f.sym_name.data == function]
         if len(functions) != 1:
             named = f"named @{function} " if function else ""
-            raise KtcError(
-                f"expected one function {named}with a body, found {len(functions)}", where(module)
-            )
+            listing = ", ".join(f"@{f.sym_name.data}" for f in functions)
+            raise KtcError(f"expected one function {named}with a body, found {len(functions)}"
+                           f"{': ' + listing if listing else ''}", filename or where(module))
         self.func = func = functions[0]
         check_function(func)
         self.name = func.sym_name.data
@@ -193,7 +193,7 @@ class Kernel:
     ) -> Kernel:
         module = parse_module(text, filename)
         verify_module(module)
-        return cls(module, function)
+        return cls(module, function, filename)
 
     @property
     def tiles(self) -> int:

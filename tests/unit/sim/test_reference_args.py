@@ -363,3 +363,15 @@ def test_ktc_run_needs_a_readable_kernel(tmp_path, target):
         KtcError, match=r"k.mlir: error: cannot read the kernel: No such file or directory"
     ):
         _ktc_run(str(tmp_path / "k.mlir"), *target)
+
+
+def test_a_module_of_several_kernels_names_them_and_the_file():
+    """Without --function, a file of several kernels is refused naming each; with it,
+    the one named runs."""
+    kernel = SCALE[SCALE.index("func.func"):]
+    text = SCALE + "\n" + kernel.replace("@scale", "@scale_again")
+    with pytest.raises(KtcError) as error:
+        Kernel.from_text(text, "two.mlir")
+    assert str(error.value) == ("two.mlir: error: expected one function with a body, "
+                                "found 2: @scale, @scale_again")
+    assert Kernel.from_text(text, "two.mlir", "scale_again").name == "scale_again"
