@@ -194,7 +194,7 @@ def _load(path: str, arch: str, function: str | None) -> tuple[Package, Kernel |
     text = data.decode(errors="replace")
     module = parse_module(text, path)
     verify_module(module)
-    kernel = None if _is_dataflow(module) else Kernel(module, function)
+    kernel = None if _is_dataflow(module) else Kernel(module, function, path)
     return compile(text, arch, path, function), kernel
 
 
