@@ -61,6 +61,7 @@ def compile(text: str, arch: str, filename: str = "<input>",
     verify_module(module)
     attach_device(module, arch)
     kernel = find_kernel(module, function, filename)
+    drop_other_kernels(module, kernel)
     kernel_signature = signature(kernel)
     if not any(isinstance(op, DataflowOp) for op in module.walk()):
         lower(module, ctx, optimize, schedule)
@@ -84,6 +85,24 @@ def find_kernel(module: ModuleOp, name: str | None, filename: str = "") -> FuncO
         raise KtcError(f"expected one kernel function {named}with a body, found "
                        f"{len(functions)}{': ' + listing if listing else ''}", filename)
     return functions[0]
+
+
+def drop_other_kernels(module: ModuleOp, kernel: FuncOp) -> None:
+    """Erase the functions with a body that ``kernel`` does not call (directly or
+    through others): a file of several kernels compiles the one chosen, and only that
+    one is checked and lowered."""
+    bodies = {op.sym_name.data: op for op in module.walk() if isinstance(op, FuncOp) and op.body.blocks}
+    kept, todo = {kernel.sym_name.data}, [kernel]
+    while todo:
+        for op in todo.pop().walk():
+            callee = op.callee.root_reference.data if isinstance(op, CallOp) else None
+            if callee in bodies and callee not in kept:
+                kept.add(callee)
+                todo.append(bodies[callee])
+    for name, function in bodies.items():
+        if name not in kept:
+            function.detach()
+            function.erase()
 
 
 def lower(module: ModuleOp, ctx, optimize: bool = True, schedule: Schedule | None = None) -> None:

@@ -431,7 +431,10 @@ class _Rules:
 
     def _shaped(self, op: Operation, shaped: TensorType | AccessTileType) -> None:
         if any(size < 0 for size in shaped.get_shape()):
-            raise _error(op, f"produces {attr_text(shaped)}; tile shapes must be static")
+            raise _error(op, f"produces {attr_text(shaped)}; tile shapes must be static: "
+                             "give the tile its largest size and bound the memory view's "
+                             "coordinate_set by the run-time size, which masks the "
+                             "coordinates past it (docs/ktir.md, Masked accesses)")
         if isinstance(shaped, AccessTileType):
             return
         try:

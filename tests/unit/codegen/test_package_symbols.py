@@ -118,3 +118,33 @@ def test_kernel_must_be_unambiguous():
     with pytest.raises(KtcError, match="found 2: @halve, @other"):
         kernel_of(text)
     assert kernel_of(text, "other")[1].sym_name.data == "other"
+
+
+def test_a_file_of_several_kernels_compiles_the_one_named_alone():
+    """The other kernels of the file are neither checked nor lowered: one the compiler
+    refuses does not stop the one chosen, which compiles as it does alone; unnamed,
+    the file is refused listing both."""
+    add = (ROOT / "examples" / "add.mlir").read_text()
+    dynamic = """
+func.func @dynamic(%x: index, %n: index) {
+  %view = ktdp.construct_memory_view %x, sizes: [64], strides: [1] {
+      coordinate_set = affine_set<(d0) : (d0 >= 0, -d0 + 63 >= 0)>,
+      memory_space = #ktdp.memory_space<global>} : memref<64xf16>
+  %c0 = arith.constant 0 : index
+  %tile = ktdp.construct_access_tile %view[%c0] symbols(%n) {
+      access_tile_set = affine_set<(d0)[s0] : (d0 >= 0, -d0 + s0 - 1 >= 0)>,
+      access_tile_order = affine_map<(d0) -> (d0)>} : memref<64xf16> -> !ktdp.access_tile<?xindex>
+  return
+}
+"""
+    end = add.rindex("}")
+    text = add[:end] + dynamic + add[end:]
+    with pytest.raises(KtcError, match=r"expected one kernel function with a body, found 2: @add, @dynamic"):
+        compile(text, "spyre", "two.mlir")
+    with pytest.raises(KtcError, match="tile shapes must be static: give the tile its largest size"):
+        compile(text, "spyre", "two.mlir", function="dynamic")
+    alone = compile(add, "spyre", "two.mlir")
+    chosen = compile(text, "spyre", "two.mlir", function="add")
+    assert chosen.signature == alone.signature
+    assert [d.binary for d in chosen.dataflows] == [d.binary for d in alone.dataflows]
+    assert (chosen.prepare, chosen.launch) == (alone.prepare, alone.launch)
