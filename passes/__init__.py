@@ -57,6 +57,7 @@ PASSES: dict[str, tuple[str, str]] = {
     "normalize-grid-to-1d": ("normalize_grid_to_1d", "NormalizeGridTo1D"),
     "convert-ktdf-to-dfir": ("convert_ktdf_to_dfir", "ConvertKtdfToDfir"),
     "hoist-loop-invariants": ("hoist_loop_invariants", "HoistLoopInvariants"),
+    "unroll-short-loops": ("unroll_short_loops", "UnrollShortLoops"),
 }
 
 

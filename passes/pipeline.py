@@ -129,6 +129,9 @@ KTIR_TO_DFIR = ",".join([
     "hoist-loop-invariants",
     # An engine's work that does not change from one iteration of a loop to the next
     # (a row's scale splatted for each of its vectors, a constant) done once before it.
+    "unroll-short-loops",
+    # No loop of a few iterations is left in an engine program; a load unit issues
+    # each load before writing the vector loaded before it into its FIFO.
     "apply-arch-patterns{point=post_lowering}",
 ])
 
@@ -137,9 +140,10 @@ SCHEDULE_OPTIMIZATIONS = (
     "double-buffering",
     "parallelize-loops-across-instances",
     "hoist-loop-invariants",
+    "unroll-short-loops",
 )
 """The passes ``ktir-to-dfir-unoptimized`` leaves out: no hoisting of loop-invariant
-transfers or instructions, no double buffering, one instance per core."""
+transfers or instructions, no double buffering, one instance per core, no unrolling."""
 
 SERIAL_LOWERING = "convert-ktdf-to-dfir{serial=true}"
 """The lowering of the naive schedule: each pipeline's tiles one at a time."""

@@ -1,8 +1,8 @@
 // The ktir-to-dfir-unoptimized pipeline is ktir-to-dfir without the schedule
 // optimizations: no broadcast-promotion, double-buffering or
 // parallelize-loops-across-instances runs between stage-coarsening and
-// tile-size-selection, and no hoist-loop-invariants after convert-ktdf-to-dfir, which
-// ktir-to-dfir does run, and it still ends in DataflowIR,
+// tile-size-selection, and no hoist-loop-invariants or unroll-short-loops after
+// convert-ktdf-to-dfir, which ktir-to-dfir does run, and it still ends in DataflowIR,
 // lowered serially: DMA-in waits for DMA-out's signal before the next tile (the full
 // pipeline has no signal between the two).
 
@@ -21,6 +21,7 @@
 // CHECK-NOT: IR Dump After ParallelizeLoopsAcrossInstances
 // CHECK: IR Dump After ConvertKtdfToDfir (convert-ktdf-to-dfir)
 // CHECK-NOT: IR Dump After HoistLoopInvariants
+// CHECK-NOT: IR Dump After UnrollShortLoops
 
 // OUT: dfir.dataflow
 // OUT: dfir.program "MNILU"
@@ -35,6 +36,7 @@
 // FULL: IR Dump After TileSizeSelection (tile-size-selection)
 // FULL: IR Dump After ConvertKtdfToDfir (convert-ktdf-to-dfir)
 // FULL: IR Dump After HoistLoopInvariants (hoist-loop-invariants)
+// FULL: IR Dump After UnrollShortLoops (unroll-short-loops)
 
 // FULL-OUT: dfir.program "MNILU"
 // FULL-OUT-NOT: !dfir.unit<"MNISU">
