@@ -335,12 +335,11 @@ def _forwarding_body(stage: ktdf.StageOp, transfer: ktdf.DataTransferOp, outer: 
                                   dest_access=(origin(len(shape)), []),
                                   attributes=ktdf.to_tiles_attribute(table))
     forward.location = transfer.location
-    Rewriter.replace_op(copies[index], forward)
-    for position, op in enumerate(copies):
-        if position != index:
-            operands = [value.owner for value in op.operands]
-            Rewriter.erase_op(op)
-            erase_unused(operands)
+    Rewriter.insert_op(forward, InsertPoint.before(copies[index]))
+    for op in copies:
+        operands = [value.owner for value in op.operands]
+        Rewriter.erase_op(op)
+        erase_unused(operands)
     return _detached(body)
 
 
