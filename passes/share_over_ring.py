@@ -16,14 +16,19 @@ cores waits for the owner's copy from device memory, the tile that reads the buf
 waits for every copy into it, and the next copy into a buffer waits until its reader
 is done with it.
 
-The bound, per copy and per iteration (every figure from the device model): device
-memory then serves ``groups`` blocks instead of one per tile (the port's bandwidth
-shared by all cores; each core no faster than its DMA link), and the interconnect
-carries, averaged over the owners in turn, each block from the owner to the other
-members along the shorter way (the busiest link direction at the interconnect's
-bandwidth per direction, each stop sending its share at the bandwidth between the
-scratchpad and the stop, plus the farthest member's hop latency). A copy is shared
-when the larger of the two is less than device memory alone without sharing.
+The bound, per copy, over its iterations (the trips of the loops of constant bounds
+around it; every figure from the device model): device memory serves ``groups`` blocks
+an iteration instead of one per tile (the port's bandwidth shared by all cores, each
+core no faster than its DMA link); the interconnect carries each block from the owner
+to the other members along the shorter way (the busiest link direction at the
+interconnect's bandwidth per direction, each stop sending at the bandwidth between the
+scratchpad and the stop, plus the farthest member's hop latency). An iteration's
+forwarding follows its copy, and with the buffers used in turn the next copy overlaps
+it: the first iteration costs the copy plus the forwarding of its worst-placed owners,
+each later one the larger of the copy and the forwarding averaged over the owners in
+turn. A copy is shared when that total is less than every tile reading the block from
+device memory at every iteration (so not a product of one iteration, whose forwarding
+only adds to its latency).
 """
 
 from __future__ import annotations
@@ -90,7 +95,8 @@ class ShareOverRing(ModulePass):
             func = enclosing_function(transfer)
             grid = grid_of(func)
             groups = _groups(transfer, grid, device)
-            if groups is None or not _cheaper(groups, _bytes(transfer), device):
+            iterations = prod(trips for *_, trips in _loops(stage))
+            if groups is None or not _cheaper(groups, _bytes(transfer), iterations, device):
                 continue
             if func not in linears:
                 linears[func] = linear_tile_id(_top_level(stage, func), grid)
@@ -166,29 +172,39 @@ def _bytes(transfer: ktdf.DataTransferOp) -> int:
 # ---------------------------------------------------------------------------------
 
 
-def _cheaper(groups: list[list[int]], nbytes: int, device: Device) -> bool:
-    """Whether the block read once per group and forwarded is bound lower than every
-    tile reading it from device memory (cycles per iteration)."""
+def _cheaper(groups: list[list[int]], nbytes: int, iterations: int, device: Device) -> bool:
+    """Whether the block read once per group and forwarded is bound lower, over the
+    ``iterations`` of the copy, than every tile reading it from device memory. Shared,
+    an iteration's forwarding follows its copy; with the buffers used in turn the next
+    iteration's copy overlaps this one's forwarding, so the first iteration costs both
+    (its owners the worst placed), each later one the larger of the two (the owners in
+    turn, on average)."""
     roof = device.roofline
     tiles = sum(len(group) for group in groups)
+    size = len(groups[0])
 
     def memory(readers: int) -> float:
         return max(readers * nbytes / roof.device_memory_bytes_per_cycle,
                    nbytes / roof.dma_read_bytes_per_cycle)
 
-    return max(memory(len(groups)), _ring_cycles(groups, nbytes, device)) < memory(tiles)
+    first = memory(len(groups)) + max(_ring_cycles(groups, nbytes, [turn], device)
+                                      for turn in range(size))
+    later = max(memory(len(groups)), _ring_cycles(groups, nbytes, range(size), device))
+    return first + (iterations - 1) * later < iterations * memory(tiles)
 
 
-def _ring_cycles(groups: list[list[int]], nbytes: int, device: Device) -> float:
-    """The interconnect's cycles for one block per group, each owner in turn sending it
-    to the other members: the busiest link direction or stop, and the farthest hop."""
+def _ring_cycles(groups: list[list[int]], nbytes: int, turns: Sequence[int],
+                 device: Device) -> float:
+    """The interconnect's cycles per iteration for one block per group, sent by the
+    member at each position of ``turns`` in turn to the other members: the busiest
+    link direction or stop, and the farthest hop."""
     ring = device.interconnect
     links: dict[tuple[int, int], float] = {}
     sent = [0.0] * device.cores
     farthest = 0
     for group in groups:
-        share = nbytes / len(group)
-        for owner in group:
+        share = nbytes / len(turns)
+        for owner in (group[turn] for turn in turns):
             for member in group:
                 if member == owner:
                     continue
@@ -280,13 +296,10 @@ def _new_tokens(pipeline: ktdf.PipelineOp, count: int) -> list[SSAValue]:
     return list(new.resources[len(values) - count:])
 
 
-def _owner(stage: ktdf.StageOp, linear: SSAValue, positions: list[int], size: int,
-           at: Operation) -> list[Operation]:
-    """Ops computing whether this tile is the owner of the iteration: its position in
-    its group equal to the linear index of the loops of constant bounds around
-    ``stage`` (innermost first, up to the first that has others), modulo ``size``."""
-    ivs: list[SSAValue] = []
-    index, stride = AffineExpr.constant(0), 1
+def _loops(stage: ktdf.StageOp) -> list[tuple[SSAValue, int, int, int]]:
+    """The loops of constant bounds around ``stage``, innermost first, up to the first
+    that has others: each one's index, lower bound, step and trips."""
+    loops = []
     parent = stage.parent_op()
     while parent is not None and not isinstance(parent, FuncOp):
         if isinstance(parent, scf.ForOp):
@@ -294,13 +307,23 @@ def _owner(stage: ktdf.StageOp, linear: SSAValue, positions: list[int], size: in
             if None in bounds or bounds[2] < 1:
                 break
             lb, ub, step = bounds
-            iteration = AffineExpr.dimension(len(ivs)) - lb if lb else AffineExpr.dimension(len(ivs))
-            iteration = iteration // step if step > 1 else iteration
-            ivs.append(parent.body.block.args[0])
-            index = index + iteration * stride
-            stride *= max(-(-(ub - lb) // step), 1)
+            loops.append((parent.body.block.args[0], lb, step, max(-(-(ub - lb) // step), 1)))
         parent = parent.parent_op()
-    turn = ApplyOp(ivs, AffineMapAttr(AffineMap(len(ivs), 0, (index % size,))))
+    return loops
+
+
+def _owner(stage: ktdf.StageOp, linear: SSAValue, positions: list[int], size: int,
+           at: Operation) -> list[Operation]:
+    """Ops computing whether this tile is the owner of the iteration: its position in
+    its group equal to the linear index of ``_loops`` around ``stage``, modulo
+    ``size``."""
+    loops = _loops(stage)
+    index, stride = AffineExpr.constant(0), 1
+    for position, (_, lb, step, trips) in enumerate(loops):
+        iteration = AffineExpr.dimension(position) - lb if lb else AffineExpr.dimension(position)
+        index = index + (iteration // step if step > 1 else iteration) * stride
+        stride *= trips
+    turn = ApplyOp([iv for iv, *_ in loops], AffineMapAttr(AffineMap(len(loops), 0, (index % size,))))
     mine = ktdf.TileTableOp(linear, positions)
     owner = arith.CmpiOp(turn.results[0], mine.result, "eq")
     for op in (turn, mine, owner):
