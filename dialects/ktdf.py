@@ -1486,6 +1486,12 @@ TO_TILES = "ktdf.to_tiles"
 """On a ``ktdf.data_transfer`` between two scratchpads: per linear tile id, the tile
 whose scratchpad the destination is in (-1: that tile does not transfer)."""
 
+SHARED_OVER_RING = "ktdf.shared_over_ring"
+"""On a ``ktdf.data_transfer`` from device memory that several tiles make identically
+(``share-over-ring``): per linear tile id, its position in the group of tiles reading
+the same block. Only the group's owner of an iteration copies it; copies between cores
+forward it to the others, so the copy is not shared again."""
+
 FROM_TILES = "ktdf.from_tiles"
 """On a ``ktdp.load`` of a ``ct_local`` view: per linear tile id, the tile whose
 scratchpad the tile reads, at the view's address (``split-distributed-views``, for a
@@ -1639,6 +1645,16 @@ def to_tiles_attribute(table: Sequence[int]) -> dict[str, Attribute]:
     return {TO_TILES: DenseArrayBase.from_list(i64, list(table))}
 
 
+def shared_over_ring(transfer: Operation) -> tuple[int, ...] | None:
+    attr = transfer.attributes.get(SHARED_OVER_RING)
+    return None if attr is None else tuple(attr.get_values())
+
+
+def shared_over_ring_attribute(positions: Sequence[int]) -> dict[str, Attribute]:
+    """The attributes of a shared copy whose tiles have ``positions`` in their groups."""
+    return {SHARED_OVER_RING: DenseArrayBase.from_list(i64, list(positions))}
+
+
 def from_tiles(load: Operation) -> tuple[int, ...] | None:
     attr = load.attributes.get(FROM_TILES)
     return None if attr is None else tuple(attr.get_values())
@@ -1732,6 +1748,14 @@ def _check_to_tiles(op: Operation, attr: Attribute) -> str | None:
     return None
 
 
+def _check_shared_over_ring(op: Operation, attr: Attribute) -> str | None:
+    if not isinstance(attr, DenseArrayBase) or attr.elt_type != i64 or not attr.get_values():
+        return "must be a non-empty i64 array: one entry per tile"
+    if any(position < 0 for position in attr.get_values()):
+        return "entries must be positions in a group (>= 0)"
+    return None
+
+
 def _check_from_tiles(op: Operation, attr: Attribute) -> str | None:
     if not isinstance(attr, DenseArrayBase) or attr.elt_type != i64 or not attr.get_values():
         return "must be a non-empty i64 array: one entry per tile"
@@ -1773,6 +1797,7 @@ DECLARED: dict[str, tuple[tuple[str, ...], Callable[[Operation, Attribute], str 
     TILE_SIZES: (("func.func",), _check_tile_sizes),
     TO_TILES: (("ktdf.data_transfer",), _check_to_tiles),
     FROM_TILES: (("ktdp.load",), _check_from_tiles),
+    SHARED_OVER_RING: (("ktdf.data_transfer",), _check_shared_over_ring),
     MASKED: (("ktdp.construct_memory_view",), _check_masked),
     LOOP_TYPE: (("scf.for",), _check_loop_type),
     CONTRACTION_TILES: (("linalg.generic",), _check_contraction_tiles),

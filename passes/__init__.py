@@ -32,6 +32,7 @@ PASSES: dict[str, tuple[str, str]] = {
     "normalize-contractions": ("normalize_contractions", "NormalizeContractions"),
     "contraction-tiling": ("contraction_tiling", "ContractionTiling"),
     "contraction-pipeline": ("contraction_pipeline", "ContractionPipeline"),
+    "share-over-ring": ("share_over_ring", "ShareOverRing"),
     "materialize-phase-buffers": ("materialize_phase_buffers", "MaterializePhaseBuffers"),
     "generalize-and-fuse": ("generalize_and_fuse", "GeneralizeAndFuse"),
     "lower-ktdp-views": ("lower_ktdp_views", "LowerKtdpViews"),

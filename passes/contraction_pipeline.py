@@ -5,8 +5,9 @@ On the matrix unit, a contraction ``C[m, n] += A[m, k] * B[k, n]`` of loaded til
 maybe accumulated over the iterations of a loop (the kernel's own loop over k),
 becomes one ``ktdf.pipeline`` the later passes take as built (a phase of its own): for
 each output tile the unit's accumulators are zeroed; tiles of A and B are copied from
-device memory into the scratchpad (A as chunks of ``m x chunk``, B as blocks of
-``k x block``, so that each operand the unit takes is contiguous; an operand stored
+device memory into the scratchpad, each operand by a DMA stage of its own into two
+buffers used in turn, so that the copy of the next k tile overlaps the feed of this
+one (A as chunks of ``m x chunk``, B as blocks of ``k x block``, so that each operand the unit takes is contiguous; an operand stored
 k-major, A as ``k x m`` or B as ``n x k``, is transposed by that copy: it reads the
 stored rows whole and writes each element to its place in the chunk or block; an A
 computed on chip is stored row-major into a scratchpad buffer before the pipeline and
@@ -94,6 +95,10 @@ from ktc.passes.utils.transfers import clone_needed
 from ktc.passes.utils.views import type_with_memory
 
 
+STREAMED_COPIES = 2
+"""Scratchpad buffers of each streamed operand's k tile, used in turn by consecutive
+k tiles (``contraction-tiling`` counts them: double-buffered)."""
+
 Body = Callable[[SSAValue, Sequence[SSAValue]], list[Operation]]
 """A stage's work for one block of accumulators, given the block and the FIFO slots."""
 
@@ -115,8 +120,11 @@ class ContractionPipeline(ModulePass):
     ``ktdf.pipeline`` with one stage on the DMA, load, matrix and store kinds holding,
     per output tile, a pipeline zeroing the accumulators (in the matrix unit's own
     memory), the kernel's loop (from 0 in steps of 1) around a loop over k tiles of a
-    three-stage pipeline (DMA of the A and B tiles into scratchpad buffers private to
-    it, in the order of the stored rows, so that a k-major operand is written
+    pipeline (a DMA stage copying the A tile, then one copying the B tile, each into
+    the one of the operand's two scratchpad buffers, allocated at the function's start,
+    that a ``ktdf.buffer_phase`` over the loops around the pipeline selects
+    (``ktdf.select_memref``: consecutive k tiles use them in turn), in the order of the
+    stored rows, so that a k-major operand is written
     transposed; a resident operand's k tile a view of its panel, a scratchpad buffer
     allocated at the function's start, copied only by the first output tile sharing it,
     the output tiles in column order when it is B's; the load unit streaming chunks of A
@@ -247,7 +255,9 @@ class _Schedule:
             self.acc, [t.n // t.block, t.m, t.block], memory_space=StringAttr(self.unit.accumulators)))
         entry = enclosing_function(anchor).body.block
         self.panel = self._panel()
-        allocated = [self.result_buffer, self.accumulators, *([self.panel] if self.panel else [])]
+        self.streamed = self._streamed()
+        allocated = [self.result_buffer, self.accumulators, *([self.panel] if self.panel else []),
+                     *(copy for copies in self.streamed.values() for copy in copies)]
         Rewriter.insert_op(allocated, InsertPoint.at_start(entry))
         self.staged = self._stage_lhs(entry, anchor) if self.lhs is None else None
         outer = self._outer()
@@ -336,7 +346,7 @@ class _Schedule:
         """The kernel's loop (from 0 in steps of 1) around the loop over k tiles."""
         steps = self.K // self.tiles.k
         if self.loop is None:
-            return self._loops([steps], lambda kt: self._tile_pipeline(tile, kt, None, kt))
+            return self._loops([steps], lambda kt: self._tile_pipeline(tile, kt, None, kt, [tile, kt]))
         loop = self.loop
         span = arith.SubiOp(loop.ub, loop.lb)
         trips = arith.CeilDivSIOp(span.result, loop.step)
@@ -349,7 +359,8 @@ class _Schedule:
             def k_tile(kt: SSAValue) -> list[Operation]:
                 depth = ApplyOp([iv, kt], AffineMapAttr(AffineMap(2, 0, (
                     AffineExpr.dimension(0) * steps + AffineExpr.dimension(1),))))
-                return [depth, *self._tile_pipeline(tile, kt, original.result, depth.result)]
+                return [depth, *self._tile_pipeline(tile, kt, original.result, depth.result,
+                                                    [tile, iv, kt])]
 
             return [scaled, original, *self._loops([steps], k_tile)]
 
@@ -372,15 +383,17 @@ class _Schedule:
         return _pipeline(stages, resources)
 
     def _tile_pipeline(self, tile: SSAValue, kt: SSAValue, kernel_iv: SSAValue | None,
-                       depth: SSAValue) -> list[Operation]:
+                       depth: SSAValue, ivs: list[SSAValue]) -> list[Operation]:
         """One k tile (the ``depth``-th of the whole product): copied in, streamed
         through the FIFO, multiplied; the resident operand's tile is its panel's
         ``depth``-th, copied only by the first output tile that shares it."""
         t = self.tiles
         chunks = t.k // t.chunk
-        before: list[Operation] = []
-        a_buffer = self.staged.memref if self.staged is not None else self._k_tile("lhs", depth, before)
-        b_buffer = self._k_tile("rhs", depth, before)
+        phase = ktdf.BufferPhaseOp(ivs, STREAMED_COPIES)
+        before: list[Operation] = [phase] if self.streamed else []
+        a_buffer = (self.staged.memref if self.staged is not None
+                    else self._k_tile("lhs", depth, phase, before))
+        b_buffer = self._k_tile("rhs", depth, phase, before)
         ends = (StringAttr(self.unit.feeds[0]), StringAttr(self.unit.kind))
 
         def fifos() -> ktdf.FifoAllocateOp:
@@ -412,21 +425,31 @@ class _Schedule:
 
             return self._loops([chunks], step)
 
-        copy = self._copy(tile, kt, kernel_iv, a_buffer, b_buffer)
-        private = [buffer.owner for buffer in (a_buffer, b_buffer)
-                   if isinstance(buffer.owner, memref.AllocOp) and buffer.owner is not self.staged]
+        dma = [StringAttr(_dma_kind(self.device))]
+        copies = [(copy, dma) for copy in self._copies(tile, kt, kernel_iv, a_buffer, b_buffer)]
         stages, fifo = self._per_block([(self.unit.feeds[0], feed), (self.unit.kind, multiply)], fifos)
-        return [*before, _pipeline([(copy, [StringAttr(_dma_kind(self.device))]), *stages],
-                                   [*private, *fifo])]
+        return [*before, _pipeline([*copies, *stages], fifo)]
 
-    def _k_tile(self, operand: str, depth: SSAValue, before: list[Operation]) -> SSAValue:
-        """The scratchpad buffer of one k tile of ``operand`` ("lhs" or "rhs"): private
-        to the tile's pipeline, or, for the resident operand, a view of its panel's
-        ``depth``-th tile (made into ``before``)."""
+    def _streamed(self) -> dict[str, list[memref.AllocOp]]:
+        """Per operand copied for every output tile (not resident, not staged on chip),
+        its ``STREAMED_COPIES`` scratchpad buffers of one k tile, used in turn."""
+        streamed = [o for o in ("lhs", "rhs") if o != self.tiles.resident
+                    and (o == "rhs" or self.lhs is not None)]
+        return {operand: [memref.AllocOp([], [], MemRefType(
+            self.input, self._tile_shape(operand), memory_space=StringAttr(self.device.scratchpad)))
+            for _ in range(STREAMED_COPIES)] for operand in streamed}
+
+    def _k_tile(self, operand: str, depth: SSAValue, phase: ktdf.BufferPhaseOp,
+                before: list[Operation]) -> SSAValue:
+        """The scratchpad buffer of one k tile of ``operand`` ("lhs" or "rhs"): for a
+        streamed operand, the copy of its buffers the pipeline's ``phase`` selects (the
+        DMA fills one while the load unit feeds the other), or, for the resident
+        operand, a view of its panel's ``depth``-th tile (made into ``before``)."""
         shape = self._tile_shape(operand)
         if self.tiles.resident != operand:
-            return memref.AllocOp([], [], MemRefType(
-                self.input, shape, memory_space=StringAttr(self.device.scratchpad))).memref
+            select = ktdf.SelectMemrefOp(phase, [copy.memref for copy in self.streamed[operand]])
+            before.append(select)
+            return select.result
         at = ApplyOp([depth], AffineMapAttr(AffineMap(1, 0, (AffineExpr.dimension(0) * prod(shape),))))
         before.append(at)
         return _cast(self.panel.memref, at.result, shape, [shape[1] * shape[2], shape[2], 1], before)
@@ -445,43 +468,50 @@ class _Schedule:
         return ktdf.DataTransferOp(a_buffer, [t.m, t.chunk], a_fifo, [t.m * t.chunk],
                                    source_access=(rows, [tile, kt, kc]))
 
-    def _copy(self, tile: SSAValue, kt: SSAValue, kernel_iv: SSAValue | None,
-              a_buffer: SSAValue, b_buffer: SSAValue) -> list[Operation]:
+    def _copies(self, tile: SSAValue, kt: SSAValue, kernel_iv: SSAValue | None,
+                a_buffer: SSAValue, b_buffer: SSAValue) -> list[list[Operation]]:
         """This output tile's k tile of A (as chunks) and of B (as blocks) from device
-        memory into the scratchpad."""
+        memory into the scratchpad: the ops of each copy (A's first; none for an A
+        staged on chip), each a DMA stage of its own so that the hand-off of each
+        buffer to the load unit is signalled on its own (a streamed operand's copies
+        in turn, a resident panel's once)."""
         t = self.tiles
         chunks, blocks = t.k // t.chunk, t.n // t.block
-        ops: list[Operation] = []
-        mapping: dict[SSAValue, SSAValue] = {}
-        if self.loop is not None:
-            mapping[self.loop.body.block.args[0]] = kernel_iv
-            ops += clone_needed([*self.lhs.tile.indices, *self.rhs.tile.indices], self.loop, mapping)
         d0, d1 = AffineExpr.dimension(0), AffineExpr.dimension(1)
         rows, cols = self._origin(d0)
         # Per operand, each dimension of the buffer (rows of A, chunks, within a chunk;
         # rows of B, blocks, within a block): its size, its stride in the view (from
         # the stored order's strides) and in the buffer. A staged on chip is not copied.
         b_k, b_column = _logical_strides(self.rhs)
-        moves = [("rhs", self.rhs, self._offset(self.rhs, mapping, (d1 * t.k, cols), [tile, kt], ops),
-                  [t.k, blocks, t.block], [b_k, t.block * b_column, b_column], b_buffer,
-                  [t.block, t.k * t.block, 1])]
+        moves = [("rhs", self.rhs, (d1 * t.k, cols), [t.k, blocks, t.block],
+                  [b_k, t.block * b_column, b_column], b_buffer, [t.block, t.k * t.block, 1])]
         if self.lhs is not None:
             a_row, a_k = _logical_strides(self.lhs)
-            moves.insert(0, ("lhs", self.lhs,
-                             self._offset(self.lhs, mapping, (rows, d1 * t.k), [tile, kt], ops),
-                             [t.m, chunks, t.chunk], [a_row, t.chunk * a_k, a_k], a_buffer,
-                             [t.chunk, t.m * t.chunk, 1]))
-        for name, operand, at, sizes, strides, buffer, layout in moves:
-            view = operand.view
-            shape, strides, layout = _in_stored_order(sizes, strides, layout)
-            moved: list[Operation] = []
-            if operand.transposed:
-                moved += self._rows(_Copy(view, at, shape, strides, buffer, layout, operand.load.location))
-            else:
-                moved.append(_copy_of(view, at, buffer, 0, shape, strides, layout, moved))
-                moved[-1].location = operand.load.location
-            ops += self._first_only(tile, moved) if t.resident == name else moved
-        return ops
+            moves.insert(0, ("lhs", self.lhs, (rows, d1 * t.k), [t.m, chunks, t.chunk],
+                             [a_row, t.chunk * a_k, a_k], a_buffer, [t.chunk, t.m * t.chunk, 1]))
+        return [self._copy(tile, kt, kernel_iv, *move) for move in moves]
+
+    def _copy(self, tile: SSAValue, kt: SSAValue, kernel_iv: SSAValue | None, name: str,
+              operand: _Operand, within: tuple[AffineExpr, AffineExpr], sizes: list[int],
+              strides: list[int], buffer: SSAValue, layout: list[int]) -> list[Operation]:
+        """One operand's k tile from device memory into ``buffer``: its start (the
+        kernel loop's index arithmetic cloned), then the copy, only by the first output
+        tile sharing it when it is the resident panel's."""
+        ops: list[Operation] = []
+        mapping: dict[SSAValue, SSAValue] = {}
+        if self.loop is not None:
+            mapping[self.loop.body.block.args[0]] = kernel_iv
+            ops += clone_needed(list(operand.tile.indices), self.loop, mapping)
+        at = self._offset(operand, mapping, within, [tile, kt], ops)
+        shape, strides, layout = _in_stored_order(sizes, strides, layout)
+        moved: list[Operation] = []
+        if operand.transposed:
+            moved += self._rows(_Copy(operand.view, at, shape, strides, buffer, layout,
+                                      operand.load.location))
+        else:
+            moved.append(_copy_of(operand.view, at, buffer, 0, shape, strides, layout, moved))
+            moved[-1].location = operand.load.location
+        return ops + (self._first_only(tile, moved) if self.tiles.resident == name else moved)
 
     def _first_only(self, tile: SSAValue, ops: list[Operation]) -> list[Operation]:
         """``ops`` run only by the first of the output tiles sharing a panel."""

@@ -68,6 +68,10 @@ KTIR_TO_SCHEDULE = ",".join([
     # Every contraction on a matrix unit is one pipeline, built: its result a
     # scratchpad buffer in the accumulator type the rest of the program loads; on a
     # device without one it is a generic multiplying and reducing along k innermost.
+    "share-over-ring",
+    # A block of device memory several tiles copy identically is copied by one of
+    # them in turn and forwarded to the others over the interconnect, where the
+    # bound says that is cheaper.
     "materialize-phase-buffers",
     # Each program is phases: straight-line runs between the loops that hold compute.
     # A tensor is used only in the phase that makes it; one another phase needs goes
@@ -136,6 +140,7 @@ KTIR_TO_DFIR = ",".join([
 ])
 
 SCHEDULE_OPTIMIZATIONS = (
+    "share-over-ring",
     "broadcast-promotion",
     "double-buffering",
     "parallelize-loops-across-instances",
@@ -143,15 +148,26 @@ SCHEDULE_OPTIMIZATIONS = (
     "unroll-short-loops",
 )
 """The passes ``ktir-to-dfir-unoptimized`` leaves out: no hoisting of loop-invariant
-transfers or instructions, no double buffering, one instance per core, no unrolling."""
+transfers or instructions, no double buffering, one instance per core, no unrolling, no
+copy shared over the interconnect."""
 
 SERIAL_LOWERING = "convert-ktdf-to-dfir{serial=true}"
 """The lowering of the naive schedule: each pipeline's tiles one at a time."""
 
-KTIR_TO_DFIR_UNOPTIMIZED = ",".join(
-    SERIAL_LOWERING if part == "convert-ktdf-to-dfir" else part
-    for part in KTIR_TO_DFIR.split(",") if part not in SCHEDULE_OPTIMIZATIONS
-)
+
+def _unoptimized(spec: str) -> list[str]:
+    """The passes of ``spec`` (``ktir-to-schedule`` expanded) without the schedule
+    optimizations, lowered serially."""
+    parts: list[str] = []
+    for part in spec.split(","):
+        if part == "ktir-to-schedule":
+            parts += _unoptimized(KTIR_TO_SCHEDULE)
+        elif part not in SCHEDULE_OPTIMIZATIONS:
+            parts.append(SERIAL_LOWERING if part == "convert-ktdf-to-dfir" else part)
+    return parts
+
+
+KTIR_TO_DFIR_UNOPTIMIZED = ",".join(_unoptimized(KTIR_TO_DFIR))
 # The naive baseline the benchmarks measure the schedule against: one tile at a time,
 # with no overlap between loading, computing and storing. ktir-to-dfir without the
 # schedule optimizations (every operand re-read for every tile, one buffer per stage,

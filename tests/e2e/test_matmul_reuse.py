@@ -9,8 +9,10 @@ device memory once.
   the kernel's reduction length: the loop's trips times its k step), on spyre and toy
   (matrix units) and on the third chip (no matrix unit: the SIMD engine), at sizes
   that are no multiple of the units' rows and lanes.
-- On the matrix units, the bytes the run moved through device memory (the report's
-  figure for it, read plus written) are at most what each block needs once: its rows
+- On the matrix units, each tile reading its own operands (``share-over-ring`` left
+  out: sharing between tiles is ``test_ring_sharing``'s), the bytes the run moved
+  through device memory (the report's figure for it, read plus written) are at most
+  what each block needs once: its rows
   of A and columns of B over all of k, and its block of C. The same kernel with the
   loop's bound a launch argument (its trips unknown to the compiler, so no panel can be
   sized) copies operands again for every output tile and exceeds that bound: the
@@ -24,6 +26,7 @@ from test_matmul import DEVICES, MATRIX_UNIT, assert_product, run
 from test_matmul_cores import check_against_both
 
 from ktc.benchmarks.kernels import matmul
+from ktc.driver import Schedule
 from ktc.driver import compile as compile_kernel
 from ktc.runtime.executable import prepare
 from ktc.sim.simulator import Simulator
@@ -60,9 +63,12 @@ def unknown_trips(text: str, k: int) -> str:
 
 
 def _moved(text: str, device: str, arrays: dict, scalars: dict | None = None) -> int:
-    """Bytes read plus written through device memory by one run."""
+    """Bytes read plus written through device memory by one run, each tile reading its
+    own operands (no copy shared over the interconnect: ``test_ring_sharing``)."""
     simulator = Simulator(DEVICES[device])
-    executable = prepare(compile_kernel(text, DEVICES[device], "matmul.mlir"), simulator)
+    package = compile_kernel(text, DEVICES[device], "matmul.mlir",
+                             schedule=Schedule(skip=("share-over-ring",)))
+    executable = prepare(package, simulator)
     executable.launch(*arrays.values(), *(scalars or {}).values())
     return executable.report().bytes[simulator.device.device_memory]
 

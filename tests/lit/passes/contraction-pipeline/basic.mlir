@@ -2,9 +2,11 @@
 // (contraction-tiling): the product becomes one pipeline on MNILU, L1LU, PT and L1SU
 // looping over the 16 output tiles of the tile's 32 x 64 result. Per output tile: a
 // pipeline on PT zeroing its two 8 x 8 blocks of accumulators in PT_ACC; the k tile (one
-// of 128) as a three-stage pipeline: MNILU copies the 8 x 128 rows of A as 32 chunks of
-// 8 x 4 and the 128 x 16 columns of B as 2 blocks of 128 x 8 into buffers private to
-// the pipeline (through reinterpret casts that lay them out chunk by chunk); L1LU sends
+// of 128) as a pipeline: MNILU copies the 8 x 128 rows of A as 32 chunks of 8 x 4, then,
+// in a stage of its own, the 128 x 16 columns of B as 2 blocks of 128 x 8, each into
+// the one of its two buffers (allocated at the function's start) that the pipeline's
+// buffer phase selects, so that consecutive k tiles use them in turn (through
+// reinterpret casts that lay them out chunk by chunk); L1LU sends
 // each chunk of A and block of B through its FIFO; PT reads each pair and accumulates
 // their product into its block; then a pipeline sends each 8-element row of
 // accumulators to L1SU, which stores it at its place in the f32 result buffer. After
@@ -15,6 +17,10 @@
 // CHECK:      func.func @local_schedule_0(
 // CHECK-NEXT:   %[[RESULT:.+]] = memref.alloc() : memref<32x64xf32, "L1">
 // CHECK-NEXT:   %[[ACC:.+]] = memref.alloc() : memref<2x8x8xf32, "PT_ACC">
+// CHECK-NEXT:   %[[A0:.+]] = memref.alloc() : memref<32x8x4xf16, "L1">
+// CHECK-NEXT:   %[[A1:.+]] = memref.alloc() : memref<32x8x4xf16, "L1">
+// CHECK-NEXT:   %[[B0:.+]] = memref.alloc() : memref<2x128x8xf16, "L1">
+// CHECK-NEXT:   %[[B1:.+]] = memref.alloc() : memref<2x128x8xf16, "L1">
 // CHECK:        %[[A:.+]] = ktdp.construct_memory_view %a, {{.*}} : memref<64x128xf16, "DDR">
 // CHECK:        %[[B:.+]] = ktdp.construct_memory_view %b, {{.*}} : memref<128x64xf16, "DDR">
 // CHECK-NOT:    linalg.matmul
@@ -24,12 +30,16 @@
 // CHECK-NEXT:         ktdf.pipeline {
 // CHECK:                linalg.generic {{.*}} outs(%{{.+}} : memref<8x8xf32, strided<[8, 1], offset: ?>, "PT_ACC">)
 // CHECK:              } {applicable_units = ["PT"]}
-// CHECK:              ktdf.private -> (memref<32x8x4xf16, "L1">, memref<2x128x8xf16, "L1">, !ktdf.fifo.slot<"L1LU" -> "PT", 32xf16>, !ktdf.fifo.slot<"L1LU" -> "PT", 32xf16>, !ktdf.token, !ktdf.token, !ktdf.token)
+// CHECK:              %[[PHASE:.+]] = ktdf.buffer_phase(%[[TILE]], %{{.+}}) {num_phases = 2 : i64}
+// CHECK-NEXT:         ktdf.select_memref %[[PHASE]][%[[A0]], %[[A1]]]
+// CHECK-NEXT:         ktdf.select_memref %[[PHASE]][%[[B0]], %[[B1]]]
+// CHECK:              ktdf.private -> (!ktdf.fifo.slot<"L1LU" -> "PT", 32xf16>, !ktdf.fifo.slot<"L1LU" -> "PT", 32xf16>, !ktdf.token, !ktdf.token, !ktdf.token, !ktdf.token)
 // CHECK:              memref.reinterpret_cast %[[A]] to offset: [%{{.+}}], sizes: [8, 32, 4], strides: [128, 4, 1]
 // CHECK:              ktdf.data_transfer {{.*}} size [8, 32, 4] {{.*}} size [8, 32, 4]
+// CHECK-NEXT:       } {applicable_units = ["MNILU"]}
 // CHECK:              memref.reinterpret_cast %[[B]] to offset: [%{{.+}}], sizes: [128, 2, 8], strides: [64, 8, 1]
 // CHECK:              ktdf.data_transfer {{.*}} size [128, 2, 8] {{.*}} size [128, 2, 8]
-// CHECK:            } {applicable_units = ["MNILU"]}
+// CHECK-NEXT:       } {applicable_units = ["MNILU"]}
 // CHECK:              ktdf.data_transfer from %{{.+}} size [1, 8, 4] to %{{.+}} size [32]
 // CHECK:              ktdf.data_transfer from %{{.+}} size [1, 4, 8] to %{{.+}} size [32]
 // CHECK:            } {applicable_units = ["L1LU"]}

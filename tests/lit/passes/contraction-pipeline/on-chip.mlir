@@ -14,7 +14,8 @@
 // CHECK:       %[[SQUARES:.+]] = arith.mulf
 // CHECK-NEXT:  %[[INTO:.+]] = ktdp.construct_access_tile %[[STAGED]][0, 0]
 // CHECK-NEXT:  ktdp.store %[[SQUARES]], %[[INTO]] : tensor<32x64xf16>
-// CHECK:       ktdf.private -> (memref<2x64x32xf16, "L1">, !ktdf.fifo.slot<"L1LU" -> "PT", 2048xf16>, !ktdf.fifo.slot<"L1LU" -> "PT", 2048xf16>
+// CHECK:       ktdf.select_memref %{{.+}}[%{{.+}}, %{{.+}}] : memref<2x64x32xf16, "L1">
+// CHECK:       ktdf.private -> (!ktdf.fifo.slot<"L1LU" -> "PT", 2048xf16>, !ktdf.fifo.slot<"L1LU" -> "PT", 2048xf16>
 // CHECK:         ktdf.data_transfer {{.*}} size [64, 2, 32] {{.*}} size [64, 2, 32]
 // CHECK-NOT:     ktdf.data_transfer
 // CHECK:       } {applicable_units = ["MNILU"]}

@@ -3,7 +3,7 @@
 // one scratchpad buffer of its four k tiles, allocated with the result buffer; each k
 // tile's pipeline views its k tile of it. The DMA stage copies A's chunks for every tile
 // but B's k tile only for the first output tile of the column (tile mod 4 == 0); the
-// pipeline's private buffers are A's alone. The output tiles go in column order: the
+// buffers A's two, used in turn (B's k tile is its panel's). The output tiles go in column order: the
 // drain puts tile t at row (t mod 4) * 8, column (t floordiv 4) * 16.
 
 // RUN: ktc-opt %s --arch toy -p normalize-contractions,contraction-tiling,contraction-pipeline | filecheck %s
@@ -12,11 +12,15 @@
 // CHECK-NEXT:    memref.alloc() : memref<32x16xf32, "L1">
 // CHECK-NEXT:    memref.alloc() : memref<2x8x8xf32, "PT_ACC">
 // CHECK-NEXT:    %[[PANEL:.+]] = memref.alloc() : memref<4x2x16x8xf16, "L1">
+// CHECK-NEXT:    memref.alloc() : memref<4x8x4xf16, "L1">
+// CHECK-NEXT:    memref.alloc() : memref<4x8x4xf16, "L1">
 // CHECK:         scf.for %[[TILE:.+]] = %{{.+}} to %{{.+}} step
+// CHECK:           ktdf.select_memref %{{.+}} : memref<4x8x4xf16, "L1">
 // CHECK:           %[[B:.+]] = memref.reinterpret_cast %[[PANEL]] to offset: [%{{.+}}], sizes: [2, 16, 8], strides: [128, 8, 1]
 // CHECK-NEXT:      ktdf.pipeline {
-// CHECK-NEXT:        ktdf.private -> (memref<4x8x4xf16, "L1">, !ktdf.fifo.slot
+// CHECK-NEXT:        ktdf.private -> (!ktdf.fifo.slot
 // CHECK:             ktdf.data_transfer from %{{.+}} size [8, 4, 4] to %{{.+}} size [8, 4, 4]
+// CHECK-NEXT:      } {applicable_units = ["MNILU"]}
 // CHECK:             %[[INDEX:.+]] = affine.apply #[[MOD:.+]](%[[TILE]])
 // CHECK-NEXT:        %[[FIRST:.+]] = arith.cmpi eq, %[[INDEX]], %{{.+}} : index
 // CHECK-NEXT:        scf.if %[[FIRST]] {

@@ -11,12 +11,14 @@
 // CHECK:      %[[A:.+]] = ktdp.construct_memory_view %a, {{.*}} : memref<16x8xf16, "DDR">
 // CHECK:      %[[B:.+]] = ktdp.construct_memory_view %b, {{.*}} : memref<16x16xf16, "DDR">
 // CHECK-NOT:  linalg.matmul
-// CHECK:      ktdf.private -> (memref<1x8x16xf16, "L1">, memref<1x16x16xf16, "L1">
+// CHECK:      ktdf.select_memref %{{.+}} : memref<1x8x16xf16, "L1">
+// CHECK:      ktdf.select_memref %{{.+}} : memref<1x16x16xf16, "L1">
 // CHECK:        scf.for
 // CHECK-NEXT:     scf.for
 // CHECK:            memref.reinterpret_cast %[[A]] to offset: [%{{.+}}], sizes: [8], strides: [1]
 // CHECK-NEXT:       memref.reinterpret_cast %{{.+}} to offset: [%{{.+}}], sizes: [8], strides: [16]
 // CHECK-NEXT:       ktdf.data_transfer {{.*}} size [8] {{.*}} size [8]
+// CHECK:      } {applicable_units = ["MNILU"]}
 // CHECK:        scf.for
 // CHECK-NEXT:     scf.for
 // CHECK:            memref.reinterpret_cast %[[B]] to offset: [%{{.+}}], sizes: [16], strides: [1]

@@ -18,8 +18,11 @@
 // CHECK:            linalg.generic {{.*}} outs(%{{.+}} : memref<32x64xf32, strided<[64, 1], offset: ?>, "PT_ACC">)
 // CHECK:          } {applicable_units = ["PT"]}
 // CHECK:        } {applicable_units = ["PT"]}
-// CHECK:        ktdf.private -> (memref<2x32x32xf16, "L1">, memref<2x64x64xf16, "L1">, !ktdf.token, !ktdf.token)
+// CHECK:        ktdf.select_memref %{{.+}} : memref<2x32x32xf16, "L1">
+// CHECK:        ktdf.select_memref %{{.+}} : memref<2x64x64xf16, "L1">
+// CHECK:        ktdf.private -> (!ktdf.token, !ktdf.token, !ktdf.token)
 // CHECK:          ktdf.data_transfer {{.*}} size [32, 2, 32] {{.*}} size [32, 2, 32]
+// CHECK:        } {applicable_units = ["MNILU"]}
 // CHECK:          ktdf.data_transfer {{.*}} size [64, 2, 64] {{.*}} size [64, 2, 64]
 // CHECK:        } {applicable_units = ["MNILU"]}
 // CHECK:        ktdf.parallel (%[[BLOCK:.+]], %{{.+}}) = (%[[ZERO]]) to (%[[TWO]]) step (%{{.+}}) distribute(num_instances = 2) {

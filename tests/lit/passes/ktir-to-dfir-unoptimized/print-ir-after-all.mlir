@@ -1,6 +1,6 @@
 // The ktir-to-dfir-unoptimized pipeline is ktir-to-dfir without the schedule
-// optimizations: no broadcast-promotion, double-buffering or
-// parallelize-loops-across-instances runs between stage-coarsening and
+// optimizations: no share-over-ring after contraction-pipeline, no broadcast-promotion,
+// double-buffering or parallelize-loops-across-instances runs between stage-coarsening and
 // tile-size-selection, and no hoist-loop-invariants or unroll-short-loops after
 // convert-ktdf-to-dfir, which ktir-to-dfir does run, and it still ends in DataflowIR,
 // lowered serially: DMA-in waits for DMA-out's signal before the next tile (the full
@@ -11,6 +11,8 @@
 // RUN: ktc-opt %root/examples/add.mlir --arch toy -p ktir-to-dfir --print-ir-after-all -o %t.full 2>&1 | filecheck %s --check-prefix=FULL
 // RUN: filecheck %s --check-prefix=FULL-OUT < %t.full
 
+// CHECK: IR Dump After ContractionPipeline (contraction-pipeline)
+// CHECK-NOT: IR Dump After ShareOverRing
 // CHECK: IR Dump After StageCoarsening (stage-coarsening)
 // CHECK-NOT: IR Dump After BroadcastPromotion
 // CHECK-NOT: IR Dump After DoubleBuffering
@@ -29,6 +31,8 @@
 // OUT: dfir.program "MNISU"
 // OUT: dfir.sync_send %{{.*}} id [[SERIAL]] : !dfir.unit<"MNILU">
 
+// FULL: IR Dump After ContractionPipeline (contraction-pipeline)
+// FULL: IR Dump After ShareOverRing (share-over-ring)
 // FULL: IR Dump After StageCoarsening (stage-coarsening)
 // FULL: IR Dump After BroadcastPromotion (broadcast-promotion)
 // FULL: IR Dump After DoubleBuffering (double-buffering)
