@@ -7,9 +7,8 @@ streams the copies of indirect tiles itself), in a module that declares its devi
 ``ktdp.construct_memory_view``s in device memory.
 
 Produces, per *copy*: a load whose only use is one ``ktdp.store`` of its tensor into
-another such tile, both tiles of static shape and inside their views' coordinate sets
-for every value of their indices (``passes/analysis/ranges.py: tile_inside``), whose
-tile is larger than the scratchpad: one ``scf.for`` over the points of the tile's outer
+another such tile of the same static shape, whose tile is larger than the scratchpad:
+one ``scf.for`` over the points of the tile's outer
 dimensions in row-major order (each split out of the loop's variable by
 ``affine.apply``) around a ``ktdf.pipeline`` of two stages sharing a private scratchpad
 buffer of one *piece*, a block of the tile's trailing dimensions, as many as fit half
@@ -18,15 +17,19 @@ the scratchpad (a dimension too large for it stays outside, one row of it per po
 engine moving device memory into the scratchpad, copies the piece from the source
 view at the tile's start plus the point; the second, on the engine moving the
 scratchpad back, copies it to the destination view alike (``passes/utils/copies.py``).
-The load and the store are erased, and the tiles when nothing else uses them. Pieces
+A view one of whose two tiles may reach outside its coordinate set (a box) for some
+value of its indices (``passes/analysis/ranges.py: tile_inside``; a distributed view's
+copy per partition) is marked ``ktdf.masked``, as ``lower-ktdp-views`` marks the
+others, so that each piece's DMA moves only what lies in the box: zeros into the
+buffer for the rest of a piece read, nothing written outside. The load and the store
+are erased, and the tiles when nothing else uses them. Pieces
 go in the tiles' row-major order, as every tiled pipeline moves its tiles: a copy
 between tiles that share bytes is not ordered as the reference's load of the whole
 tile before its store.
 
 Every other load and store is left as it is: one whose tile fits the scratchpad (the
-three-stage pipeline moves it), one that may reach outside its view's box (masked by
-``lower-ktdp-views``), one whose tensor is computed on (its capacity is checked by
-``address-assignment``). A program without copies is unchanged (idempotent).
+three-stage pipeline moves it), one whose tensor is computed on (its capacity is
+checked by ``address-assignment``). A program without copies is unchanged (idempotent).
 """
 
 from __future__ import annotations
@@ -65,9 +68,9 @@ class StreamCopies(ModulePass):
             return
         device, ranges = device_of(op), Ranges(op)
         for load in loads:
-            copy = _copy(load, device, ranges)
+            copy = _copy(load, device)
             if copy is not None:
-                _stream(copy, device)
+                _stream(copy, device, ranges)
 
 
 @dataclass(frozen=True)
@@ -84,7 +87,7 @@ class _Copy:
         return tuple(self.source.result.type.get_shape())
 
 
-def _copy(load: ktdp.LoadOp, device: Device, ranges: Ranges) -> _Copy | None:
+def _copy(load: ktdp.LoadOp, device: Device) -> _Copy | None:
     """The copy ``load`` is the first half of, when it is one that does not fit the
     scratchpad and can be streamed; None otherwise."""
     uses = list(load.result.uses)
@@ -92,7 +95,7 @@ def _copy(load: ktdp.LoadOp, device: Device, ranges: Ranges) -> _Copy | None:
         return None
     store = uses[0].operation
     source, target = load.access_tile.owner, store.access_tile.owner
-    if not all(_streamable(tile, device, ranges) for tile in (source, target)):
+    if not all(_streamable(tile, device) for tile in (source, target)):
         return None
     copy = _Copy(load, store, source, target)
     if tuple(target.result.type.get_shape()) != copy.shape:
@@ -102,9 +105,9 @@ def _copy(load: ktdp.LoadOp, device: Device, ranges: Ranges) -> _Copy | None:
     return copy
 
 
-def _streamable(tile: Operation, device: Device, ranges: Ranges) -> bool:
+def _streamable(tile: Operation, device: Device) -> bool:
     """Whether ``tile`` is a direct tile in the identity order, of static shape, of a
-    memory view in device memory that holds it for every value of its indices."""
+    memory view in device memory."""
     if not isinstance(tile, ktdp.ConstructAccessTileOp):
         return False
     view = tile.base.owner
@@ -113,9 +116,7 @@ def _streamable(tile: Operation, device: Device, ranges: Ranges) -> bool:
     order = tile.access_tile_order.data
     if order != AffineMap.identity(order.num_dims) or not tile.result.type.has_static_shape():
         return False
-    if device.memory_space(view.memory_space).kind != device.device_memory:
-        return False
-    return tile_inside(tile, view, ranges)
+    return device.memory_space(view.memory_space).kind == device.device_memory
 
 
 def _bytes(shape: Sequence[int], tile: ktdp.ConstructAccessTileOp) -> int:
@@ -132,9 +133,12 @@ def _piece(copy: _Copy, room: int) -> int:
     return first
 
 
-def _stream(copy: _Copy, device: Device) -> None:
+def _stream(copy: _Copy, device: Device, ranges: Ranges) -> None:
     for tile in (copy.source, copy.target):
-        type_with_memory(tile.base.owner, device)
+        view = tile.base.owner
+        type_with_memory(view, device)
+        if not ktdf.masked(view) and not tile_inside(tile, view, ranges):
+            ktdf.set_masked(view)
     first = _piece(copy, device.memory(device.scratchpad).size // 2)
     shape = copy.shape
     sizes = [1] * first + list(shape[first:])
