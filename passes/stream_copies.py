@@ -7,7 +7,8 @@ streams the copies of indirect tiles itself), in a module that declares its devi
 ``ktdp.construct_memory_view``s in device memory.
 
 Produces, per *copy*: a load whose only use is one ``ktdp.store`` of its tensor into
-another such tile of the same static shape, whose tile is larger than the scratchpad:
+another such tile of the same static shape, later in the same block with no other
+store or op holding others between, whose tile is larger than the scratchpad:
 one ``scf.for`` over the points of the tile's outer
 dimensions in row-major order (each split out of the loop's variable by
 ``affine.apply``) around a ``ktdf.pipeline`` of two stages sharing a private scratchpad
@@ -95,6 +96,8 @@ def _copy(load: ktdp.LoadOp, device: Device) -> _Copy | None:
         return None
     store = uses[0].operation
     source, target = load.access_tile.owner, store.access_tile.owner
+    if not _nothing_written_between(load, store):
+        return None
     if not all(_streamable(tile, device) for tile in (source, target)):
         return None
     copy = _Copy(load, store, source, target)
@@ -103,6 +106,19 @@ def _copy(load: ktdp.LoadOp, device: Device) -> _Copy | None:
     if _bytes(copy.shape, source) <= device.memory(device.scratchpad).size:
         return None
     return copy
+
+
+def _nothing_written_between(load: ktdp.LoadOp, store: ktdp.StoreOp) -> bool:
+    """Whether ``store`` follows ``load`` in its block with no store, and no op holding
+    others, between: reading the source where the store was reads the same data."""
+    if store.parent is not load.parent:
+        return False
+    op = load.next_op
+    while op is not store:
+        if isinstance(op, ktdp.StoreOp) or op.regions:
+            return False
+        op = op.next_op
+    return True
 
 
 def _streamable(tile: Operation, device: Device) -> bool:
