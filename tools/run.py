@@ -175,7 +175,8 @@ def _simulate(package: Package, arch: str, values: list, trace_path: str | None,
         memory = package.device_memory
         for placement in placements:
             array = placement.array
-            simulator.write(memory, placement.address * array.itemsize, array.tobytes())
+            simulator.write(memory, placement.address * array.itemsize,
+                            memoryview(array).cast("B"))  # its bytes, not a copy of them
         try:
             outputs = executable.launch(*values)
         except KtcError as err:
@@ -229,11 +230,13 @@ def _reference_for_check(kernel: Kernel, arguments: dict, arch: str, room: int,
     try:
         return kernel.execute(arguments, arch=arch, preload=placements)
     except ScratchpadOverflow as refusal:
-        print(f"the reference interpreter refuses the kernel on the device's scratchpad "
-              f"({refusal.where}: {refusal.message}); the check runs it with a scratchpad of "
-              f"{room} bytes (the device memory's size), as the compiled kernel does not "
-              "hold the tensor")
-        return kernel.execute(arguments, arch=arch, scratchpad_bytes=room, preload=placements)
+        # The run again after the handler, so that the refused run's memories, which
+        # the refusal's traceback holds, are freed first.
+        reason = f"{refusal.where}: {refusal.message}"
+    print(f"the reference interpreter refuses the kernel on the device's scratchpad "
+          f"({reason}); the check runs it with a scratchpad of {room} bytes (the device "
+          "memory's size), as the compiled kernel does not hold the tensor")
+    return kernel.execute(arguments, arch=arch, scratchpad_bytes=room, preload=placements)
 
 
 def _check(actual: dict, expected: dict, elements: dict, length: int,
