@@ -28,6 +28,7 @@ PASSES: dict[str, tuple[str, str]] = {
     "inter-tile-reduce-lowering": ("inter_tile_reduce_lowering", "InterTileReduceLowering"),
     "remote-scratchpad-lowering": ("remote_scratchpad_lowering", "RemoteScratchpadLowering"),
     "indirect-access-lowering": ("indirect_access_lowering", "IndirectAccessLowering"),
+    "stream-copies": ("stream_copies", "StreamCopies"),
     "stage-reshaped-tiles": ("stage_reshaped_tiles", "StageReshapedTiles"),
     "normalize-contractions": ("normalize_contractions", "NormalizeContractions"),
     "contraction-tiling": ("contraction_tiling", "ContractionTiling"),

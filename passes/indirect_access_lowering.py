@@ -60,6 +60,7 @@ from ktc.dialects.upstream import ApplyOp
 from ktc.passes.analysis.indirect import Indirect, describe
 from ktc.passes.analysis.ranges import Ranges
 from ktc.passes.utils.affine import box_bounds
+from ktc.passes.utils.copies import flat_loop, staged_copy
 from ktc.passes.utils.ir import enclosing_function
 from ktc.passes.utils.phases import programs
 from ktc.passes.utils.tiles import box_tile, origin
@@ -123,7 +124,7 @@ def _lower(facts: Indirect, access: Operation, device: Device, ranges: Ranges) -
     for index in tile.indirect_memrefs:
         type_with_memory(index.owner, device)
     indices = [_Index(_alloc(func, view.type.get_element_type(), view.type.get_shape(),
-                             device.scratchpad, "indices"), bounds)
+                             device.scratchpad, "indices", access), bounds)
                for view, bounds in zip(tile.indirect_memrefs, _masked_indices(facts, ranges))]
     into = device.mover(device.device_memory, device.scratchpad)
     copy = _copy_partner(facts, access)
@@ -132,7 +133,7 @@ def _lower(facts: Indirect, access: Operation, device: Device, ranges: Ranges) -
         return
     element = tile.base.type.get_element_type()
     buffer = _alloc(func, element, facts.shape, device.scratchpad, "gathered"
-                    if isinstance(access, ktdp.LoadOp) else "scattered")
+                    if isinstance(access, ktdp.LoadOp) else "scattered", access)
     whole = box_tile(buffer, origin(len(facts.shape)), [], facts.shape)
     if isinstance(access, ktdp.LoadOp):
         pipeline = _pipeline(facts, indices, _buffer_side(buffer), into, into, gather=True)
@@ -204,8 +205,9 @@ def _lower_copy(facts: Indirect, indices: Sequence[_Index], copy: _Copy, into: s
     gather = copy.load.access_tile.owner is facts.op
     out = device.mover(device.scratchpad, device.device_memory)
     direct = _direct_side(copy.direct)
-    nest = _flat_nest(facts, lambda points: [_run_copy(facts, indices, direct, points, gather,
-                                                  (into, out), device.scratchpad)])
+    nest = flat_loop(facts.loops[:len(facts.loops) - facts.runs], facts.runs,
+                     lambda points: [_run_copy(facts, indices, direct, points, gather,
+                                               (into, out), device.scratchpad)])
     _insert([_index_copies(facts, indices, into), *nest], copy.store)
     Rewriter.erase_op(copy.store)
     Rewriter.erase_op(copy.load)
@@ -219,31 +221,31 @@ def _run_copy(facts: Indirect, indices: Sequence[_Index], direct: Side,
     shape: read from the copy's source in the first stage, written to its
     destination in the second."""
     sizes = _run_block(facts)
-    staging = memref.AllocOp([], [], MemRefType(facts.op.base.type.get_element_type(), sizes,
-                                                memory_space=StringAttr(scratchpad)))
-    staging.memref.name_hint = "run"
-    tokens = [ktdf.CreateTokenOp(), ktdf.CreateTokenOp()]
-    private = ktdf.PrivateOp([staging.memref.type, *(t.result.type for t in tokens)],
-                             [staging, *tokens, ktdf.PrivateYieldOp(staging.memref, *(t.result for t in tokens))])
-    buffer, ready, done = private.resources
     at_origin = (origin(len(sizes)), [])
     indirect_ops: list[Operation] = []
     base_sizes, base_side = _base_side(facts, indices, points, indirect_ops)
     direct_ops: list[Operation] = []
     target, target_side = direct(facts.placement, points, direct_ops)
-    if gather:
-        read = [*indirect_ops, ktdf.DataTransferOp(facts.op.base, base_sizes, buffer, sizes,
+
+    def from_base(buffer):
+        return [*indirect_ops, ktdf.DataTransferOp(facts.op.base, base_sizes, buffer, sizes,
                                                    source_access=base_side, dest_access=at_origin)]
-        write = [*direct_ops, ktdf.DataTransferOp(buffer, sizes, target, sizes,
-                                                  source_access=at_origin, dest_access=target_side)]
-    else:
-        read = [*direct_ops, ktdf.DataTransferOp(target, sizes, buffer, sizes,
+
+    def to_target(buffer):
+        return [*direct_ops, ktdf.DataTransferOp(buffer, sizes, target, sizes,
+                                                 source_access=at_origin, dest_access=target_side)]
+
+    def from_target(buffer):
+        return [*direct_ops, ktdf.DataTransferOp(target, sizes, buffer, sizes,
                                                  source_access=target_side, dest_access=at_origin)]
-        write = [*indirect_ops, ktdf.DataTransferOp(buffer, sizes, facts.op.base, base_sizes,
-                                                    source_access=at_origin, dest_access=base_side)]
-    first = ktdf.StageOp([], [ready], read, [StringAttr(engines[0])])
-    second = ktdf.StageOp([ready], [done], write, [StringAttr(engines[1])])
-    return ktdf.PipelineOp([private, first, second])
+
+    def to_base(buffer):
+        return [*indirect_ops, ktdf.DataTransferOp(buffer, sizes, facts.op.base, base_sizes,
+                                                   source_access=at_origin, dest_access=base_side)]
+
+    read, write = (from_base, to_target) if gather else (from_target, to_base)
+    return staged_copy(facts.op.base.type.get_element_type(), sizes, scratchpad, engines,
+                       read, write)
 
 
 Side = Callable[[AffineMap, Sequence[SSAValue], list[Operation]],
@@ -274,9 +276,13 @@ def _direct_side(tile: ktdp.ConstructAccessTileOp) -> Side:
     return side
 
 
-def _alloc(func, element, shape: Sequence[int], memory: str, name: str) -> SSAValue:
+def _alloc(func, element, shape: Sequence[int], memory: str, name: str,
+           access: Operation) -> SSAValue:
+    """A buffer at the start of ``func``, at the location of the ``access`` it serves
+    (a capacity diagnostic then names the kernel's load or store)."""
     alloc = memref.AllocOp([], [], MemRefType(element, list(shape), memory_space=StringAttr(memory)))
     alloc.memref.name_hint = name
+    alloc.location = access.location
     Rewriter.insert_op(alloc, InsertPoint.at_start(func.body.block))
     return alloc.memref
 
@@ -333,27 +339,6 @@ def _nest(facts: Indirect, body: Callable[[list[SSAValue]], list[Operation]]) ->
         inner = [scf.ForOp(constant(0), constant(facts.loops[depth]), constant(1), [],
                            Region(blocks[depth]))]
     return [*constants.values(), *inner]
-
-
-def _flat_nest(facts: Indirect, body: Callable[[list[SSAValue]], list[Operation]]) -> list[Operation]:
-    """One loop over the points of the outer loop variables in their order around
-    ``body`` of the points (each outer variable split out of the loop's by
-    ``affine.apply``, 0 for those of the run), so that a later pass may take any
-    number of runs per step."""
-    outer = facts.loops[:len(facts.loops) - facts.runs]
-    zero, one = (arith.ConstantOp.from_int_and_width(v, IndexType()) for v in (0, 1))
-    count = arith.ConstantOp.from_int_and_width(prod(outer), IndexType())
-    block = Block(arg_types=[IndexType()])
-    ops: list[Operation] = []
-    linear = AffineExpr.dimension(0)
-    for depth in range(len(outer)):
-        inner = prod(outer[depth + 1:])
-        expr = linear // inner if inner > 1 else linear
-        expr = expr % outer[depth] if depth else expr
-        ops.append(ApplyOp([block.args[0]], AffineMapAttr(AffineMap(1, 0, (expr,)))))
-    points = [*(op.results[0] for op in ops), *([zero.result] * facts.runs)]
-    block.add_ops([*ops, *body(points), scf.YieldOp()])
-    return [zero, one, count, scf.ForOp(zero.result, count.result, one.result, [], Region(block))]
 
 
 def _base_side(facts: Indirect, indices: Sequence[_Index], points: Sequence[SSAValue],

@@ -30,8 +30,7 @@ from ktc.dialects import ktdp
 from ktc.dialects.ktdf import masked, set_masked
 from ktc.dialects.diagnostics import KtcError, where
 from ktc.dialects.upstream import ApplyOp
-from ktc.passes.analysis.ranges import Ranges
-from ktc.passes.utils.affine import box_bounds
+from ktc.passes.analysis.ranges import Ranges, tile_inside
 from ktc.passes.utils.phases import programs
 from ktc.passes.utils.tiles import at_origin, origin
 from ktc.passes.utils.views import type_with_memory
@@ -118,37 +117,9 @@ def _lower(tile: ktdp.ConstructAccessTileOp, device: Device, ranges: Ranges) -> 
             "in the order they lie in memory",
             where(tile),
         )
-    if not masked(view) and not _inside(tile, view, ranges):
+    if not masked(view) and not tile_inside(tile, view, ranges):
         set_masked(view)
     _rebase(tile, _reinterpret(tile, view.result, _strides(view)))
-
-
-def _inside(tile: ktdp.ConstructAccessTileOp, view: ktdp.ConstructMemoryViewOp,
-            ranges: Ranges) -> bool:
-    """Whether every coordinate ``tile`` can name lies in the view's coordinate set
-    (a box ``0 <= d_j < n_j``): its start is at least 0 and its end at most the
-    least ``n_j`` in every dimension, for every value its indices can take. A start
-    known to go below 0 is an error: masking clamps a block at the box's upper ends
-    only."""
-    bounds = box_bounds(view.coordinate_set.data)
-    if bounds is None:
-        raise KtcError("the memory view's coordinate set is not a box from 0", where(view))
-    base_map = tile.base_map.data
-    indices = [ranges.of(index) for index in tile.indices]
-    sizes = [ranges.of(size) for size in view.sizes]
-    shape = tile.result.type.get_shape()
-    for dim, (start, bound, extent) in enumerate(zip(base_map.results, bounds, shape)):
-        first = ranges.expr(start, indices[:base_map.num_dims], indices[base_map.num_dims:])
-        least = ranges.expr(bound, [], sizes)
-        if first is not None and first[0] < 0:
-            raise KtcError(
-                f"the access tile starts as low as {first[0]} in dimension {dim}; the "
-                "compiler masks tiles that reach past a view's upper bounds, not below 0",
-                where(tile),
-            )
-        if first is None or least is None or first[1] + extent > least[0]:
-            return False
-    return True
 
 
 def _row_major_strides(shape: Sequence[int]) -> list[int]:

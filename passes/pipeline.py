@@ -59,6 +59,10 @@ KTIR_TO_SCHEDULE = ",".join([
     # A load of an indirect access tile is a pipeline gathering it into a scratchpad
     # buffer (index views copied whole, then one DMA per run at an address computed
     # from the indices read) and a load of that buffer; a store is the converse.
+    "stream-copies",
+    # A copy between direct tiles that does not fit the scratchpad is a loop over
+    # pieces of it (its trailing dimensions) around a pipeline of two DMA stages
+    # sharing a private scratchpad buffer of one piece.
     "stage-reshaped-tiles",
     # A reshape no strides describe is a copy of the tile into a scratchpad buffer
     # of the new shape and a load of that buffer (a store: the converse).

@@ -56,7 +56,8 @@ write memory laid out with ``preload`` and read back with ``Execution.read``.
 
 Every mistake in a call (argument count, names, dtypes, shapes, values) and every
 failure of the kernel (an out-of-set access, a scratchpad overflow, a division by zero,
-a deadlock) is a ``KtcError`` located at the function or at the op.
+a deadlock) is a ``KtcError`` located at the function or at the op; a scratchpad
+overflow of the tensors a core holds is a ``ScratchpadOverflow``, one.
 """
 
 from __future__ import annotations
@@ -89,7 +90,7 @@ from ktc.sim.reference_compute import (
     type_name,
     wrap_integer,
 )
-from ktc.sim.reference_grid import Core, Grid, Ledger
+from ktc.sim.reference_grid import Core, Grid, Ledger, ScratchpadOverflow  # noqa: F401 (re-exported)
 from ktc.sim.reference_memory import Bounds, DeviceMemory, Machine, Target
 from ktc.sim.reference_ops import Compiler, memory_space_of
 

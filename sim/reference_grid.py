@@ -67,6 +67,13 @@ class Undefined:
         )
 
 
+class ScratchpadOverflow(KtcError):
+    """The tensors a core holds at once exceed its scratchpad: the reference refuses to
+    materialize the tensor, as IBM's does. ``ktc run --check`` reruns the reference with
+    a larger scratchpad on it (a compiled kernel that streams a copy holds no such
+    tensor, so its result does not depend on the reference's scratchpad)."""
+
+
 class Ledger:
     """The tensors a core holds, counted once per buffer, against its scratchpad."""
 
@@ -85,7 +92,7 @@ class Ledger:
         self.held[id(buffer)] = [1, buffer.nbytes, buffer]
         self.used += buffer.nbytes
         if self.capacity is not None and self.used > self.capacity:
-            raise KtcError(
+            raise ScratchpadOverflow(
                 f"scratchpad overflow on core {self.core}: {op.name} materializes a tensor of "
                 f"{buffer.nbytes} bytes while the core holds {self.used - buffer.nbytes} bytes; "
                 f"the scratchpad holds {self.capacity} bytes",

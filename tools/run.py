@@ -19,14 +19,21 @@ input was given or drawn. A KTIR kernel's views at fixed addresses (a constant o
 runtime argument, not a pointer) are laid the same way: ``in.npz`` names them by the
 view's SSA name (``A_view``), with as many elements as the view reaches on any core
 (``ktc.sim.reference.fixed_regions``), and their images after the run are shown and
-saved beside the arrays.
+saved beside the arrays; a view the kernel only writes (every tile of it only stored
+to) and ``in.npz`` does not name is laid with nothing: it keeps device memory's zeros
+on both targets, so that the simulator holds only the pages the kernel writes (a
+scatter into a paged cache of gigabytes). Images are read, summarized and compared a
+chunk at a time.
 
 ``--check`` runs the KTIR kernel on the reference interpreter (for the same device) with
-the same inputs and compares every array by ``ktc.sim.check``'s rule: bit-exact unless
-the kernel reduces, else per element within a tolerance from the element type and the
-reduction's length, NaN and infinities exact, and the device memory images of the
-views at fixed addresses with the reference's (laid from the same inputs); it reports
-the elements compared and the worst error. A mismatch names the first differing
+the same inputs (when the reference refuses because a tensor it materializes exceeds
+the device's scratchpad, as a copy the compiler streams in pieces does, again with a
+scratchpad as large as device memory, which the output says) and compares every array
+by ``ktc.sim.check``'s rule: bit-exact unless the kernel reduces, else per element
+within a tolerance from the element type and the reduction's length, NaN and
+infinities exact, and the device memory images of the views at fixed addresses with
+the reference's (laid from the same inputs); it reports the elements compared and the
+worst error. A mismatch names the first differing
 indices, both values and the tolerance there, and exits 1. ``--report`` prints the
 simulator's report of the last dataflow run, ``--report-json`` writes it
 (``ktc.sim.report.Report.to_json``), ``--trace`` writes a Chrome trace (also of a run
@@ -40,8 +47,9 @@ from __future__ import annotations
 import argparse
 import json
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import nullcontext
+from dataclasses import dataclass, replace
 from math import prod
 from pathlib import Path
 from zipfile import BadZipFile
@@ -54,14 +62,15 @@ from ktc.codegen.package import DTYPES, INTEGERS, MAGIC, Package, decode
 from ktc.codegen.plan import evaluate
 from ktc.codegen.signature import Signature
 from ktc.dialects.dfir import DataflowOp
-from ktc.dialects.ktdp import RuntimeArgType
+from ktc.dialects.ktdp import (ConstructAccessTileOp, ConstructIndirectAccessTileOp,
+                               RuntimeArgType, StoreOp)
 from ktc.dialects.source import parse_module, verify_module
 from ktc.errors import KtcError
 from ktc.files import staged, write_atomically
 from ktc.sim import numerics
-from ktc.sim.reference import (RANDOM_INDEX_BOUND, Kernel, Placement, Region, fixed_regions,
-                               fixed_views, random_inputs)
-from ktc.sim.check import compare, reduction_length, rule, worst_error
+from ktc.sim.reference import (RANDOM_INDEX_BOUND, Kernel, Placement, Region,
+                               ScratchpadOverflow, fixed_regions, fixed_views, random_inputs)
+from ktc.sim.check import Mismatch, compare, reduction_length, rule, worst_error
 from ktc.sim.reference_compute import type_name
 from ktc.sim.report import Report
 from ktc.sim.simulator import Simulator
@@ -95,17 +104,19 @@ def _run_reference(args: argparse.Namespace) -> int:
     kernel = Kernel.from_text(data.decode(errors="replace"), args.kernel, args.function)
     scalars, arrays, drawn = _inputs(args, kernel.name, kernel_arguments(kernel),
                                      _kernel_draw(kernel, args.seed), fixed_views(kernel.func))
-    regions, placements = _placements(fixed_regions(kernel, scalars), arrays, drawn, args.seed)
+    regions, placements = _placements(fixed_regions(kernel, scalars), arrays, drawn, args.seed,
+                                      written_only(kernel.func))
     started = time.perf_counter()
     execution = kernel.execute({**scalars, **_pointers(kernel, arrays, drawn)},
                                arch=args.arch or "spyre", preload=placements)
-    outputs = {**execution.outputs, **_images(execution.read, regions)}
+    images = _images(execution.read, regions)
     seconds = time.perf_counter() - started
     cores = "core" if kernel.tiles == 1 else "cores"
     print(f"@{kernel.name}: {kernel.tiles} {cores} on {args.arch or 'spyre'}, {seconds:.3f} s")
-    _show(scalars, outputs, {**_elements(kernel), **_region_elements(regions)}, drawn, regions)
+    _show(scalars, execution.outputs, images, {**_elements(kernel), **_region_elements(regions)},
+          drawn, arrays)
     if args.save_outputs:
-        write_atomically(args.save_outputs, lambda file: np.savez(file, **outputs))
+        _save(args.save_outputs, execution.outputs, images)
     return 0
 
 
@@ -123,47 +134,49 @@ def _run_simulator(args: argparse.Namespace) -> int:
                                      _package_arguments(package.signature), draw,
                                      fixed_views(kernel.func) if kernel else {})
     regions, placements = _placements(fixed_regions(kernel, scalars) if kernel else (),
-                                      arrays, drawn, args.seed)
+                                      arrays, drawn, args.seed,
+                                      written_only(kernel.func) if kernel else frozenset())
     inputs = {**arrays, **drawn}
     values = [inputs[a.name] if a.pointer else scalars[a.name] for a in package.signature.arguments]
-    outputs, report = _simulate(package, arch, values, args.trace, args.max_cycles, regions,
-                                placements)
+    outputs, images, report = _simulate(package, arch, values, args.trace, args.max_cycles,
+                                        regions, placements)
     elements = {a.name: a.dtype for a in package.signature.arguments if a.pointer}
     elements.update(_region_elements(regions))
     tiles = prod(package.signature.grid)
     print(f"@{package.signature.kernel}: {tiles} {'tile' if tiles == 1 else 'tiles'} on "
           f"@{report.arch}, {report.cycles} cycles, simulated in {report.wall_s:.3f} s")
-    _show(scalars, outputs, elements, drawn, regions)
+    _show(scalars, outputs, images, elements, drawn, arrays)
     if args.save_outputs:
-        write_atomically(args.save_outputs, lambda file: np.savez(file, **outputs))
+        _save(args.save_outputs, outputs, images)
     if args.report_json:
         text = json.dumps(report.to_json(), indent=2) + "\n"
         write_atomically(args.report_json, lambda file: file.write(text.encode()))
     if args.report:
         print(report.text())
     if args.check:
-        execution = kernel.execute({**scalars, **_pointers(kernel, arrays, drawn)}, arch=arch,
-                                   preload=placements)
-        expected = {**execution.outputs, **_images(execution.read, regions)}
-        return _check(outputs, expected, elements, reduction_length(kernel, scalars), regions)
+        execution = _reference_for_check(kernel, {**scalars, **_pointers(kernel, arrays, drawn)},
+                                         arch, room, placements)
+        return _check(outputs, execution.outputs, elements, reduction_length(kernel, scalars),
+                      images, _images(execution.read, regions))
     return 0
 
 
 def _simulate(package: Package, arch: str, values: list, trace_path: str | None,
               max_cycles: int | None = None, regions: tuple[Region, ...] = (),
-              placements: tuple[Placement, ...] = ()) -> tuple[dict, Report]:
+              placements: tuple[Placement, ...] = ()) -> tuple[dict, dict, Report]:
     """Prepare ``package`` on the simulator of ``arch``, write ``placements`` into its
-    device memory and launch it once on ``values``; its outputs (with the image of
-    every region of device memory in ``regions``) and report. The Chrome trace, if
-    asked for, is written beside ``trace_path`` and moved there when the simulator has
-    written it."""
+    device memory and launch it once on ``values``; its outputs, the image of every
+    region of device memory in ``regions`` (read from the simulator when asked) and
+    its report. The Chrome trace, if asked for, is written beside ``trace_path`` and
+    moved there when the simulator has written it."""
     with staged(trace_path) if trace_path else nullcontext() as trace:
         simulator = Simulator(arch, trace=trace, max_cycles=max_cycles)
         executable = simulator.prepare(package)
         memory = package.device_memory
         for placement in placements:
             array = placement.array
-            simulator.write(memory, placement.address * array.itemsize, array.tobytes())
+            simulator.write(memory, placement.address * array.itemsize,
+                            memoryview(array).cast("B"))  # its bytes, not a copy of them
         try:
             outputs = executable.launch(*values)
         except KtcError as err:
@@ -171,16 +184,16 @@ def _simulate(package: Package, arch: str, values: list, trace_path: str | None,
                 err.message += f" (the trace of the stopped run is in {trace_path})"
             raise
 
-        def read(start: int, shape: tuple[int, ...], dtype) -> np.ndarray:
-            data = simulator.read(memory, start * dtype.itemsize, prod(shape) * dtype.itemsize)
-            return np.frombuffer(data, dtype).reshape(shape).copy()
+    def read(start: int, shape: tuple[int, ...], dtype) -> np.ndarray:
+        data = simulator.read(memory, start * dtype.itemsize, prod(shape) * dtype.itemsize)
+        return np.frombuffer(data, dtype).reshape(shape)
 
-        outputs.update(_images(read, regions))
+    images = _images(read, regions)
     if not executable.executed:  # the launch plan's loops ran zero times
         device = simulator.device
-        return outputs, Report(device.name, device.clock_mhz or 0, 0, 0, "nothing (no program "
-                               "ran)", {}, {}, {})
-    return outputs, executable.report()
+        return outputs, images, Report(device.name, device.clock_mhz or 0, 0, 0,
+                                       "nothing (no program ran)", {}, {}, {})
+    return outputs, images, executable.report()
 
 
 def _load(path: str, arch: str, function: str | None) -> tuple[Package, Kernel | None]:
@@ -206,25 +219,74 @@ def _is_dataflow(module: ModuleOp) -> bool:
 # Checking against the reference interpreter
 
 
-def _check(actual, expected, elements, length: int, regions: tuple[Region, ...] = ()) -> int:
+def _reference_for_check(kernel: Kernel, arguments: dict, arch: str, room: int,
+                         placements: tuple[Placement, ...]):
+    """The reference interpreter's run that ``--check`` compares with. When it refuses
+    because the tensors a core holds exceed the device's scratchpad (it materializes
+    every tile, so a copy of a tile larger than the scratchpad, which the compiled
+    kernel streams in pieces, is refused), it runs again with a scratchpad of ``room``
+    bytes, the device memory's, and says so: the compiled kernel does not depend on the
+    reference's scratchpad, and ``ktc run --reference`` keeps the refusal."""
+    try:
+        return kernel.execute(arguments, arch=arch, preload=placements)
+    except ScratchpadOverflow as refusal:
+        # The run again after the handler, so that the refused run's memories, which
+        # the refusal's traceback holds, are freed first.
+        reason = f"{refusal.where}: {refusal.message}"
+    print(f"the reference interpreter refuses the kernel on the device's scratchpad "
+          f"({reason}); the check runs it with a scratchpad of {room} bytes (the device "
+          "memory's size), as the compiled kernel does not hold the tensor")
+    return kernel.execute(arguments, arch=arch, scratchpad_bytes=room, preload=placements)
+
+
+def _check(actual: dict, expected: dict, elements: dict, length: int,
+           images: dict | None = None, expected_images: dict | None = None) -> int:
     """Compare every array and region image with the reference's; exit 1 (a
     ``KtcError``) on the first mismatch."""
+    images, expected_images = images or {}, expected_images or {}
     print(f"check against the reference interpreter: {rule(length)}")
     mismatch = compare(actual, expected, elements, length)
-    starts = {r.name: r.start for r in regions}
-    if mismatch is not None and mismatch.name in starts:
-        raise KtcError(f"check failed: the device memory image differs from the reference's: "
-                       f"{mismatch} (element {starts[mismatch.name] + mismatch.index[0]} of "
-                       "device memory)")
     if mismatch is not None:
         raise KtcError(f"check failed: {mismatch}")
-    arrays = len(expected) - len(regions)
-    parts = [f"{arrays} arrays"] * bool(arrays or not regions)
-    parts += [f"{len(regions)} regions of device memory at fixed addresses"] * bool(regions)
+    worst = worst_error(actual, expected, elements)
+    for name, image in expected_images.items():
+        mismatch, error = _compare_images(images[name], image, elements[name], length)
+        if mismatch is not None:
+            raise KtcError(f"check failed: the device memory image differs from the "
+                           f"reference's: {mismatch} (element "
+                           f"{image.region.start + mismatch.index[0]} of device memory)")
+        worst = max(worst, error)
+    parts = [f"{len(expected)} arrays"] * bool(expected or not expected_images)
+    parts += [f"{len(expected_images)} regions of device memory at fixed "
+              "addresses"] * bool(expected_images)
     compared = sum(a.size for a in expected.values())
+    compared += sum(image.region.size for image in expected_images.values())
     print(f"check passed: {' and '.join(parts)}, {compared} elements compared, worst error "
-          f"{worst_error(actual, expected, elements):.3g}")
+          f"{worst:.3g}")
     return 0
+
+
+def _compare_images(actual: _Image, expected: _Image, element: str,
+                    length: int) -> tuple[Mismatch | None, float]:
+    """The first mismatch of a region's image against the reference's (its count over
+    the whole region), or None, and the worst error, compared a chunk at a time; whole
+    when the kernel reduces, as the tolerance then scales with the image's largest
+    reference value."""
+    name, size = expected.region.name, expected.region.size
+    chunk = IMAGE_CHUNK if length <= 1 else max(size, 1)
+    first, count, worst = None, 0, 0.0
+    for (offset, got), (_, want) in zip(actual.chunks(chunk), expected.chunks(chunk)):
+        pair = {name: got}, {name: want}
+        found = compare(*pair, {name: element}, length)
+        worst = max(worst, worst_error(*pair, {name: element}))
+        if found is None:
+            continue
+        count += found.count
+        if first is None:
+            first = replace(found, index=(offset + found.index[0],))
+    if first is None:
+        return None, worst
+    return replace(first, count=count, size=size), worst
 
 
 # ---------------------------------------------------------------------------------------
@@ -232,13 +294,19 @@ def _check(actual, expected, elements, length: int, regions: tuple[Region, ...] 
 
 
 def _placements(regions: tuple[Region, ...], given: dict[str, np.ndarray],
-                drawn: dict[str, np.ndarray], seed: int) -> tuple[tuple[Region, ...], tuple[Placement, ...]]:
+                drawn: dict[str, np.ndarray], seed: int,
+                unread: frozenset[str] = frozenset()) -> tuple[tuple[Region, ...], tuple[Placement, ...]]:
     """The regions a kernel's views at fixed addresses reach, and what to lay there
     before the run: the array ``--inputs`` gives by the view's name (added to
-    ``drawn`` otherwise: values drawn at random with ``seed``)."""
+    ``drawn`` otherwise: values drawn at random with ``seed``); nothing in a region of
+    a view in ``unread`` (one the kernel only writes, ``written_only``) that
+    ``--inputs`` does not name, so that it keeps device memory's zeros on both
+    targets and the simulator holds only the pages the kernel writes."""
     rng = np.random.default_rng(seed)
     placements = []
     for region in regions:
+        if region.name not in given and region.name in unread:
+            continue
         if region.name not in given:
             drawn[region.name] = _draw(region.element, (region.size,), rng)
         array = given.get(region.name, drawn.get(region.name))
@@ -251,10 +319,53 @@ def _placements(regions: tuple[Region, ...], given: dict[str, np.ndarray],
     return regions, tuple(placements)
 
 
-def _images(read: Callable, regions: tuple[Region, ...]) -> dict[str, np.ndarray]:
-    """Each region's elements of device memory, by its name (``read(start, shape,
-    dtype)`` reads a memory)."""
-    return {r.name: read(r.start, (r.size,), r.dtype) for r in regions}
+IMAGE_CHUNK = 1 << 22
+"""Elements of a region's image read, summarized and compared at a time: a region
+spanning gigabytes (a paged cache at a fixed address) costs the host a chunk of it,
+not its span."""
+
+
+@dataclass(frozen=True)
+class _Image:
+    """A region of device memory as a memory holds it after a run, read when asked
+    (``read(start, shape, dtype)`` reads that memory)."""
+
+    region: Region
+    read: Callable
+
+    def chunks(self, size: int = IMAGE_CHUNK) -> Iterator[tuple[int, np.ndarray]]:
+        """``(offset, elements)`` of ``size`` consecutive elements at a time."""
+        r = self.region
+        for offset in range(0, r.size, size):
+            yield offset, self.read(r.start + offset, (min(size, r.size - offset),), r.dtype)
+
+    def whole(self) -> np.ndarray:
+        return np.array(self.read(self.region.start, (self.region.size,), self.region.dtype))
+
+
+def _images(read: Callable, regions: tuple[Region, ...]) -> dict[str, _Image]:
+    """Each region's image in the memory ``read`` reads, by its name."""
+    return {r.name: _Image(r, read) for r in regions}
+
+
+def written_only(func) -> frozenset[str]:
+    """The views at fixed addresses (by name, ``fixed_views``) the kernel only writes:
+    every use a direct or indirect access tile on it (as its base) that only stores
+    use."""
+    return frozenset(name for name, view in fixed_views(func).items()
+                     if all(_stored_base(use) for use in view.result.uses))
+
+
+def _stored_base(use) -> bool:
+    """Whether ``use`` of a view is as the base of an access tile only stores go
+    through."""
+    tile = use.operation
+    if not isinstance(tile, ConstructAccessTileOp | ConstructIndirectAccessTileOp):
+        return False
+    if use.index != tile.operands.index(tile.base):
+        return False
+    return all(isinstance(u.operation, StoreOp) and u.operation.access_tile is tile.result
+               for u in tile.result.uses)
 
 
 def _region_elements(regions: tuple[Region, ...]) -> dict[str, str]:
@@ -437,28 +548,47 @@ def _random_arrays(signature: Signature, scalars: dict[str, object],
 
 def _draw(element: str, shape: tuple[int, ...], rng: np.random.Generator) -> np.ndarray:
     """Random values of ``element`` in storage form: floats from N(0, 1), integers from
-    [0, ``RANDOM_INDEX_BOUND``) (i1 from [0, 2))."""
-    if element in numerics.FLOAT_TYPES:
-        values = rng.standard_normal(shape)
-    else:
-        values = rng.integers(0, 2 if element == "i1" else RANDOM_INDEX_BOUND, shape)
-    return np.asarray(numerics.to_storage(element, numerics.round_to(element, values)))
+    [0, ``RANDOM_INDEX_BOUND``) (i1 from [0, 2)); drawn ``IMAGE_CHUNK`` at a time, so
+    that the host holds no more than the array's storage and a chunk."""
+    out = np.empty(prod(shape), numerics.storage_dtype(element))
+    for start in range(0, out.size, IMAGE_CHUNK):
+        size = min(IMAGE_CHUNK, out.size - start)
+        if element in numerics.FLOAT_TYPES:
+            values = rng.standard_normal(size)
+        else:
+            values = rng.integers(0, 2 if element == "i1" else RANDOM_INDEX_BOUND, size)
+        out[start:start + size] = numerics.to_storage(element, numerics.round_to(element, values))
+    return out.reshape(shape)
 
 
 # ---------------------------------------------------------------------------------------
 # Files and output
 
 
-def _show(scalars: dict[str, object], outputs: dict[str, np.ndarray], elements: dict[str, str],
-          drawn: dict[str, np.ndarray], regions: tuple[Region, ...] = ()) -> None:
-    starts = {r.name: r.start for r in regions}
+def _show(scalars: dict[str, object], outputs: dict[str, np.ndarray], images: dict[str, _Image],
+          elements: dict[str, str], drawn: dict[str, np.ndarray],
+          given: dict[str, np.ndarray]) -> None:
+    """Each scalar, and a summary of each array and region image after the run, with
+    where its input came from."""
     for name, value in scalars.items():
         print(f"  %{name} = {value}")
     for name, array in outputs.items():
         origin = "drawn at random" if name in drawn else "given"
-        where = f" (device memory from element {starts[name]})" if name in starts else ""
-        print(f"  %{name}{where}: {_summary(elements[name], array)} (after the run; input "
-              f"{origin})")
+        print(f"  %{name}: {_summary(elements[name], [array], array.shape)} (after the run; "
+              f"input {origin})")
+    for name, image in images.items():
+        region = image.region
+        origin = ("drawn at random" if name in drawn else "given" if name in given
+                  else "none, device memory's zeros: the kernel only writes it")
+        summary = _summary(elements[name], (chunk for _, chunk in image.chunks()), (region.size,))
+        print(f"  %{name} (device memory from element {region.start}): {summary} (after the "
+              f"run; input {origin})")
+
+
+def _save(path: str, outputs: dict[str, np.ndarray], images: dict[str, _Image]) -> None:
+    """``out.npz``: every array and region image after the run."""
+    arrays = {**outputs, **{name: image.whole() for name, image in images.items()}}
+    write_atomically(path, lambda file: np.savez(file, **arrays))
 
 
 def _read(path: str) -> bytes:
@@ -481,11 +611,15 @@ def _npz(path: str) -> dict[str, np.ndarray]:
         raise KtcError(f"cannot read inputs: {detail}", path) from None
 
 
-def _summary(element: str, array: np.ndarray) -> str:
-    values = numerics.from_storage(element, array).astype(np.float64)
-    shape = "x".join(map(str, array.shape))
-    stats = ""
+def _summary(element: str, chunks: Iterable[np.ndarray], shape: tuple[int, ...]) -> str:
+    """``element[shape]`` and the least, largest and mean value of the elements, read
+    from ``chunks`` one at a time."""
+    low, high, total, count = np.inf, -np.inf, 0.0, 0
     with np.errstate(invalid="ignore", over="ignore"):
-        if values.size:
-            stats = f" min {values.min():.6g} max {values.max():.6g} mean {values.mean():.6g}"
-    return f"{element}[{shape}]{stats}"
+        for chunk in chunks:
+            values = numerics.from_storage(element, chunk).astype(np.float64)
+            if values.size:
+                low, high = np.minimum(low, values.min()), np.maximum(high, values.max())
+                total, count = total + values.sum(), count + values.size
+    stats = f" min {low:.6g} max {high:.6g} mean {total / count:.6g}" if count else ""
+    return f"{element}[{'x'.join(map(str, shape))}]{stats}"

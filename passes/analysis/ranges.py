@@ -3,8 +3,9 @@
 indices (``lb .. ub - 1``), a program's arguments (the values at every call of it
 in the module) and integer arithmetic on them, for every tile or for one tile of the
 grid (``Ranges(module, tile)``); None when unknown (a launch argument,
-a value loaded from memory). ``lower-ktdp-views`` reads it to know whether a tile
-stays inside its view's coordinate set."""
+a value loaded from memory). Whether a tile stays inside its view's coordinate set for
+every value of its indices (``tile_inside``) follows: ``lower-ktdp-views`` masks the
+views of those that may not, ``stream-copies`` streams only copies whose tiles do."""
 
 from __future__ import annotations
 
@@ -16,7 +17,10 @@ from xdsl.dialects.builtin import IntegerAttr, ModuleOp
 from xdsl.ir import BlockArgument, Operation, SSAValue
 from xdsl.ir.affine import AffineBinaryOpKind, AffineExpr
 
-from ktc.dialects.ktdp import GetComputeTileIdOp, grid_of
+from ktc.dialects.diagnostics import KtcError, where
+from ktc.dialects.ktdp import (ConstructAccessTileOp, ConstructMemoryViewOp, GetComputeTileIdOp,
+                               grid_of)
+from ktc.passes.utils.affine import box_bounds
 from ktc.passes.utils.ir import enclosing_function
 from ktc.passes.utils.values import fold_affine
 
@@ -160,3 +164,31 @@ INTERVAL_ARITH = {
     arith.RemUIOp: _MOD, arith.RemSIOp: _MOD,
 }
 """The integer arith ops ``Ranges`` follows, on the intervals of their operands."""
+
+
+def tile_inside(tile: ConstructAccessTileOp, view: ConstructMemoryViewOp,
+                ranges: Ranges) -> bool:
+    """Whether every coordinate ``tile`` can name lies in the view's coordinate set
+    (a box ``0 <= d_j < n_j``): its start is at least 0 and its end at most the
+    least ``n_j`` in every dimension, for every value its indices can take. A start
+    known to go below 0 is an error: masking clamps a block at the box's upper ends
+    only."""
+    bounds = box_bounds(view.coordinate_set.data)
+    if bounds is None:
+        raise KtcError("the memory view's coordinate set is not a box from 0", where(view))
+    base_map = tile.base_map.data
+    indices = [ranges.of(index) for index in tile.indices]
+    sizes = [ranges.of(size) for size in view.sizes]
+    shape = tile.result.type.get_shape()
+    for dim, (start, bound, extent) in enumerate(zip(base_map.results, bounds, shape)):
+        first = ranges.expr(start, indices[:base_map.num_dims], indices[base_map.num_dims:])
+        least = ranges.expr(bound, [], sizes)
+        if first is not None and first[0] < 0:
+            raise KtcError(
+                f"the access tile starts as low as {first[0]} in dimension {dim}; the "
+                "compiler masks tiles that reach past a view's upper bounds, not below 0",
+                where(tile),
+            )
+        if first is None or least is None or first[1] + extent > least[0]:
+            return False
+    return True

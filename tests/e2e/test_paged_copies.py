@@ -6,8 +6,9 @@ access tiles are 16 MiB, larger than any scratchpad, and they are copies, so
 scratchpad. The kernels take no arguments and read and write device memory at fixed
 addresses: inputs are laid there before the launch, the outputs read after it and
 compared bit for bit with numpy formulas written here and with the reference
-interpreter (given a scratchpad the tile fits in). Toy's 1 MiB of device memory does
-not hold the kernels' addresses: a located capacity diagnostic."""
+interpreter (given a scratchpad the tile fits in); ``ktc run --check`` passes on them.
+Toy's 1 MiB of device memory does not hold the kernels' addresses: a located capacity
+diagnostic."""
 
 from __future__ import annotations
 
@@ -25,6 +26,7 @@ from ktc.errors import KtcError  # noqa: E402
 from ktc.runtime.executable import prepare  # noqa: E402
 from ktc.sim.reference import Kernel, Placement  # noqa: E402
 from ktc.sim.simulator import Simulator  # noqa: E402
+from ktc.tools.ktc import main  # noqa: E402
 
 COPIES = ["ktir-cpu/rfc/paged-tensor-copy.mlir", "ktir-mlir-frontend/paged-tensor-copy.mlir"]
 WRITE = "ktir-cpu/rfc/paged-tensor-write.mlir"
@@ -113,6 +115,24 @@ def test_paged_copy_check_sees_a_perturbed_answer():
     perturbed[3, 2000, 7, 127] = np.nextafter(perturbed[3, 2000, 7, 127], np.float16(np.inf))
     with pytest.raises(AssertionError):
         np.testing.assert_array_equal(perturbed, expected)
+
+
+@pytest.mark.parametrize("name", [COPIES[0], WRITE])
+def test_ktc_run_check_passes_on_spyre(name: str, capsys):
+    """``ktc run --check`` on spyre: the reference refuses the 16 MiB tile on the 2 MiB
+    scratchpad, the check says so and runs it with one as large as device memory, and
+    the device memory images over every element the views reach (the 1.3 GB paged
+    cache included, read a chunk at a time) match bit for bit. The write's cache is
+    only written, so nothing is laid there and the run stays small (343 MB peak); the
+    copy's cache is read, so its 1.3 GB are drawn and held by the host, the simulator
+    and the reference (4.1 GB peak): one of the two spellings of the copy runs here,
+    the other is the same kernel."""
+    assert main(["run", str(corpus_kernel(name)), "--arch", "spyre", "--check"]) == 0
+    out = capsys.readouterr().out
+    assert ("the reference interpreter refuses the kernel on the device's scratchpad ("
+            in out and "ktdp.load materializes a tensor of 16777216 bytes" in out)
+    assert "check passed: 3 regions of device memory at fixed addresses" in out
+    assert "worst error 0" in out
 
 
 @pytest.mark.parametrize("name", [*COPIES, WRITE])

@@ -87,9 +87,18 @@ def test_a_perturbed_device_memory_image_fails_the_check(monkeypatch, capsys):
     simulate = run._simulate
 
     def perturbed(*args, **kwargs):
-        outputs, report = simulate(*args, **kwargs)
-        outputs["C_view"][70] = outputs["C_view"][70] + np.float16(0.5)
-        return outputs, report
+        outputs, images, report = simulate(*args, **kwargs)
+        image = images["C_view"]
+
+        def read(start, shape, dtype):
+            data = np.array(image.read(start, shape, dtype))
+            at = image.region.start + 70 - start
+            if 0 <= at < data.size:
+                data[at] = data[at] + np.float16(0.5)
+            return data
+
+        images["C_view"] = run._Image(image.region, read)
+        return outputs, images, report
 
     monkeypatch.setattr(run, "_simulate", perturbed)
     assert main(["run", str(corpus_kernel(FIXED_ADDS[0])), "--arch", "toy", "--check"]) == 1
