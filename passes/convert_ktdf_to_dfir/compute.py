@@ -18,7 +18,13 @@ A body's position computation (``linalg.index`` and integer ops on it,
 ``passes/analysis/positions.py``) is evaluated over the domain: a conversion of it to
 a float is a constant vector of the positions' values, a compare of positions a
 ``Position`` that a select reads as a constant 0/1 condition vector in its values'
-type. An op with no instruction is an error at that op. On the matrix unit, a
+type. A run-time position (a position joined with a scalar of the program,
+``runtime_ops``) is an f32 vector: the position's constant vector combined with a
+splat of the scalar converted to f32 (its bits added to those of 1.5 * 2^23, whose
+ulp is 1, splat, less 1.5 * 2^23: exact for scalars below 2^22 in magnitude); a
+compare of such integers is the mask of their clamped difference (``a < b`` is
+``min(max(b - a, 0), 1)``, ``a == b`` the complement of ``min(|a - b|, 1)``), so it
+needs no compare instruction. An op with no instruction is an error at that op. On the matrix unit, a
 contraction ``C[m, n] += A[m, k] * B[k, n]`` of two-dimensional operands is one
 ``dfir.matmul`` (``lower_contraction``).
 """
@@ -35,9 +41,12 @@ from xdsl.dialects.builtin import (
     DenseIntOrFPElementsAttr,
     FloatAttr,
     IndexType,
+    IntegerAttr,
     IntegerType,
     ShapedType,
     VectorType,
+    f32,
+    i32,
     i64,
 )
 from xdsl.dialects.linalg.attrs import IteratorType
@@ -60,8 +69,10 @@ from ktc.dialects.diagnostics import KtcError, where
 from ktc.dialects.ktdf_arch import Instruction, instruction_of
 from ktc.dialects.spyreop import FusedType
 from ktc.passes.analysis.contractions import contraction
-from ktc.passes.analysis.positions import TO_FLOAT, position_values
+from ktc.passes.analysis.positions import TO_FLOAT, position_values, runtime_ops, scalar_ops
+from ktc.passes.convert_ktdf_to_dfir.values import Index
 from ktc.passes.utils.compares import test_of
+from ktc.passes.utils.values import INTEGER_CASTS, evaluate
 
 INSTRUCTIONS: dict[str, ComputeKind] = {
     "arith.addf": ComputeKind.ADD,
@@ -98,6 +109,19 @@ _CONVERSIONS = ("arith.extf", "arith.truncf")
 CAPTURE = "capture"
 """Key of the scalar-capturing function in the value table of a body."""
 
+SCALAR = "scalar"
+"""Key of the function giving an integer scalar's program value in the value table."""
+
+RUNTIME = "runtime"
+"""Key of the body's run-time position ops in the value table."""
+
+_MAGIC_BITS = 0x4B400000
+"""The f32 bits of 1.5 * 2^23: adding an integer below 2^22 in magnitude to them adds
+it to the float, whose ulp there is 1."""
+
+_COMBINES = {arith.AddiOp: ComputeKind.ADD, arith.SubiOp: ComputeKind.SUB,
+             arith.MuliOp: ComputeKind.MUL}
+
 Emit = Callable[[Operation], Operation]
 
 @dataclass(frozen=True)
@@ -124,10 +148,12 @@ the mask of a compare."""
 
 
 def lower_generic(generic: GenericOp, inputs: Sequence[SSAValue], outputs: Sequence[SSAValue | None],
-                  emit: Emit, capture: Callable[[SSAValue], SSAValue | None]) -> SSAValue:
+                  emit: Emit, capture: Callable[[SSAValue], SSAValue | None],
+                  scalar: Callable[[SSAValue], Index]) -> SSAValue:
     """The vector the generic's single result holds, given its operands' vectors
     (``outputs`` is None for an output whose initial value is never read);
-    ``capture`` brings in a scalar defined outside the body, or returns None."""
+    ``capture`` brings in a scalar defined outside the body, or returns None;
+    ``scalar`` gives an integer scalar of the program (computed where it is used)."""
     if len(generic.outputs) != 1:
         raise KtcError("a compute stage's generic has one output", where(generic))
     lanes = prod(_domain(generic))
@@ -136,7 +162,10 @@ def lower_generic(generic: GenericOp, inputs: Sequence[SSAValue], outputs: Seque
     ins = block.args[:len(generic.inputs)]
     values: dict = {arg: _widen(vector, lanes, emit) for arg, vector in zip(ins, inputs)}
     values[CAPTURE] = capture
+    values[SCALAR] = scalar
+    values[RUNTIME] = set(runtime_ops(block))
     values.update(_positions(generic, lanes, emit))
+    values.update({result: None for op in scalar_ops(block) for result in op.results})
     if not reduction:
         outs = block.args[len(generic.inputs):]
         values.update({arg: _widen(vector, lanes, emit)
@@ -217,6 +246,8 @@ def _lower_body(block: Block, values: dict, lanes: int, emit: Emit) -> SSAValue:
 
 def _instruction(op: Operation, values: dict, lanes: int, emit: Emit) -> list[Held]:
     """What holds each result of a body op: the vectors its instructions compute."""
+    if op in values[RUNTIME]:
+        return [_runtime(op, values, lanes, emit)]
     if isinstance(op, arith.ConstantOp):
         return [_constant(op, lanes, emit)]
     operands = [_operand(operand, values, lanes, emit, op) for operand in op.operands]
@@ -239,6 +270,88 @@ def _instruction(op: Operation, values: dict, lanes: int, emit: Emit) -> list[He
     kind = ComputeKindAttr(INSTRUCTIONS[op.name])
     return [emit(ComputeOp.build(operands=[operands], properties={"kind": kind},
                                  result_types=[result])).results[0]]
+
+
+def _runtime(op: Operation, values: dict, lanes: int, emit: Emit) -> Held:
+    """A run-time position op: the f32 vector of its integers, a compare's mask, a
+    conversion's vector in the float type."""
+    if isinstance(op, TO_FLOAT):
+        held = values.get(op.operands[0])
+        if isinstance(held, Mask):
+            return _converted(_held_mask(op, held, lanes, emit), op.results[0].type, emit)
+        return _converted(_integers(op, op.operands[0], values, lanes, emit), op.results[0].type, emit)
+    sources = [_integers(op, value, values, lanes, emit) for value in op.operands]
+    if isinstance(op, INTEGER_CASTS):
+        return sources[0]
+    if isinstance(op, arith.CmpiOp):
+        return _integer_compare(op, sources, lanes, emit)
+    return _compute(op, _COMBINES[type(op)], sources, sources[0].type, emit)
+
+
+def _integers(op: Operation, value: SSAValue, values: dict, lanes: int, emit: Emit) -> SSAValue:
+    """An integer operand of a run-time position op as an f32 vector: a run-time
+    position's, a position's constant table, a constant, or a program scalar (taken
+    before its casts, which keep its value) splat."""
+    held = values.get(value)
+    if isinstance(held, SSAValue):
+        return held
+    if isinstance(held, Position) and held.values:
+        return _dense(f32, [float(lane) for lane in held.values], emit)
+    constant = evaluate(value, ())
+    if constant is not None:
+        return _splat_constant(FloatAttr(float(constant), f32), lanes, emit)
+    source = value
+    while isinstance(source.owner, INTEGER_CASTS):
+        source = source.owner.operands[0]
+    values[value] = _float_splat(op, values[SCALAR](source), lanes, emit)
+    return values[value]
+
+
+def _float_splat(op: Operation, scalar: Index, lanes: int, emit: Emit) -> SSAValue:
+    """An integer scalar of the program converted to f32 in every lane: its bits added
+    to 1.5 * 2^23's, splat, less 1.5 * 2^23."""
+    if isinstance(scalar, int):
+        return _splat_constant(FloatAttr(float(scalar), f32), lanes, emit)
+    if not isinstance(scalar.type, IndexType):
+        scalar = emit(arith.IndexCastOp(scalar, IndexType())).results[0]
+    bias = emit(arith.ConstantOp(IntegerAttr(_MAGIC_BITS, IndexType()))).results[0]
+    word = emit(arith.IndexCastOp(emit(arith.AddiOp(scalar, bias)).results[0], i32)).results[0]
+    bits = emit(arith.BitcastOp(word, f32)).results[0]
+    splat = emit(SplatOp.build(operands=[bits], result_types=[_vector(f32, lanes)])).results[0]
+    magic = _splat_constant(FloatAttr(1.5 * 2 ** 23, f32), lanes, emit)
+    return _compute(op, ComputeKind.SUB, [splat, magic], splat.type, emit)
+
+
+def _integer_compare(op: arith.CmpiOp, sources: list[SSAValue], lanes: int, emit: Emit) -> Mask:
+    """The mask of a compare of integers held as floats, from their difference clamped
+    to [0, 1]: ``a < b`` is ``min(max(b - a, 0), 1)``, ``a <= b`` the same of ``b - a + 1``,
+    ``a == b`` the complement of ``min(|a - b|, 1)``; signed, whatever the predicate."""
+    predicate = ("eq", "ne", "slt", "sle", "sgt", "sge", "ult", "ule", "ugt", "uge")[
+        op.predicate.value.data]
+    lhs, rhs = sources
+
+    def compute(kind: ComputeKind, *operands: SSAValue) -> SSAValue:
+        return _compute(op, kind, list(operands), lhs.type, emit)
+
+    one = _splat_constant(FloatAttr(1.0, f32), lanes, emit)
+    if predicate in ("eq", "ne"):
+        differ = compute(ComputeKind.MIN, compute(ComputeKind.ABS, compute(ComputeKind.SUB, lhs, rhs)), one)
+        return Mask(differ, negated=predicate == "eq")
+    low, high = (lhs, rhs) if predicate[1:] in ("lt", "le") else (rhs, lhs)
+    gap = compute(ComputeKind.SUB, high, low)
+    if predicate.endswith("e"):
+        gap = compute(ComputeKind.ADD, gap, one)
+    zero = _splat_constant(FloatAttr(0.0, f32), lanes, emit)
+    return Mask(compute(ComputeKind.MIN, compute(ComputeKind.MAX, gap, zero), one), negated=False)
+
+
+def _held_mask(op: Operation, mask: Mask, lanes: int, emit: Emit) -> SSAValue:
+    """A mask as its vector of 1 where it holds and 0 elsewhere."""
+    element = mask.vector.type.element_type
+    if not mask.negated:
+        return mask.vector
+    one = _splat_constant(FloatAttr(1.0, element), lanes, emit)
+    return _compute(op, ComputeKind.SUB, [one, mask.vector], mask.vector.type, emit)
 
 
 def _compare(op: arith.CmpfOp, operands: list[SSAValue], emit: Emit) -> Mask:
