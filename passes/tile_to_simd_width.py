@@ -63,7 +63,10 @@ class TileToSimdWidth(ModulePass):
     reduction dimension, the fixed position of a dimension read at one position) and
     a ``ktdp.load`` of it, the generics on tiles (a fixed position read as the tile's
     only element, outputs only written fresh ``tensor.empty``s), per store a tile and a
-    ``ktdp.store``. The untiled loads, stores, generics and unused tiles are erased.
+    ``ktdp.store``; a tiled generic's position along a split loop (``linalg.index``)
+    counted from the tile's start (the loop's variable, plus the position within the
+    tile when the tile is larger than one). The untiled loads, stores, generics and
+    unused tiles are erased.
     A chain whose tiles start away from the origin of their views is tiled already and
     is left alone, so running the pass again changes nothing.
     """

@@ -29,8 +29,8 @@ from collections.abc import Sequence
 
 import numpy as np
 from xdsl.dialects import arith
-from xdsl.dialects.linalg.ops import IndexOp
 from xdsl.dialects.builtin import IndexType, IntegerType
+from xdsl.dialects.linalg.ops import IndexOp
 from xdsl.ir import Block, BlockArgument, Operation, SSAValue
 
 from ktc.passes.utils.values import INTEGER_CASTS, INTEGER_OPS, evaluate
@@ -47,7 +47,6 @@ _PREDICATES = (
     lambda a, b: a % _WIDTH > b % _WIDTH, lambda a, b: a % _WIDTH >= b % _WIDTH,
 )
 """``arith.cmpi`` predicates in their enum order (eq ne slt sle sgt sge ult ule ugt uge)."""
-
 
 RUNTIME_COMBINES = (arith.AddiOp, arith.SubiOp, arith.MuliOp)
 """The integer ops that join a position with a run-time scalar."""

@@ -24,9 +24,9 @@ splat of the scalar converted to f32 (its bits added to those of 1.5 * 2^23, who
 ulp is 1, splat, less 1.5 * 2^23: exact for scalars below 2^22 in magnitude); a
 compare of such integers is the mask of their clamped difference (``a < b`` is
 ``min(max(b - a, 0), 1)``, ``a == b`` the complement of ``min(|a - b|, 1)``), so it
-needs no compare instruction. An op with no instruction is an error at that op. On the matrix unit, a
-contraction ``C[m, n] += A[m, k] * B[k, n]`` of two-dimensional operands is one
-``dfir.matmul`` (``lower_contraction``).
+needs no compare instruction. An op with no instruction is an error at that op. On
+the matrix unit, a contraction ``C[m, n] += A[m, k] * B[k, n]`` of two-dimensional
+operands is one ``dfir.matmul`` (``lower_contraction``).
 """
 
 from __future__ import annotations
@@ -142,9 +142,17 @@ class Position:
     values: tuple
 
 
-Held = SSAValue | tuple[SSAValue, ...] | Mask | Position
-"""What holds a body value: its vector, one vector per component of a fused pair, or
-the mask of a compare."""
+@dataclass(frozen=True)
+class Integers:
+    """What holds an integer computed from positions and run-time scalars: its f32
+    vector, exact integers."""
+
+    vector: SSAValue
+
+
+Held = SSAValue | tuple[SSAValue, ...] | Mask | Position | Integers
+"""What holds a body value: its vector, one vector per component of a fused pair, the
+mask of a compare, or the values of a position."""
 
 
 def lower_generic(generic: GenericOp, inputs: Sequence[SSAValue], outputs: Sequence[SSAValue | None],
@@ -234,7 +242,7 @@ def _lower_body(block: Block, values: dict, lanes: int, emit: Emit) -> SSAValue:
     for op in block.ops:
         if isinstance(op, YieldOp):
             yielded = _operand(op.operands[0], values, lanes, emit, op)
-            if isinstance(yielded, tuple | Mask | Position):
+            if isinstance(yielded, tuple | Mask | Position | Integers):
                 raise KtcError("a generic yields a fused pair, a mask or a position; a "
                                "compute stage hands over vectors of one element type", where(op))
             return yielded
@@ -256,7 +264,7 @@ def _instruction(op: Operation, values: dict, lanes: int, emit: Emit) -> list[He
         return _mapped(op, mapped, operands, lanes, emit)
     if isinstance(op, arith.SelectOp):
         return [_select(op, operands, emit)]
-    if any(isinstance(operand, tuple | Mask | Position) for operand in operands):
+    if any(isinstance(operand, tuple | Mask | Position | Integers) for operand in operands):
         raise KtcError(f"'{op.name}' takes a fused pair, a mask or a position", where(op))
     if isinstance(op, arith.CmpfOp):
         return [_compare(op, operands, emit)]
@@ -278,14 +286,16 @@ def _runtime(op: Operation, values: dict, lanes: int, emit: Emit) -> Held:
     if isinstance(op, TO_FLOAT):
         held = values.get(op.operands[0])
         if isinstance(held, Mask):
-            return _converted(_held_mask(op, held, lanes, emit), op.results[0].type, emit)
-        return _converted(_integers(op, op.operands[0], values, lanes, emit), op.results[0].type, emit)
+            vector = _held_mask(op, held, lanes, emit)
+        else:
+            vector = _integers(op, op.operands[0], values, lanes, emit)
+        return _converted(vector, op.results[0].type, emit)
     sources = [_integers(op, value, values, lanes, emit) for value in op.operands]
     if isinstance(op, INTEGER_CASTS):
-        return sources[0]
+        return Integers(sources[0])
     if isinstance(op, arith.CmpiOp):
         return _integer_compare(op, sources, lanes, emit)
-    return _compute(op, _COMBINES[type(op)], sources, sources[0].type, emit)
+    return Integers(_compute(op, _COMBINES[type(op)], sources, sources[0].type, emit))
 
 
 def _integers(op: Operation, value: SSAValue, values: dict, lanes: int, emit: Emit) -> SSAValue:
@@ -293,8 +303,8 @@ def _integers(op: Operation, value: SSAValue, values: dict, lanes: int, emit: Em
     position's, a position's constant table, a constant, or a program scalar (taken
     before its casts, which keep its value) splat."""
     held = values.get(value)
-    if isinstance(held, SSAValue):
-        return held
+    if isinstance(held, Integers):
+        return held.vector
     if isinstance(held, Position) and held.values:
         return _dense(f32, [float(lane) for lane in held.values], emit)
     constant = evaluate(value, ())
@@ -303,8 +313,8 @@ def _integers(op: Operation, value: SSAValue, values: dict, lanes: int, emit: Em
     source = value
     while isinstance(source.owner, INTEGER_CASTS):
         source = source.owner.operands[0]
-    values[value] = _float_splat(op, values[SCALAR](source), lanes, emit)
-    return values[value]
+    values[value] = Integers(_float_splat(op, values[SCALAR](source), lanes, emit))
+    return values[value].vector
 
 
 def _float_splat(op: Operation, scalar: Index, lanes: int, emit: Emit) -> SSAValue:
@@ -335,7 +345,8 @@ def _integer_compare(op: arith.CmpiOp, sources: list[SSAValue], lanes: int, emit
 
     one = _splat_constant(FloatAttr(1.0, f32), lanes, emit)
     if predicate in ("eq", "ne"):
-        differ = compute(ComputeKind.MIN, compute(ComputeKind.ABS, compute(ComputeKind.SUB, lhs, rhs)), one)
+        distance = compute(ComputeKind.ABS, compute(ComputeKind.SUB, lhs, rhs))
+        differ = compute(ComputeKind.MIN, distance, one)
         return Mask(differ, negated=predicate == "eq")
     low, high = (lhs, rhs) if predicate[1:] in ("lt", "le") else (rhs, lhs)
     gap = compute(ComputeKind.SUB, high, low)
@@ -372,9 +383,9 @@ def _select(op: arith.SelectOp, operands: list[Held], emit: Emit) -> SSAValue:
     if isinstance(mask, Position) and isinstance(on_true, SSAValue) and isinstance(on_false, SSAValue):
         condition = _dense(on_true.type.element_type, [float(bit) for bit in mask.values], emit)
         return _compute(op, ComputeKind.SELECT, [condition, on_true, on_false], on_true.type, emit)
-    if not isinstance(mask, Mask) or isinstance(on_true, tuple | Mask) or isinstance(on_false, tuple | Mask):
-        raise KtcError("'arith.select' selects vectors by the mask of an arith.cmpf of its "
-                       "computation", where(op))
+    if not (isinstance(mask, Mask) and isinstance(on_true, SSAValue) and isinstance(on_false, SSAValue)):
+        raise KtcError("'arith.select' selects vectors by the mask of a compare of its "
+                       "computation (an arith.cmpf, or an arith.cmpi of positions)", where(op))
     if mask.negated:
         on_true, on_false = on_false, on_true
     if mask.vector is None:
