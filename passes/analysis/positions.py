@@ -18,8 +18,9 @@ them, are run-time positions (``runtime_ops``): the compute stage holds them as 
 vectors, the position's constant vector combined with a splat of the scalar converted
 to f32, exact while every value stays below 2^24 in magnitude (the scalars below 2^22).
 An ``arith.cmpi`` of a run-time position, or of a position with a scalar, is a vector
-compare (read by ``arith.select`` or converted by ``arith.uitofp``), taken as signed:
-an unsigned predicate is exact for values that are not negative. A conversion of a
+compare (read by ``arith.select`` or converted by ``arith.uitofp``); an unsigned
+predicate orders negative values after the others, as their bit patterns are (exact
+below 2^23 in magnitude). A conversion of a
 run-time position (or of a scalar) to a float is its vector in the float type.
 """
 
@@ -51,7 +52,8 @@ _PREDICATES = (
 RUNTIME_COMBINES = (arith.AddiOp, arith.SubiOp, arith.MuliOp)
 """The integer ops that join a position with a run-time scalar."""
 
-_COMPARE_INSTRUCTIONS = ({"sub", "abs", "min"},) * 2 + ({"sub", "add", "max", "min"},) * 8
+_COMPARE_INSTRUCTIONS = (({"sub", "abs", "max", "min"},) * 2 + ({"sub", "add", "max", "min"},) * 4
+                         + ({"sub", "add", "mul", "max", "min"},) * 4)
 """Per ``arith.cmpi`` predicate, the instructions of its vector compare of integers
 held as floats: a clamped difference (``convert-ktdf-to-dfir``)."""
 

@@ -23,8 +23,9 @@ type. A run-time position (a position joined with a scalar of the program,
 splat of the scalar converted to f32 (its bits added to those of 1.5 * 2^23, whose
 ulp is 1, splat, less 1.5 * 2^23: exact for scalars below 2^22 in magnitude); a
 compare of such integers is the mask of their clamped difference (``a < b`` is
-``min(max(b - a, 0), 1)``, ``a == b`` the complement of ``min(|a - b|, 1)``), so it
-needs no compare instruction. An op with no instruction is an error at that op. On
+``min(max(b - a, 0), 1)``, ``a == b`` the complement of ``min(|a - b|, 1)``, an
+unsigned one on each value plus 2^24 where it is negative), so it needs no compare
+instruction. An op with no instruction is an error at that op. On
 the matrix unit, a contraction ``C[m, n] += A[m, k] * B[k, n]`` of two-dimensional
 operands is one ``dfir.matmul`` (``lower_contraction``).
 """
@@ -334,26 +335,37 @@ def _float_splat(op: Operation, scalar: Index, lanes: int, emit: Emit) -> SSAVal
 
 def _integer_compare(op: arith.CmpiOp, sources: list[SSAValue], lanes: int, emit: Emit) -> Mask:
     """The mask of a compare of integers held as floats, from their difference clamped
-    to [0, 1]: ``a < b`` is ``min(max(b - a, 0), 1)``, ``a <= b`` the same of ``b - a + 1``,
-    ``a == b`` the complement of ``min(|a - b|, 1)``; signed, whatever the predicate."""
+    to [0, 1]: ``a < b`` is ``clamp(b - a)``, ``a <= b`` ``clamp(b - a + 1)``, ``a == b``
+    the complement of ``clamp(|a - b|)``; an unsigned predicate compares each value
+    plus 2^24 where it is negative (``2^24 * clamp(-a)``), which orders the negative
+    values (below 2^23 in magnitude) after the others, as their 64-bit patterns are."""
     predicate = ("eq", "ne", "slt", "sle", "sgt", "sge", "ult", "ule", "ugt", "uge")[
         op.predicate.value.data]
-    lhs, rhs = sources
 
     def compute(kind: ComputeKind, *operands: SSAValue) -> SSAValue:
-        return _compute(op, kind, list(operands), lhs.type, emit)
+        return _compute(op, kind, list(operands), sources[0].type, emit)
 
-    one = _splat_constant(FloatAttr(1.0, f32), lanes, emit)
+    def constant(value: float) -> SSAValue:
+        return _splat_constant(FloatAttr(value, f32), lanes, emit)
+
+    def clamp(value: SSAValue) -> SSAValue:
+        return compute(ComputeKind.MIN, compute(ComputeKind.MAX, value, constant(0.0)), constant(1.0))
+
+    def unsigned(value: SSAValue) -> SSAValue:
+        negative = clamp(compute(ComputeKind.SUB, constant(0.0), value))
+        return compute(ComputeKind.ADD, value, compute(ComputeKind.MUL, negative, constant(2.0 ** 24)))
+
+    lhs, rhs = sources
     if predicate in ("eq", "ne"):
         distance = compute(ComputeKind.ABS, compute(ComputeKind.SUB, lhs, rhs))
-        differ = compute(ComputeKind.MIN, distance, one)
-        return Mask(differ, negated=predicate == "eq")
+        return Mask(clamp(distance), negated=predicate == "eq")
+    if predicate.startswith("u"):
+        lhs, rhs = unsigned(lhs), unsigned(rhs)
     low, high = (lhs, rhs) if predicate[1:] in ("lt", "le") else (rhs, lhs)
     gap = compute(ComputeKind.SUB, high, low)
     if predicate.endswith("e"):
-        gap = compute(ComputeKind.ADD, gap, one)
-    zero = _splat_constant(FloatAttr(0.0, f32), lanes, emit)
-    return Mask(compute(ComputeKind.MIN, compute(ComputeKind.MAX, gap, zero), one), negated=False)
+        gap = compute(ComputeKind.ADD, gap, constant(1.0))
+    return Mask(clamp(gap), negated=False)
 
 
 def _held_mask(op: Operation, mask: Mask, lanes: int, emit: Emit) -> SSAValue:

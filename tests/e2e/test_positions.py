@@ -143,7 +143,7 @@ func.func @causal(%x: index, %y: index, %context: index, %tiles: index) attribut
       %query = arith.addi %first, %r : index
       %start = arith.muli %j, %keys : index
       %key = arith.addi %start, %c : index
-      %keep = arith.cmpi ule, %key, %query : index
+      %keep = arith.cmpi PREDICATE, %key, %query : index
       %kept = arith.uitofp %keep : i1 to f16
       %ki = arith.index_cast %key : index to i32
       %kf = arith.sitofp %ki : i32 to f16
@@ -160,11 +160,15 @@ func.func @causal(%x: index, %y: index, %context: index, %tiles: index) attribut
 its key position is at most its query's (context + row), then plus its key position."""
 
 
-def causal(x: np.ndarray, context: int, tiles: int) -> np.ndarray:
-    """Row r keeps the columns c <= context + r, each plus c, in float64 then f16; the
-    columns of key tiles the loop does not reach stay 0."""
+def causal(x: np.ndarray, context: int, tiles: int, unsigned: bool = False) -> np.ndarray:
+    """Row r keeps the columns c <= context + r (compared as 64-bit unsigned integers:
+    a negative bound keeps every column), each plus c, in float64 then f16; the columns
+    of key tiles the loop does not reach stay 0."""
     rows, cols = np.indices(x.shape)
-    masked = np.where(cols <= context + rows, x.astype(np.float64), 0) + cols
+    bound = context + rows
+    keep = (cols.astype(np.uint64) <= bound.astype(np.int64).astype(np.uint64)
+            if unsigned else cols <= bound)
+    masked = np.where(keep, x.astype(np.float64), 0) + cols
     masked[:, tiles * KEYS:] = 0
     return masked.astype(np.float16)
 
@@ -175,11 +179,18 @@ def _causal_inputs(context: int) -> dict:
     return {"x": x, "y": np.zeros_like(x), "context": context, "tiles": KEY_TILES - 1}
 
 
+@pytest.mark.parametrize("predicate", ["sle", "ule"])
+@pytest.mark.parametrize("context", [20, -2], ids=["context", "negative"])
 @pytest.mark.parametrize("device", ["spyre", "toy", str(LINE4)], ids=["spyre", "toy", "line4"])
-def test_a_causal_mask_of_run_time_positions_matches_numpy(device: str):
-    inputs = _causal_inputs(context=20)
-    simulated, reference = run(CAUSAL, device, inputs)
-    expected = {"x": inputs["x"], "y": causal(inputs["x"], 20, KEY_TILES - 1)}
+def test_a_causal_mask_of_run_time_positions_matches_numpy(device: str, context: int,
+                                                            predicate: str):
+    """A negative context is converted to f32 as exactly: compared signed (``sle``),
+    rows 0 and 1 keep no key; unsigned (``ule``), their negative bounds are larger than
+    every key, so they keep all."""
+    inputs = _causal_inputs(context)
+    simulated, reference = run(CAUSAL.replace("PREDICATE", predicate), device, inputs)
+    expected = {"x": inputs["x"],
+                "y": causal(inputs["x"], context, KEY_TILES - 1, predicate == "ule")}
     agree(simulated, reference, expected, {"x": "f16", "y": "f16"})
 
 

@@ -1,8 +1,9 @@
 // A position joined with a run-time scalar (a kernel argument, a symbol) becomes an
 // f32 vector: the scalar's bits added to those of 1.5 * 2^23 (1262485504), read as
 // f32, splat and less 1.5 * 2^23, added to the column's constant vector; its
-// conversion to f16 one vcvt; its compare with twice the row the clamped difference
-// min(max(2r - key + 1, 0), 1), converted to the values' type for the select.
+// conversion to f16 one vcvt; its signed compare with twice the row the clamped
+// difference min(max(2r - key + 1, 0), 1), converted to the values' type for the
+// select.
 
 // RUN: ktc-opt %s --arch spyre -p convert-ktdf-to-dfir | filecheck %s
 
@@ -32,7 +33,7 @@ func.func @runtime_positions(%n: index) attributes {grid = [1]} {
         %c = linalg.index 1 : index
         %r2 = arith.muli %r, %c2 : index
         %key = arith.addi %c, %n : index
-        %keep = arith.cmpi ule, %key, %r2 : index
+        %keep = arith.cmpi sle, %key, %r2 : index
         %ci = arith.index_cast %key : index to i32
         %cf = arith.sitofp %ci : i32 to f16
         %sum = arith.addf %a, %cf : f16
@@ -61,12 +62,13 @@ func.func @runtime_positions(%n: index) attributes {grid = [1]} {
 // CHECK-NEXT:   %[[NF:.+]] = dfir.compute <sub> %[[SPLAT]], %[[MAGIC]] : vector<8xf32>
 // CHECK-NEXT:   %[[KEY:.+]] = dfir.compute <add> %[[COL]], %[[NF]] : vector<8xf32>
 // CHECK-NEXT:   %[[ROWS:.+]] = arith.constant dense<[0.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00, 2.000000e+00, 2.000000e+00, 2.000000e+00, 2.000000e+00]> : vector<8xf32>
-// CHECK-NEXT:   %[[ONE:.+]] = arith.constant dense<1.000000e+00> : vector<8xf32>
 // CHECK-NEXT:   %[[GAP:.+]] = dfir.compute <sub> %[[ROWS]], %[[KEY]] : vector<8xf32>
+// CHECK-NEXT:   %[[ONE:.+]] = arith.constant dense<1.000000e+00> : vector<8xf32>
 // CHECK-NEXT:   %[[GAP1:.+]] = dfir.compute <add> %[[GAP]], %[[ONE]] : vector<8xf32>
 // CHECK-NEXT:   %[[ZERO:.+]] = arith.constant dense<0.000000e+00> : vector<8xf32>
 // CHECK-NEXT:   %[[LOW:.+]] = dfir.compute <max> %[[GAP1]], %[[ZERO]] : vector<8xf32>
-// CHECK-NEXT:   %[[KEEP:.+]] = dfir.compute <min> %[[LOW]], %[[ONE]] : vector<8xf32>
+// CHECK-NEXT:   %[[ONE2:.+]] = arith.constant dense<1.000000e+00> : vector<8xf32>
+// CHECK-NEXT:   %[[KEEP:.+]] = dfir.compute <min> %[[LOW]], %[[ONE2]] : vector<8xf32>
 // CHECK-NEXT:   %[[KF:.+]] = dfir.convert %[[KEY]] : vector<8xf32> -> vector<8xf16>
 // CHECK-NEXT:   %[[S:.+]] = dfir.compute <add> %[[A]], %[[KF]] : vector<8xf16>
 // CHECK-NEXT:   %[[K16:.+]] = dfir.convert %[[KEEP]] : vector<8xf32> -> vector<8xf16>
