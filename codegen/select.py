@@ -405,9 +405,22 @@ def _select(s: Selector, op: arith.SelectOp) -> None:
 
 
 def _index_cast(s: Selector, op: Operation) -> None:
-    if not isinstance(op.operands[0].owner, dfir.LoadIndexOp):
+    if not isinstance(op.operands[0].owner, dfir.LoadIndexOp) and not _bits_of_float(op):
         _scalar_operands(op)
     s.emit(isa.Mov(s.define(op.results[0], op), s.reg(op.operands[0])), op)
+
+
+def _bits_of_float(op: Operation) -> bool:
+    """An index cast whose every user is an ``arith.bitcast`` to a float: the register
+    keeps its bits, of which the float reads the low ones."""
+    return all(isinstance(use.operation, arith.BitcastOp) for use in op.results[0].uses)
+
+
+def _bitcast(s: Selector, op: arith.BitcastOp) -> None:
+    """A scalar's bits read as another type of its width: the same register bits."""
+    if dfir.register_file(op.result.type) != "s":
+        raise KtcError(f"'{op.name}' on {op.result.type} has no instruction", where(op))
+    s.emit(isa.Mov(s.define(op.result, op), s.reg(op.input)), op)
 
 
 def _for(s: Selector, op: scf.ForOp) -> None:
@@ -567,6 +580,7 @@ RULES: dict[str, Callable[[Selector, Operation], None]] = {
         (arith.CmpiOp, _cmpi),
         (arith.SelectOp, _select),
         (arith.IndexCastOp, _index_cast),
+        (arith.BitcastOp, _bitcast),
         (scf.ForOp, _for),
         (scf.IfOp, _if),
         (dfir.UnitOp, _unit),

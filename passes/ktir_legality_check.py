@@ -52,7 +52,13 @@ from ktc.passes.analysis.contractions import contraction
 from ktc.passes.analysis.distributed import access_kind, accesses, partitions
 from ktc.passes.analysis.indirect import describe
 from ktc.passes.analysis.inter_tile import consumer_of, function_of, resolve, resolve_consume
-from ktc.passes.analysis.positions import position_error, position_ops
+from ktc.passes.analysis.positions import (
+    position_error,
+    position_ops,
+    runtime_instructions,
+    runtime_ops,
+    scalar_ops,
+)
 from ktc.passes.analysis.ranges import Ranges
 from ktc.passes.analysis.reductions import arg_combiner_of, arg_extremum_of, extremum_of
 from ktc.passes.analysis.remote import remote_access
@@ -332,7 +338,10 @@ class _Rules:
         refused = position_error(block)
         if refused is not None:
             raise _error(*refused)
-        kept = {*_extremum_ops(block), *position_ops(block)}
+        runtime = runtime_ops(block)
+        for inner in runtime:
+            self._instructions(inner, runtime_instructions(inner))
+        kept = {*_extremum_ops(block), *position_ops(block), *runtime, *scalar_ops(block)}
         for inner in block.ops:
             if inner.name not in {"linalg.yield", "arith.constant", *CONVERSIONS} and inner not in kept:
                 self._elementwise(inner)
@@ -411,9 +420,11 @@ class _Rules:
                 "min, neg, abs, exp, sqrt, rsqrt, tanh and fma, and cmpf and select",
             )
 
-    def _instructions(self, op: Operation) -> None:
-        """A compare or select needs its instructions on the device's compute engine."""
-        missing = sorted(instructions_of(op) - set(self.device.compute.instructions))
+    def _instructions(self, op: Operation, needed: set[str] | None = None) -> None:
+        """A compare or select (or an op that runs as the instructions ``needed``)
+        needs its instructions on the device's compute engine."""
+        needed = instructions_of(op) if needed is None else needed
+        missing = sorted(needed - set(self.device.compute.instructions))
         if missing:
             raise _error(
                 op,
@@ -490,7 +501,7 @@ def _body_condition(select: arith.SelectOp) -> None:
     block = select.parent_block()
     if isinstance(condition.owner, arith.CmpfOp) and condition.owner.parent_block() is block:
         return
-    if condition in block.args or condition.owner in position_ops(block):
+    if condition in block.args or condition.owner in {*position_ops(block), *runtime_ops(block)}:
         return
     raise _error(select, "selects by a condition that is not a compare of its body or an "
                          "element of a mask; the compute engine selects by masks of arith.cmpf")

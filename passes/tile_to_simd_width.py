@@ -29,6 +29,7 @@ from ktc.dialects.diagnostics import KtcError, where
 from ktc.dialects.ktdf_arch import attr_text
 from ktc.dialects.upstream import ForOp
 from ktc.passes.analysis.chains import Chain, read_operands
+from ktc.passes.analysis.positions import position_error
 from ktc.passes.utils.fusion import reads_output
 from ktc.passes.utils.phases import PhaseEnds, compute_blocks, programs
 from ktc.passes.utils.tiles import at_origin, box_tile
@@ -62,7 +63,10 @@ class TileToSimdWidth(ModulePass):
     reduction dimension, the fixed position of a dimension read at one position) and
     a ``ktdp.load`` of it, the generics on tiles (a fixed position read as the tile's
     only element, outputs only written fresh ``tensor.empty``s), per store a tile and a
-    ``ktdp.store``. The untiled loads, stores, generics and unused tiles are erased.
+    ``ktdp.store``; a tiled generic's position along a split loop (``linalg.index``)
+    counted from the tile's start (the loop's variable, plus the position within the
+    tile when the tile is larger than one). The untiled loads, stores, generics and
+    unused tiles are erased.
     A chain whose tiles start away from the origin of their views is tiled already and
     is left alone, so running the pass again changes nothing.
     """
@@ -475,7 +479,6 @@ class _Tiling:
     def _tiled(self, generic: GenericOp, tiles: dict[SSAValue, SSAValue]) -> list[Operation]:
         """``generic`` on tiles: its inputs' tiles, an accumulator it reads taken as
         computed, a fresh ``tensor.empty`` for an output it only writes."""
-        _check_positions(generic, self.space)
         ops: list[Operation] = []
         outputs = []
         for output, result, read in zip(generic.outputs, generic.res, reads_output(generic)):
@@ -498,6 +501,7 @@ class _Tiling:
             generic.iterator_types,
             [self.space.tile_type(r) for r in generic.res],
         )
+        _offset_positions(tiled, generic, self.space)
         for old, new in zip(generic.res, tiled.res):
             new.name_hint = old.name_hint
             tiles[old] = new
@@ -506,19 +510,37 @@ class _Tiling:
         return [*ops, tiled]
 
 
-def _check_positions(generic: GenericOp, space: _Space) -> None:
-    """A generic whose body reads its element's position along a loop
-    (``linalg.index``) keeps that loop whole: its positions are constants of the
-    whole domain (``passes/analysis/positions.py``), not of one tile."""
-    read = {op.dim.value.data for op in generic.body.walk() if isinstance(op, IndexOp)}
+def _offset_positions(tiled: GenericOp, generic: GenericOp, space: _Space) -> None:
+    """The positions a tiled generic reads along a split loop counted from the loop's
+    start: ``linalg.index`` of a loop in tiles of one becomes the tile loop's
+    variable, of a loop in larger tiles that variable plus the position within the
+    tile (a run-time position, ``passes/analysis/positions.py``). A position
+    computation the split leaves uncompilable (a division of a position within a
+    larger tile) is an error at the generic."""
+    split: dict[int, _Dim] = {}
     for value, access in _indexed(generic):
         for j, expr in enumerate(access.results):
             dim = space.of_value[(value, j)]
-            if isinstance(expr, AffineDimExpr) and expr.position in read and dim.tile < dim.extent:
-                raise KtcError(
-                    f"'linalg.generic' reads its element's position along loop "
-                    f"d{expr.position} (linalg.index), which is split into tiles of "
-                    f"{dim.tile} of its {dim.extent} (the SIMD lanes); a position is "
-                    "compiled as a constant of the whole loop, so it must fit in one vector",
-                    where(generic),
-                )
+            if isinstance(expr, AffineDimExpr) and dim.tile < dim.extent:
+                split[expr.position] = dim
+    block = tiled.body.block
+    for index in [op for op in block.ops if isinstance(op, IndexOp)]:
+        dim = split.get(index.dim.value.data)
+        if dim is None:
+            continue
+        if dim.tile == 1:
+            index.result.replace_all_uses_with(dim.induction_variable)
+            Rewriter.erase_op(index)
+            continue
+        start = arith.AddiOp(dim.induction_variable, index.result)
+        Rewriter.insert_op(start, InsertPoint.after(index))
+        index.result.replace_uses_with_if(start.result, lambda use: use.operation is not start)
+    refused = position_error(block)
+    if refused is not None:
+        op, reason = refused
+        raise KtcError(
+            "'linalg.generic' reads its element's position along a loop split into tiles "
+            "(the SIMD lanes), where it is the tile's start (a run-time value) plus the "
+            f"position within the tile; its '{op.name}' then {reason}",
+            where(generic),
+        )

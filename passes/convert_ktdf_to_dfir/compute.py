@@ -18,9 +18,16 @@ A body's position computation (``linalg.index`` and integer ops on it,
 ``passes/analysis/positions.py``) is evaluated over the domain: a conversion of it to
 a float is a constant vector of the positions' values, a compare of positions a
 ``Position`` that a select reads as a constant 0/1 condition vector in its values'
-type. An op with no instruction is an error at that op. On the matrix unit, a
-contraction ``C[m, n] += A[m, k] * B[k, n]`` of two-dimensional operands is one
-``dfir.matmul`` (``lower_contraction``).
+type. A run-time position (a position joined with a scalar of the program,
+``runtime_ops``) is an f32 vector: the position's constant vector combined with a
+splat of the scalar converted to f32 (its bits added to those of 1.5 * 2^23, whose
+ulp is 1, splat, less 1.5 * 2^23: exact for scalars below 2^22 in magnitude); a
+compare of such integers is the mask of their clamped difference (``a < b`` is
+``min(max(b - a, 0), 1)``, ``a == b`` the complement of ``min(|a - b|, 1)``, an
+unsigned one on each value plus 2^24 where it is negative), so it needs no compare
+instruction. An op with no instruction is an error at that op. On
+the matrix unit, a contraction ``C[m, n] += A[m, k] * B[k, n]`` of two-dimensional
+operands is one ``dfir.matmul`` (``lower_contraction``).
 """
 
 from __future__ import annotations
@@ -35,9 +42,12 @@ from xdsl.dialects.builtin import (
     DenseIntOrFPElementsAttr,
     FloatAttr,
     IndexType,
+    IntegerAttr,
     IntegerType,
     ShapedType,
     VectorType,
+    f32,
+    i32,
     i64,
 )
 from xdsl.dialects.linalg.attrs import IteratorType
@@ -60,8 +70,10 @@ from ktc.dialects.diagnostics import KtcError, where
 from ktc.dialects.ktdf_arch import Instruction, instruction_of
 from ktc.dialects.spyreop import FusedType
 from ktc.passes.analysis.contractions import contraction
-from ktc.passes.analysis.positions import TO_FLOAT, position_values
+from ktc.passes.analysis.positions import TO_FLOAT, position_values, runtime_ops, scalar_ops
+from ktc.passes.convert_ktdf_to_dfir.values import Index
 from ktc.passes.utils.compares import test_of
+from ktc.passes.utils.values import INTEGER_CASTS, evaluate
 
 INSTRUCTIONS: dict[str, ComputeKind] = {
     "arith.addf": ComputeKind.ADD,
@@ -98,6 +110,19 @@ _CONVERSIONS = ("arith.extf", "arith.truncf")
 CAPTURE = "capture"
 """Key of the scalar-capturing function in the value table of a body."""
 
+SCALAR = "scalar"
+"""Key of the function giving an integer scalar's program value in the value table."""
+
+RUNTIME = "runtime"
+"""Key of the body's run-time position ops in the value table."""
+
+_MAGIC_BITS = 0x4B400000
+"""The f32 bits of 1.5 * 2^23: adding an integer below 2^22 in magnitude to them adds
+it to the float, whose ulp there is 1."""
+
+_COMBINES = {arith.AddiOp: ComputeKind.ADD, arith.SubiOp: ComputeKind.SUB,
+             arith.MuliOp: ComputeKind.MUL}
+
 Emit = Callable[[Operation], Operation]
 
 @dataclass(frozen=True)
@@ -118,16 +143,26 @@ class Position:
     values: tuple
 
 
-Held = SSAValue | tuple[SSAValue, ...] | Mask | Position
-"""What holds a body value: its vector, one vector per component of a fused pair, or
-the mask of a compare."""
+@dataclass(frozen=True)
+class Integers:
+    """What holds an integer computed from positions and run-time scalars: its f32
+    vector, exact integers."""
+
+    vector: SSAValue
+
+
+Held = SSAValue | tuple[SSAValue, ...] | Mask | Position | Integers
+"""What holds a body value: its vector, one vector per component of a fused pair, the
+mask of a compare, or the values of a position."""
 
 
 def lower_generic(generic: GenericOp, inputs: Sequence[SSAValue], outputs: Sequence[SSAValue | None],
-                  emit: Emit, capture: Callable[[SSAValue], SSAValue | None]) -> SSAValue:
+                  emit: Emit, capture: Callable[[SSAValue], SSAValue | None],
+                  scalar: Callable[[SSAValue], Index]) -> SSAValue:
     """The vector the generic's single result holds, given its operands' vectors
     (``outputs`` is None for an output whose initial value is never read);
-    ``capture`` brings in a scalar defined outside the body, or returns None."""
+    ``capture`` brings in a scalar defined outside the body, or returns None;
+    ``scalar`` gives an integer scalar of the program (computed where it is used)."""
     if len(generic.outputs) != 1:
         raise KtcError("a compute stage's generic has one output", where(generic))
     lanes = prod(_domain(generic))
@@ -136,7 +171,10 @@ def lower_generic(generic: GenericOp, inputs: Sequence[SSAValue], outputs: Seque
     ins = block.args[:len(generic.inputs)]
     values: dict = {arg: _widen(vector, lanes, emit) for arg, vector in zip(ins, inputs)}
     values[CAPTURE] = capture
+    values[SCALAR] = scalar
+    values[RUNTIME] = set(runtime_ops(block))
     values.update(_positions(generic, lanes, emit))
+    values.update({result: None for op in scalar_ops(block) for result in op.results})
     if not reduction:
         outs = block.args[len(generic.inputs):]
         values.update({arg: _widen(vector, lanes, emit)
@@ -205,7 +243,7 @@ def _lower_body(block: Block, values: dict, lanes: int, emit: Emit) -> SSAValue:
     for op in block.ops:
         if isinstance(op, YieldOp):
             yielded = _operand(op.operands[0], values, lanes, emit, op)
-            if isinstance(yielded, tuple | Mask | Position):
+            if isinstance(yielded, tuple | Mask | Position | Integers):
                 raise KtcError("a generic yields a fused pair, a mask or a position; a "
                                "compute stage hands over vectors of one element type", where(op))
             return yielded
@@ -217,6 +255,8 @@ def _lower_body(block: Block, values: dict, lanes: int, emit: Emit) -> SSAValue:
 
 def _instruction(op: Operation, values: dict, lanes: int, emit: Emit) -> list[Held]:
     """What holds each result of a body op: the vectors its instructions compute."""
+    if op in values[RUNTIME]:
+        return [_runtime(op, values, lanes, emit)]
     if isinstance(op, arith.ConstantOp):
         return [_constant(op, lanes, emit)]
     operands = [_operand(operand, values, lanes, emit, op) for operand in op.operands]
@@ -225,7 +265,7 @@ def _instruction(op: Operation, values: dict, lanes: int, emit: Emit) -> list[He
         return _mapped(op, mapped, operands, lanes, emit)
     if isinstance(op, arith.SelectOp):
         return [_select(op, operands, emit)]
-    if any(isinstance(operand, tuple | Mask | Position) for operand in operands):
+    if any(isinstance(operand, tuple | Mask | Position | Integers) for operand in operands):
         raise KtcError(f"'{op.name}' takes a fused pair, a mask or a position", where(op))
     if isinstance(op, arith.CmpfOp):
         return [_compare(op, operands, emit)]
@@ -239,6 +279,102 @@ def _instruction(op: Operation, values: dict, lanes: int, emit: Emit) -> list[He
     kind = ComputeKindAttr(INSTRUCTIONS[op.name])
     return [emit(ComputeOp.build(operands=[operands], properties={"kind": kind},
                                  result_types=[result])).results[0]]
+
+
+def _runtime(op: Operation, values: dict, lanes: int, emit: Emit) -> Held:
+    """A run-time position op: the f32 vector of its integers, a compare's mask, a
+    conversion's vector in the float type."""
+    if isinstance(op, TO_FLOAT):
+        held = values.get(op.operands[0])
+        if isinstance(held, Mask):
+            vector = _held_mask(op, held, lanes, emit)
+        else:
+            vector = _integers(op, op.operands[0], values, lanes, emit)
+        return _converted(vector, op.results[0].type, emit)
+    sources = [_integers(op, value, values, lanes, emit) for value in op.operands]
+    if isinstance(op, INTEGER_CASTS):
+        return Integers(sources[0])
+    if isinstance(op, arith.CmpiOp):
+        return _integer_compare(op, sources, lanes, emit)
+    return Integers(_compute(op, _COMBINES[type(op)], sources, sources[0].type, emit))
+
+
+def _integers(op: Operation, value: SSAValue, values: dict, lanes: int, emit: Emit) -> SSAValue:
+    """An integer operand of a run-time position op as an f32 vector: a run-time
+    position's, a position's constant table, a constant, or a program scalar (taken
+    before its casts, which keep its value) splat."""
+    held = values.get(value)
+    if isinstance(held, Integers):
+        return held.vector
+    if isinstance(held, Position) and held.values:
+        return _dense(f32, [float(lane) for lane in held.values], emit)
+    constant = evaluate(value, ())
+    if constant is not None:
+        return _splat_constant(FloatAttr(float(constant), f32), lanes, emit)
+    source = value
+    while isinstance(source.owner, INTEGER_CASTS):
+        source = source.owner.operands[0]
+    values[value] = Integers(_float_splat(op, values[SCALAR](source), lanes, emit))
+    return values[value].vector
+
+
+def _float_splat(op: Operation, scalar: Index, lanes: int, emit: Emit) -> SSAValue:
+    """An integer scalar of the program converted to f32 in every lane: its bits added
+    to 1.5 * 2^23's, splat, less 1.5 * 2^23."""
+    if isinstance(scalar, int):
+        return _splat_constant(FloatAttr(float(scalar), f32), lanes, emit)
+    if not isinstance(scalar.type, IndexType):
+        scalar = emit(arith.IndexCastOp(scalar, IndexType())).results[0]
+    bias = emit(arith.ConstantOp(IntegerAttr(_MAGIC_BITS, IndexType()))).results[0]
+    word = emit(arith.IndexCastOp(emit(arith.AddiOp(scalar, bias)).results[0], i32)).results[0]
+    bits = emit(arith.BitcastOp(word, f32)).results[0]
+    splat = emit(SplatOp.build(operands=[bits], result_types=[_vector(f32, lanes)])).results[0]
+    magic = _splat_constant(FloatAttr(1.5 * 2 ** 23, f32), lanes, emit)
+    return _compute(op, ComputeKind.SUB, [splat, magic], splat.type, emit)
+
+
+def _integer_compare(op: arith.CmpiOp, sources: list[SSAValue], lanes: int, emit: Emit) -> Mask:
+    """The mask of a compare of integers held as floats, from their difference clamped
+    to [0, 1]: ``a < b`` is ``clamp(b - a)``, ``a <= b`` ``clamp(b - a + 1)``, ``a == b``
+    the complement of ``clamp(|a - b|)``; an unsigned predicate compares each value
+    plus 2^24 where it is negative (``2^24 * clamp(-a)``), which orders the negative
+    values (below 2^23 in magnitude) after the others, as their 64-bit patterns are."""
+    predicate = ("eq", "ne", "slt", "sle", "sgt", "sge", "ult", "ule", "ugt", "uge")[
+        op.predicate.value.data]
+
+    def compute(kind: ComputeKind, *operands: SSAValue) -> SSAValue:
+        return _compute(op, kind, list(operands), sources[0].type, emit)
+
+    def constant(value: float) -> SSAValue:
+        return _splat_constant(FloatAttr(value, f32), lanes, emit)
+
+    def clamp(value: SSAValue) -> SSAValue:
+        return compute(ComputeKind.MIN, compute(ComputeKind.MAX, value, constant(0.0)), constant(1.0))
+
+    def unsigned(value: SSAValue) -> SSAValue:
+        negative = clamp(compute(ComputeKind.SUB, constant(0.0), value))
+        return compute(ComputeKind.ADD, value, compute(ComputeKind.MUL, negative, constant(2.0 ** 24)))
+
+    lhs, rhs = sources
+    if predicate in ("eq", "ne"):
+        distance = compute(ComputeKind.ABS, compute(ComputeKind.SUB, lhs, rhs))
+        return Mask(clamp(distance), negated=predicate == "eq")
+    if predicate.startswith("u"):
+        lhs, rhs = unsigned(lhs), unsigned(rhs)
+    low, high = (lhs, rhs) if predicate[1:] in ("lt", "le") else (rhs, lhs)
+    gap = compute(ComputeKind.SUB, high, low)
+    if predicate.endswith("e"):
+        gap = compute(ComputeKind.ADD, gap, constant(1.0))
+    return Mask(clamp(gap), negated=False)
+
+
+def _held_mask(op: Operation, mask: Mask, lanes: int, emit: Emit) -> SSAValue:
+    """A mask as its vector of 1 where it holds and 0 elsewhere."""
+    element = mask.vector.type.element_type
+    if not mask.negated:
+        return mask.vector
+    one = _splat_constant(FloatAttr(1.0, element), lanes, emit)
+    return _compute(op, ComputeKind.SUB, [one, mask.vector], mask.vector.type, emit)
 
 
 def _compare(op: arith.CmpfOp, operands: list[SSAValue], emit: Emit) -> Mask:
@@ -259,9 +395,9 @@ def _select(op: arith.SelectOp, operands: list[Held], emit: Emit) -> SSAValue:
     if isinstance(mask, Position) and isinstance(on_true, SSAValue) and isinstance(on_false, SSAValue):
         condition = _dense(on_true.type.element_type, [float(bit) for bit in mask.values], emit)
         return _compute(op, ComputeKind.SELECT, [condition, on_true, on_false], on_true.type, emit)
-    if not isinstance(mask, Mask) or isinstance(on_true, tuple | Mask) or isinstance(on_false, tuple | Mask):
-        raise KtcError("'arith.select' selects vectors by the mask of an arith.cmpf of its "
-                       "computation", where(op))
+    if not (isinstance(mask, Mask) and isinstance(on_true, SSAValue) and isinstance(on_false, SSAValue)):
+        raise KtcError("'arith.select' selects vectors by the mask of a compare of its "
+                       "computation (an arith.cmpf, or an arith.cmpi of positions)", where(op))
     if mask.negated:
         on_true, on_false = on_false, on_true
     if mask.vector is None:

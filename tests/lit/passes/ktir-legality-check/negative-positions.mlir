@@ -1,8 +1,7 @@
-// Position computations the compiler cannot hold as constants of the domain are
-// refused at the op: a position joined with a value from outside the body that is
-// not a constant (a kernel argument, as paged attention's causal mask does with its
-// context length), a position taken as a value (selected between), and a position
-// read by a reduction.
+// Position computations the compiler cannot compile are refused at the op: a
+// position joined with a run-time value (a kernel argument) and then divided, which
+// the f32 vectors of run-time positions do not compute, a position taken as a value
+// (selected between), and a position read by a reduction.
 
 // RUN: ktc-opt %s --split-input-file --verify-diagnostics --arch spyre -p ktir-legality-check
 
@@ -14,10 +13,12 @@ func.func @outside(%s: f16, %n: index) {
   %r = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel"]} ins(%t : tensor<64xf16>) outs(%empty : tensor<64xf16>) {
   ^bb0(%in: f16, %out: f16):
     %i = linalg.index 0 : index
-    // expected-error@+1 {{'arith.addi' computes on the element's position (linalg.index) with a value from outside the body that is not a constant; a position computation is a constant table of the generic's domain, so only constants may join it}}
     %j = arith.addi %i, %n : index
+    %c2 = arith.constant 2 : index
+    // expected-error@+1 {{'arith.divui' computes on the element's position (linalg.index) with 'arith.divui', which no position computation takes; a position joins constants by integer arith, and run-time scalars by arith.addi, arith.subi, arith.muli and casts, compared by arith.cmpi (read by arith.select or arith.uitofp) or converted by arith.sitofp or arith.uitofp}}
+    %h = arith.divui %j, %c2 : index
     %c16 = arith.constant 16 : index
-    %keep = arith.cmpi ult, %j, %c16 : index
+    %keep = arith.cmpi ult, %h, %c16 : index
     %m = arith.select %keep, %in, %zero : f16
     linalg.yield %m : f16
   } -> tensor<64xf16>
