@@ -18,7 +18,6 @@ from ktc.dialects.ktdf import (
     StageOp,
     TokenType,
     loop_type,
-    set_loop_type,
 )
 from ktc.passes.utils.ir import defined_inside
 from ktc.passes.utils.loops import normalize, tile
@@ -68,12 +67,7 @@ class StageCoarsening(ModulePass):
     stage per group, each wrapping its own copy of the sunk loops (with the pure
     ops it needs): a one-stage group holds the stage's body there; a larger group
     an inner ``ktdf.pipeline`` of its stages, with the FIFOs and tokens they
-    share in its ``ktdf.private``, and ``applicable_units`` the union of theirs;
-    its copies of the sunk loops are marked ``parallel_loop``: the outer pipeline
-    overlaps their iterations already (the next tile's copies in run while this
-    one's are computed on), so they carry no dependence, and
-    ``parallelize-loops-across-instances`` may share the rows of a tile out over
-    the sub-cores.
+    share in its ``ktdf.private``, and ``applicable_units`` the union of theirs.
     Buffers used by several groups are expanded by one leading dimension per sunk
     loop (its trip count, or the tile size for a point loop) and indexed by the
     loop indices; tokens between groups order the outer stages. In a one-stage
@@ -457,8 +451,6 @@ class _Coarsening:
             content = [op.clone(value_mapper=mapping) for op in group[0].body.block.ops]
         else:
             content = [self._inner_pipeline(index, group, mapping)]
-            for loop in [o for o in nest.walk() if isinstance(o, scf.ForOp)]:
-                set_loop_type(loop, LoopType.PARALLEL_LOOP)  # see the class docstring
         Rewriter.insert_op(content, InsertPoint.before(innermost.last_op))
         for op in content:
             self._index_expanded(op, ivs)
