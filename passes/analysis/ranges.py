@@ -21,7 +21,7 @@ from ktc.dialects.diagnostics import KtcError, where
 from ktc.dialects.ktdp import (ConstructAccessTileOp, ConstructMemoryViewOp, GetComputeTileIdOp,
                                grid_of)
 from ktc.passes.utils.affine import box_bounds
-from ktc.passes.utils.ir import enclosing_function
+from ktc.passes.utils.ir import calls_by_callee, enclosing_function
 from ktc.passes.utils.values import fold_affine
 
 Interval = tuple[int, int]
@@ -34,10 +34,7 @@ class Ranges:
         self.tile = tile
         """The tile id's coordinates when the intervals are those of one tile (None:
         of every tile of the grid)."""
-        self.calls: dict[str, list[func.CallOp]] = {}
-        for op in module.walk():
-            if isinstance(op, func.CallOp):
-                self.calls.setdefault(op.callee.root_reference.data, []).append(op)
+        self.calls = calls_by_callee(module)
         self.known: dict[SSAValue, Interval | None] = {}
 
     def of(self, value: SSAValue) -> Interval | None:

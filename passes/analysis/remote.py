@@ -20,14 +20,14 @@ from math import prod
 
 from xdsl.dialects import affine, arith, func, scf
 from xdsl.dialects.builtin import IntAttr
-from xdsl.ir import BlockArgument, Operation, SSAValue
+from xdsl.ir import BlockArgument, SSAValue
 
 from ktc.dialects import ktdp
 from ktc.dialects.diagnostics import KtcError, where
 from ktc.dialects.ktdf import from_tiles
 from ktc.dialects.ktdp import MemorySpaceKind, grid_of
 from ktc.passes.analysis.distributed import tile_box, tile_coordinates
-from ktc.passes.utils.ir import enclosing_function
+from ktc.passes.utils.ir import calls_by_callee, enclosing_function
 from ktc.passes.utils.values import INTEGER_CASTS, INTEGER_OPS, affine_value, evaluate
 
 
@@ -111,7 +111,8 @@ def remote_access(access: ktdp.LoadOp | ktdp.StoreOp, cores: int) -> RemoteAcces
                        where(access))
     tile = access.access_tile.owner
     starts = _constant_starts(tile, grid)
-    if starts is None and not all(per_tile(index, _calls(access)) for index in tile.indices):
+    calls = calls_by_callee(access.get_toplevel_object()) if starts is None else {}
+    if starts is None and not all(per_tile(index, calls) for index in tile.indices):
         raise KtcError(f"{verb} another tile's scratchpad at a start computed from other "
                        "than constants, the tile id, launch arguments and the indices of "
                        "loops that run the same iterations on every tile; the copies over "
@@ -159,14 +160,3 @@ def per_tile(value: SSAValue, calls: dict[str, list[func.CallOp]], tile: bool = 
     if type(op) in INTEGER_OPS or isinstance(op, INTEGER_CASTS | affine.ApplyOp):
         return all(per_tile(operand, calls, tile) for operand in op.operands)
     return False
-
-
-def _calls(op: Operation) -> dict[str, list[func.CallOp]]:
-    """The calls of the module holding ``op``, by callee."""
-    while op.parent_op() is not None:
-        op = op.parent_op()
-    calls: dict[str, list[func.CallOp]] = {}
-    for inner in op.walk():
-        if isinstance(inner, func.CallOp):
-            calls.setdefault(inner.callee.root_reference.data, []).append(inner)
-    return calls

@@ -21,12 +21,10 @@ from xdsl.ir.affine import AffineConstantExpr, AffineExpr
 
 from ktc.dialects.ktdp import GetComputeTileIdOp
 from ktc.passes.analysis.distributed import tile_coordinates
-from ktc.passes.utils.values import INTEGER_CASTS
+from ktc.passes.utils.values import INTEGER_CASTS, INTEGER_OPS
 
-_LINEAR = {
-    arith.AddiOp: lambda a, b: a + b,
-    arith.SubiOp: lambda a, b: a - b,
-}
+_LINEAR = {op: INTEGER_OPS[op] for op in (arith.AddiOp, arith.SubiOp)}
+"""The integer ops of two affine operands that stay affine."""
 
 
 def symbolic(value: SSAValue, coordinates: Sequence[int],

@@ -8,7 +8,7 @@ from typing import TypeVar
 
 from xdsl.dialects import arith
 from xdsl.dialects.builtin import IndexType
-from xdsl.dialects.func import FuncOp
+from xdsl.dialects.func import CallOp, FuncOp
 from xdsl.ir import Operation, SSAValue
 from xdsl.rewriter import InsertPoint, Rewriter
 from xdsl.traits import is_side_effect_free
@@ -37,6 +37,15 @@ def defined_inside(value: SSAValue, op: Operation) -> bool:
     owner = value.owner
     anchor = owner if isinstance(owner, Operation) else owner.parent_op()
     return anchor is not None and op.is_ancestor(anchor)
+
+
+def calls_by_callee(root: Operation) -> dict[str, list[CallOp]]:
+    """The ``func.call``s under ``root``, by the name of the function they call."""
+    calls: dict[str, list[CallOp]] = {}
+    for op in root.walk():
+        if isinstance(op, CallOp):
+            calls.setdefault(op.callee.root_reference.data, []).append(op)
+    return calls
 
 
 def erase_unused(ops: Iterable[object]) -> None:
