@@ -106,15 +106,23 @@ def test_every_kernel_has_a_formula():
     assert sorted(SIZES) == sorted(FORMULAS)
 
 
+def _case(kernel: str, size: str):
+    """The benchmark case; a kernel read from the KTIR corpus skips, saying where it
+    looked, when the corpus is absent."""
+    if kernel == "layernorm_fwd" and not (kernels.CORPUS / kernels.LAYERNORM_FWD).exists():
+        pytest.skip(f"KTIR corpus kernel not found at {kernels.CORPUS / kernels.LAYERNORM_FWD}")
+    return case(kernel, size)
+
+
 @pytest.mark.parametrize("kernel", sorted(FORMULAS))
 def test_small_size_computes_its_formula(kernel: str):
-    _check(case(kernel, "small"), *FORMULAS[kernel])
+    _check(_case(kernel, "small"), *FORMULAS[kernel])
 
 
 @pytest.mark.parametrize("kernel, size", [(kernel, size) for kernel in sorted(SIZES)
                                           for size in SIZES[kernel]])
 def test_every_size_parses_and_verifies(kernel: str, size: str):
-    kernel_case = case(kernel, size)
+    kernel_case = _case(kernel, size)
     verify_module(parse_module(kernel_case.text, kernel, context()))
     assert kernel_case.elements > 0
 
