@@ -137,7 +137,8 @@ class KtirLegalityCheck(ModulePass):
     rest, at the first offending op, with a diagnostic naming it and the reason.
 
     Expects KTIR kernels (``func.func`` with an optional ``grid``; none means
-    ``[1]``) in a module that declares its device (``ktc-opt --arch``). Accepted:
+    ``[1]``; no results: a kernel writes through its views) in a module that
+    declares its device (``ktc-opt --arch``). Accepted:
     kernel arguments that are pointers, scalars or runtime arguments of a scalar
     type (read by ``ktdp.runtime_arg_extract``);
     loads and stores through ``ktdp.construct_memory_view`` (``global``, or the
@@ -250,6 +251,13 @@ class _Rules:
     def _kernel(self, func: FuncOp) -> None:
         if not func.body.blocks:
             return
+        if func.function_type.outputs.data:
+            results = ", ".join(attr_text(kind) for kind in func.function_type.outputs.data)
+            raise _error(
+                func,
+                f"returns {results}; a kernel returns nothing: it writes its results "
+                "through memory views with ktdp.store",
+            )
         for index, arg in enumerate(func.body.block.args):
             kind = arg.type.value_type if isinstance(arg.type, RuntimeArgType) else arg.type
             if not isinstance(kind, IndexType | IntegerType | AnyFloat | DF16Type):
