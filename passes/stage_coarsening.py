@@ -18,7 +18,9 @@ from ktc.dialects.ktdf import (
     StageOp,
     TokenType,
     loop_type,
+    set_loop_type,
 )
+from ktc.passes.analysis.iterations import carried
 from ktc.passes.utils.ir import defined_inside
 from ktc.passes.utils.loops import normalize, tile
 from ktc.passes.utils.transfers import collapse, memory_root
@@ -67,8 +69,14 @@ class StageCoarsening(ModulePass):
     stage per group, each wrapping its own copy of the sunk loops (with the pure
     ops it needs): a one-stage group holds the stage's body there; a larger group
     an inner ``ktdf.pipeline`` of its stages, with the FIFOs and tokens they
-    share in its ``ktdf.private``, and ``applicable_units`` the union of theirs.
-    Buffers used by several groups are expanded by one leading dimension per sunk
+    share in its ``ktdf.private``, and ``applicable_units`` the union of theirs;
+    a larger group's copy of a sunk loop is marked ``parallel_loop`` when its
+    iterations are shown independent (``passes/analysis/iterations.py``: no
+    ``iter_args``, every buffer or scratchpad view it writes touched at places no
+    other iteration touches, e.g. the rows of the expanded buffers), so
+    ``parallelize-loops-across-instances`` may share the rows of a tile out over the
+    sub-cores; a loop carrying a tensor kept in the scratchpad from one iteration to
+    the next keeps its type. Buffers used by several groups are expanded by one leading dimension per sunk
     loop (its trip count, or the tile size for a point loop) and indexed by the
     loop indices; tokens between groups order the outer stages. In a one-stage
     group (the DMA stages) each transfer then moves the whole tile at once
@@ -337,6 +345,13 @@ def _shares_memory(groups: Sequence[Sequence[StageOp]]) -> bool:
     )
 
 
+def _mark_independent(loops: Sequence[scf.ForOp]) -> None:
+    """Mark ``parallel_loop`` those of ``loops`` whose iterations are independent."""
+    for loop in loops:
+        if carried(loop) is None:
+            set_loop_type(loop, LoopType.PARALLEL_LOOP)
+
+
 def _between(loop: scf.ForOp, inner: Operation) -> list[Operation]:
     """The ops of ``loop``'s body beside ``inner`` and the terminator."""
     return [op for op in loop.body.block.ops if op is not inner and not isinstance(op, scf.YieldOp)]
@@ -446,7 +461,7 @@ class _Coarsening:
         crossing = [t for t in self.outer if isinstance(t.type, TokenType)]
         depends_in = _unique(mapping[t] for s in group for t in s.depends_in if t in crossing)
         depends_out = _unique(mapping[t] for s in group for t in s.depends_out if t in crossing)
-        nest, innermost, ivs = self._nest(group, mapping)
+        loops, innermost, ivs = self._nest(group, mapping)
         if len(group) == 1:
             content = [op.clone(value_mapper=mapping) for op in group[0].body.block.ops]
         else:
@@ -455,16 +470,19 @@ class _Coarsening:
         for op in content:
             self._index_expanded(op, ivs)
         units = _unique(u for s in group for u in (s.applicable_units or ArrayAttr([])).data)
-        stage = StageOp(depends_in, depends_out, [nest], units or None)
+        stage = StageOp(depends_in, depends_out, [loops[0]], units or None)
         if len(group) == 1:
-            collapse(nest)
+            collapse(loops[0])
+        else:
+            _mark_independent(loops)
         return stage
 
     def _nest(
         self, group: list[StageOp], mapping: dict[SSAValue, SSAValue]
-    ) -> tuple[scf.ForOp, Block, list[SSAValue]]:
-        """Copies of the sunk loops with the pure ops ``group`` needs; the outermost
-        copy, the innermost body (only its terminator) and the copied indices."""
+    ) -> tuple[list[scf.ForOp], Block, list[SSAValue]]:
+        """Copies of the sunk loops with the pure ops ``group`` needs; the copies,
+        outermost first, the innermost body (only its terminator) and the copied
+        indices."""
         needed = self._needed(group)
         blocks: list[Block] = []
         loops: list[scf.ForOp] = []
@@ -483,7 +501,7 @@ class _Coarsening:
             loops.append(copy)
         for block in blocks:
             block.add_op(scf.YieldOp())
-        return loops[0], blocks[-1], [loop.body.block.args[0] for loop in loops]
+        return loops, blocks[-1], [loop.body.block.args[0] for loop in loops]
 
     def _needed(self, group: list[StageOp]) -> set[Operation]:
         """The ops between the sunk loops that ``group`` or the loop bounds use."""

@@ -1,4 +1,5 @@
-"""Affine sets the passes build (``box``) and read (``box_bounds``, ``box_range``)."""
+"""Affine sets the passes build (``box``) and read (``box_bounds``, ``box_range``), and
+an expression as a sum of its dimensions (``linear``)."""
 
 from __future__ import annotations
 
@@ -44,7 +45,7 @@ def box_range(coordinates: AffineSet) -> tuple[list[AffineExpr], list[AffineExpr
     lower: dict[int, AffineExpr] = {}
     upper: dict[int, AffineExpr] = {}
     for constraint in coordinates.constraints:
-        terms = _linear(constraint.lhs - constraint.rhs)
+        terms = linear(constraint.lhs - constraint.rhs)
         if constraint.kind != AffineConstraintKind.ge or terms is None or len(terms[0]) != 1:
             return None
         ((dim, coefficient),) = terms[0].items()
@@ -61,7 +62,7 @@ def box_range(coordinates: AffineSet) -> tuple[list[AffineExpr], list[AffineExpr
     return [lower[d] for d in range(coordinates.num_dims)], [upper[d] for d in range(coordinates.num_dims)]
 
 
-def _linear(expr: AffineExpr) -> tuple[dict[int, int], AffineExpr] | None:
+def linear(expr: AffineExpr) -> tuple[dict[int, int], AffineExpr] | None:
     """``expr`` as ``sum(c_j * d_j) + rest``, ``rest`` free of dimensions: the
     coefficients (zero ones left out) and ``rest``; None when a dimension appears
     otherwise than in such a sum."""
@@ -69,7 +70,7 @@ def _linear(expr: AffineExpr) -> tuple[dict[int, int], AffineExpr] | None:
         return {expr.position: 1}, AffineExpr.constant(0)
     if not isinstance(expr, AffineBinaryOpExpr):
         return {}, expr
-    lhs, rhs = _linear(expr.lhs), _linear(expr.rhs)
+    lhs, rhs = linear(expr.lhs), linear(expr.rhs)
     if lhs is None or rhs is None:
         return None
     if expr.kind == AffineBinaryOpKind.Add:

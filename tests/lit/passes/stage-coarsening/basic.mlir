@@ -2,8 +2,10 @@
 // reserve_size (rows per outer tile, the last tile the partial one), and the
 // pipeline nests: each DMA stage moves a whole tile, one ts x 16 transfer per
 // operand (the rows a cast with the tile's row count, the two vectors of a row side
-// by side), the FIFO group walks its vectors with an inner pipeline, and staging
-// buffers gain the tile's row and vector dimensions.
+// by side), the FIFO group walks its vectors with an inner pipeline, in copies of
+// the row and vector loops marked parallel_loop (each iteration touches only its own
+// row and vector of the staging buffers), and staging buffers gain the tile's row and
+// vector dimensions.
 
 // RUN: ktc-opt %s -p 'ktir-to-schedule,stage-coarsening,verify-schedule' --arch toy > %t
 // RUN: filecheck %s < %t
@@ -47,7 +49,9 @@
 // CHECK:                     } {applicable_units = ["SFU"]}
 // CHECK-NEXT:                ktdf.stage depends_in(%[[Q]]#4) depends_out(none) {
 // CHECK-NEXT:                  ktdf.data_transfer from %[[Q]]#2 size [1, 8] to %[[P]]#2[%[[I2]], %[[V2]], 0, 0] size [1, 1, 1, 8]
-// CHECK:             } {applicable_units = ["L1LU", "SFU", "L1SU"]}
+// CHECK:                 } {loop_type = #ktdf.loop_type<parallel_loop>}
+// CHECK-NEXT:          } {loop_type = #ktdf.loop_type<parallel_loop>}
+// CHECK-NEXT:        } {applicable_units = ["L1LU", "SFU", "L1SU"]}
 // CHECK-NEXT:        ktdf.stage depends_in(%[[P]]#4) depends_out(%[[P]]#5) {
 // CHECK-NOT:           scf.for
 // CHECK:               ktdf.data_transfer from %[[P]]#2[0, 0, 0, 0] size [%[[N]], 2, 1, 8] to %{{.*}}[0, %{{.*}}] size [%[[N]], 16]
