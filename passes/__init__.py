@@ -34,6 +34,7 @@ PASSES: dict[str, tuple[str, str]] = {
     "contraction-tiling": ("contraction_tiling", "ContractionTiling"),
     "contraction-pipeline": ("contraction_pipeline", "ContractionPipeline"),
     "share-over-ring": ("share_over_ring", "ShareOverRing"),
+    "reuse-loaded-tiles": ("reuse_loaded_tiles", "ReuseLoadedTiles"),
     "materialize-phase-buffers": ("materialize_phase_buffers", "MaterializePhaseBuffers"),
     "generalize-and-fuse": ("generalize_and_fuse", "GeneralizeAndFuse"),
     "lower-ktdp-views": ("lower_ktdp_views", "LowerKtdpViews"),

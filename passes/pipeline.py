@@ -76,6 +76,9 @@ KTIR_TO_SCHEDULE = ",".join([
     # A block of device memory several tiles copy identically is copied by one of
     # them in turn and forwarded to the others over the interconnect, where the
     # bound says that is cheaper.
+    "reuse-loaded-tiles",
+    # A tile of device memory that sibling loops all load is loaded by the first,
+    # which keeps it in a scratchpad buffer the later ones load.
     "materialize-phase-buffers",
     # Each program is phases: straight-line runs between the loops that hold compute.
     # A tensor is used only in the phase that makes it; one another phase needs goes
@@ -145,6 +148,7 @@ KTIR_TO_DFIR = ",".join([
 
 SCHEDULE_OPTIMIZATIONS = (
     "share-over-ring",
+    "reuse-loaded-tiles",
     "broadcast-promotion",
     "double-buffering",
     "parallelize-loops-across-instances",
@@ -153,7 +157,7 @@ SCHEDULE_OPTIMIZATIONS = (
 )
 """The passes ``ktir-to-dfir-unoptimized`` leaves out: no hoisting of loop-invariant
 transfers or instructions, no double buffering, one instance per core, no unrolling, no
-copy shared over the interconnect."""
+copy shared over the interconnect, no tile kept in the scratchpad for sibling loops."""
 
 SERIAL_LOWERING = "convert-ktdf-to-dfir{serial=true}"
 """The lowering of the naive schedule: each pipeline's tiles one at a time."""

@@ -1,7 +1,7 @@
 // The ktir-to-dfir-unoptimized pipeline is ktir-to-dfir without the schedule
-// optimizations: no share-over-ring after contraction-pipeline, no broadcast-promotion,
-// double-buffering or parallelize-loops-across-instances runs between stage-coarsening and
-// tile-size-selection, and no hoist-loop-invariants or unroll-short-loops after
+// optimizations: no share-over-ring or reuse-loaded-tiles after contraction-pipeline,
+// no broadcast-promotion, double-buffering or parallelize-loops-across-instances runs
+// between stage-coarsening and tile-size-selection, and no hoist-loop-invariants or unroll-short-loops after
 // convert-ktdf-to-dfir, which ktir-to-dfir does run, and it still ends in DataflowIR,
 // lowered serially: DMA-in waits for DMA-out's signal before the next tile (the full
 // pipeline has no signal between the two).
@@ -13,6 +13,7 @@
 
 // CHECK: IR Dump After ContractionPipeline (contraction-pipeline)
 // CHECK-NOT: IR Dump After ShareOverRing
+// CHECK-NOT: IR Dump After ReuseLoadedTiles
 // CHECK: IR Dump After StageCoarsening (stage-coarsening)
 // CHECK-NOT: IR Dump After BroadcastPromotion
 // CHECK-NOT: IR Dump After DoubleBuffering
@@ -33,6 +34,7 @@
 
 // FULL: IR Dump After ContractionPipeline (contraction-pipeline)
 // FULL: IR Dump After ShareOverRing (share-over-ring)
+// FULL: IR Dump After ReuseLoadedTiles (reuse-loaded-tiles)
 // FULL: IR Dump After StageCoarsening (stage-coarsening)
 // FULL: IR Dump After BroadcastPromotion (broadcast-promotion)
 // FULL: IR Dump After DoubleBuffering (double-buffering)
