@@ -29,6 +29,14 @@ each later one the larger of the copy and the forwarding averaged over the owner
 turn. A copy is shared when that total is less than every tile reading the block from
 device memory at every iteration (so not a product of one iteration, whose forwarding
 only adds to its latency).
+
+The groups need not be all the tiles that read a block: a group may be cut into runs
+of consecutive members (neighbours on the ring when the members are), each of a size
+dividing the group's, each with an owner reading the block. Larger runs read less from
+device memory (all tiles' copies share its port) and forward more (an owner sends one
+block per other member, from its stop and over the links between them); the bound
+picks the size (the 32 tiles of the SwiGLU block reading the same weights share them
+in runs of 8: 4 blocks through the port, 7 forwarded by each owner).
 """
 
 from __future__ import annotations
@@ -68,9 +76,10 @@ class ShareOverRing(ModulePass):
     loop indices and launch arguments, into the whole of a buffer defined outside the
     stage; in a module declaring a timed device with an interconnect.
 
-    Produces, per such copy whose tiles form groups of one size ``G > 1`` reading the
-    same block, in a grid that runs in one wave, where the bound says it is cheaper
-    (see the module docstring): the copy under an ``scf.if`` taken by the group's owner
+    Produces, per such copy whose tiles form groups of one size reading the same
+    block, in a grid that runs in one wave, where the bound says it is cheaper, with
+    the groups cut into runs of consecutive members of the size ``G > 1`` of the least
+    bound (see the module docstring): the copy under an ``scf.if`` taken by the group's owner
     of the iteration (``ktdf.tile_table`` of the tile's position in its group equal to
     the linear index of the normalized loops of static trips around the stage, modulo
     ``G``), marked ``ktdf.shared_over_ring`` (the positions); after its stage, ``G - 1``
@@ -94,9 +103,11 @@ class ShareOverRing(ModulePass):
         for transfer, stage in candidates:
             func = enclosing_function(transfer)
             grid = grid_of(func)
-            groups = _groups(transfer, grid, device)
+            readers = _groups(transfer, grid, device)
             iterations = prod(trips for *_, trips in _loops(stage))
-            if groups is None or not _cheaper(groups, _bytes(transfer), iterations, device):
+            groups = None if readers is None else _cheapest(readers, _bytes(transfer),
+                                                            iterations, device)
+            if groups is None:
                 continue
             if func not in linears:
                 linears[func] = linear_tile_id(_top_level(stage, func), grid)
@@ -172,25 +183,47 @@ def _bytes(transfer: ktdf.DataTransferOp) -> int:
 # ---------------------------------------------------------------------------------
 
 
-def _cheaper(groups: list[list[int]], nbytes: int, iterations: int, device: Device) -> bool:
-    """Whether the block read once per group and forwarded is bound lower, over the
-    ``iterations`` of the copy, than every tile reading it from device memory. Shared,
-    an iteration's forwarding follows its copy; with the buffers used in turn the next
+def _cheapest(readers: list[list[int]], nbytes: int, iterations: int,
+              device: Device) -> list[list[int]] | None:
+    """The groups of the least bound, over the ``iterations`` of the copy, among the
+    reader groups cut into runs of consecutive members of each size dividing theirs
+    (larger than one); None when none is bound lower than every tile reading the block
+    from device memory. Device memory serves one block per group, all tiles' copies
+    sharing its port; each owner sends one block per other member of its group from
+    its stop and over the links between them: larger groups read less from device
+    memory and forward more over the interconnect. Ties go to the smaller groups
+    (fewer forwarding stages)."""
+    size = len(readers[0])
+    tiles = sum(len(group) for group in readers)
+    best, least = None, iterations * _memory_cycles(tiles, nbytes, device)
+    for part in (part for part in range(2, size + 1) if size % part == 0):
+        groups = [group[at:at + part] for group in readers for at in range(0, size, part)]
+        cycles = _shared_cycles(groups, nbytes, iterations, device)
+        if cycles < least:
+            best, least = groups, cycles
+    return best
+
+
+def _memory_cycles(readers: int, nbytes: int, device: Device) -> float:
+    """Device memory's cycles for ``readers`` copies of a block at once: the port's
+    bandwidth shared by all cores, each core no faster than its DMA link."""
+    roof = device.roofline
+    return max(readers * nbytes / roof.device_memory_bytes_per_cycle,
+               nbytes / roof.dma_read_bytes_per_cycle)
+
+
+def _shared_cycles(groups: list[list[int]], nbytes: int, iterations: int,
+                   device: Device) -> float:
+    """The bound over the ``iterations`` of the copy read once per group and forwarded.
+    An iteration's forwarding follows its copy; with the buffers used in turn the next
     iteration's copy overlaps this one's forwarding, so the first iteration costs both
     (its owners the worst placed), each later one the larger of the two (the owners in
     turn, on average)."""
-    roof = device.roofline
-    tiles = sum(len(group) for group in groups)
     size = len(groups[0])
-
-    def memory(readers: int) -> float:
-        return max(readers * nbytes / roof.device_memory_bytes_per_cycle,
-                   nbytes / roof.dma_read_bytes_per_cycle)
-
-    first = memory(len(groups)) + max(_ring_cycles(groups, nbytes, [turn], device)
-                                      for turn in range(size))
-    later = max(memory(len(groups)), _ring_cycles(groups, nbytes, range(size), device))
-    return first + (iterations - 1) * later < iterations * memory(tiles)
+    memory = _memory_cycles(len(groups), nbytes, device)
+    first = memory + max(_ring_cycles(groups, nbytes, [turn], device) for turn in range(size))
+    later = max(memory, _ring_cycles(groups, nbytes, range(size), device))
+    return first + (iterations - 1) * later
 
 
 def _ring_cycles(groups: list[list[int]], nbytes: int, turns: Sequence[int],

@@ -22,6 +22,11 @@ FIFO in one chunk.
   SIMD engine multiplies the down product, reading the down weight through a permuted
   view, an element per transfer, and exceeds that bound: it fails on a schedule that
   re-reads.
+- Weights shared over the ring (``share-over-ring``): where the tiles share a weight,
+  it crosses device memory once for the chip instead of once per tile; the report's
+  bytes read plus written fall by the other tiles' reads of it against the same kernel
+  compiled without the pass (the check fails when nothing is shared), and the output
+  still matches numpy.
 """
 
 from __future__ import annotations
@@ -35,6 +40,7 @@ from test_matmul import DEVICES
 
 from ktc.arch.model import Device
 from ktc.benchmarks.kernels import swiglu_mlp
+from ktc.driver import Schedule
 from ktc.driver import compile as compile_kernel
 from ktc.runtime.executable import prepare
 from ktc.sim.check import differences, reduction_length
@@ -60,12 +66,36 @@ with a split, the intermediate dimension over 2 tiles per block of tokens, their
 partials added by an inter-tile reduce."""
 
 
+SHARED = [
+    ("spyre", (16, 64, 512, 2), 1),
+    ("toy", (6, 20, 96, 2), 2),
+]
+"""Device, sizes of ``swiglu_mlp`` and how many of its weights the two tiles share: on
+spyre the down weight (copied in 16 blocks; the gate and up weights are one copy each,
+whose forwarding would only follow it), on toy the gate and up weights (in k tiles)."""
+
+WITHOUT_SHARING = Schedule(skip=("share-over-ring",))
+
+
+def _report(text: str, device: str, arrays: dict, schedule: Schedule | None = None):
+    """The outputs of one run and its report."""
+    simulator = Simulator(DEVICES[device])
+    package = compile_kernel(text, DEVICES[device], "swiglu_mlp.mlir", schedule=schedule)
+    executable = prepare(package, simulator)
+    outputs = executable.launch(*arrays.values())
+    return outputs, executable.report()
+
+
 def _run(text: str, device: str, arrays: dict) -> tuple[dict, int]:
     """The outputs of one run and the bytes it issued through the device-memory port."""
-    simulator = Simulator(DEVICES[device])
-    executable = prepare(compile_kernel(text, DEVICES[device], "swiglu_mlp.mlir"), simulator)
-    outputs = executable.launch(*arrays.values())
-    return outputs, executable.report().issued_bytes
+    outputs, report = _report(text, device, arrays)
+    return outputs, report.issued_bytes
+
+
+def _differing(case, outputs: dict, arrays: dict) -> np.ndarray:
+    """Where the output differs from the numpy formula beyond the shared rule."""
+    length = reduction_length(Kernel.from_text(case.text, "swiglu_mlp"))
+    return differences(outputs["out"], formula(arrays), "f16", length)[0]
 
 
 def needed_bytes(device: str, tokens: int, hidden: int, intermediate: int, grid: int,
@@ -88,8 +118,7 @@ def test_block_matches_numpy(device, sizes):
     case = swiglu_mlp(*sizes)
     arrays = case.inputs(seed=5)
     outputs, _ = _run(case.text, device, arrays)
-    length = reduction_length(Kernel.from_text(case.text, "swiglu_mlp"))
-    differ, _ = differences(outputs["out"], formula(arrays), "f16", length)
+    differ = _differing(case, outputs, arrays)
     assert not differ.any(), f"{int(differ.sum())} of {differ.size} elements differ"
 
 
@@ -118,3 +147,16 @@ def test_the_simd_engine_reads_the_down_weight_an_element_a_transfer():
     case = swiglu_mlp(*sizes)
     _, issued = _run(case.text, "spyre", case.inputs(seed=5))
     assert issued > 1.1 * needed_bytes("spyre", *sizes)
+
+
+@pytest.mark.parametrize("device, sizes, shared", SHARED)
+def test_a_shared_weight_crosses_device_memory_once(device, sizes, shared):
+    tokens, hidden, intermediate, grid = sizes
+    case = swiglu_mlp(*sizes)
+    arrays = case.inputs(seed=5)
+    outputs, report = _report(case.text, device, arrays)
+    _, alone = _report(case.text, device, arrays, WITHOUT_SHARING)
+    memory = Device.load(DEVICES[device]).device_memory
+    weight = 2 * hidden * intermediate
+    assert alone.bytes[memory] - report.bytes[memory] == shared * (grid - 1) * weight
+    assert not _differing(case, outputs, arrays).any()
