@@ -6,6 +6,10 @@ vector (innermost) dimension holds one element per vector, a scalar the compute
 engine must see in every lane. Two device limits get in the way: a load unit that
 cannot fetch an access that small (its word is wider, or no access granularity
 fits), and a compute engine that cannot splat a scalar across its lanes itself.
+Where the engine filling the compute engine's FIFO cannot splat the scalar into it
+either (its link does not carry a scalar that size), an engine that copies within
+the scratchpad broadcasts it into a staging row there, which the filler loads as a
+vector.
 """
 
 from __future__ import annotations
@@ -22,6 +26,7 @@ from xdsl.dialects.builtin import (
     FixedBitwidthType,
     MemRefType,
     ModuleOp,
+    StringAttr,
     TensorType,
     i64,
 )
@@ -29,13 +34,15 @@ from xdsl.dialects.linalg.ops import GenericOp
 from xdsl.ir import Attribute, SSAValue
 from xdsl.ir.affine import AffineConstantExpr, AffineExpr, AffineMap
 from xdsl.passes import ModulePass
-from xdsl.rewriter import Rewriter
+from xdsl.rewriter import InsertPoint, Rewriter
 
 from ktc.arch.model import kind_name
-from ktc.arch.model import Device, EngineKind, device_of
-from ktc.dialects.diagnostics import KtcError, where
+from ktc.arch.model import ENGINE, Device, EngineKind, device_of
+from ktc.dialects.diagnostics import KtcError, located, where
 from ktc.dialects.ktdf import (
+    CreateTokenOp,
     DataTransferOp,
+    FifoAllocateOp,
     FifoSlotType,
     PrivateOp,
     ReadFromFifoOp,
@@ -43,6 +50,7 @@ from ktc.dialects.ktdf import (
     set_masked,
 )
 from ktc.dialects.ktdp import ConstructMemoryViewOp
+from ktc.passes.utils.resources import add_resources
 
 
 @dataclass(frozen=True)
@@ -69,8 +77,21 @@ class ScalarBroadcastLegalization(ModulePass):
       identity in the innermost dimension, in every generic reading that FIFO
       read (of one vector width). The engine filling the FIFO must have
       ``simd.splat`` and its link must allow a scalar-sized transfer
-      (``transfer_granularity``), otherwise the device cannot broadcast the
-      scalar and the pass fails.
+      (``transfer_granularity``);
+    * where it cannot (no splat, or a link that does not carry the scalar), a new
+      stage before the filler's, run by an engine that reads the memory the filler
+      reads and writes it back over links of its own (on Spyre the ring stop, on a
+      chip whose DMA engine reads and writes its scratchpad that engine), copies the
+      scalar with ``transfer_mode = "splat"`` (a stride-0 copy) into a staging row of
+      the vector's width in that memory (``ktdf.private``, with the token joining
+      the stages); the filler moves that row into the widened FIFO as a plain
+      vector. The choice is the device's links and features, never its name.
+      Otherwise the device cannot broadcast the scalar and the pass fails.
+
+    A generic whose vector (innermost) dimension has one element takes the scalar
+    as it is; when such generics share a FIFO read with wider ones, the wider ones
+    get a read of their own, from a FIFO slot filled by a copy of the filler's
+    transfer.
     """
 
     name = "scalar-broadcast-legalization"
@@ -107,7 +128,6 @@ def _scalar_inputs(generic: GenericOp) -> list[tuple[int, ReadFromFifoOp]]:
 def _legalize(read: ReadFromFifoOp, inputs: list[tuple[GenericOp, int]], device: Device) -> None:
     """One FIFO read of a scalar, and the generics taking it as the inputs ``inputs``
     (generic, operand index): legalized once for all of them."""
-    generic, index = inputs[0]
     slot_type = read.fifo_slot.type
     assert isinstance(slot_type, FifoSlotType)
     element = slot_type.element_type
@@ -116,7 +136,10 @@ def _legalize(read: ReadFromFifoOp, inputs: list[tuple[GenericOp, int]], device:
     if not transfers:
         return
     compute = device.engine(kind_name(slot_type.destination))
-    if not compute.splat:
+    wide = [(generic, index) for generic, index in inputs if _vector_extent(generic) != 1]
+    splats = bool(wide) and not compute.splat
+    if splats:
+        generic, index = wide[0]
         what = f"'linalg.generic' cannot take operand #{index} as a scalar broadcast over the vector"
         count = prod(read.result.type.get_shape())
         if count != 1:
@@ -124,13 +147,45 @@ def _legalize(read: ReadFromFifoOp, inputs: list[tuple[GenericOp, int]], device:
                 f"{what}: it holds {count} elements per vector, and a splat broadcasts one",
                 where(generic),
             )
-        _check_splat(transfers[-1], slot_type, compute, scalar, device, what, generic)
+        copier = _broadcaster(transfers[-1], slot_type, compute, scalar, device, what, generic)
     for transfer in transfers[:-1]:
         engine = device.engine(_runner(transfer))
         if not _fetches(engine, _source_memory(transfer, device), scalar):
             _widen(transfer, device.lanes(element))
-    if not compute.splat:
-        _splat(inputs, read, transfers[-1])
+    if not splats:
+        return
+    filler = transfers[-1]
+    if any((use.operation, use.index) not in wide for use in read.result.uses):
+        read, filler = _fork(read, filler, wide)
+    _splat(wide, read, filler, copier)
+
+
+def _vector_extent(generic: GenericOp) -> int:
+    """The extent of the generic's vector (innermost) loop dimension."""
+    return _extent(generic, len(generic.iterator_types) - 1)
+
+
+def _fork(read: ReadFromFifoOp, transfer: DataTransferOp,
+          inputs: list[tuple[GenericOp, int]]) -> tuple[ReadFromFifoOp, DataTransferOp]:
+    """A FIFO slot of its own for ``inputs`` (generic, operand index), which other
+    ops also read through ``read``: filled by a copy of ``transfer``, the filler's, and
+    read beside ``read``; the generics take that read instead. Returns the new read
+    and transfer."""
+    stage = transfer.parent_op()
+    assert isinstance(stage, StageOp)
+    [slot] = add_resources(stage.parent_op(), [FifoAllocateOp([read.fifo_slot.type])])
+    copy = located(DataTransferOp(
+        transfer.source, list(transfer.static_source_sizes.get_values()), slot,
+        list(transfer.static_dest_sizes.get_values()),
+        (transfer.source_map.data, list(transfer.source_indices)),
+        attributes=dict(transfer.attributes),
+    ), transfer)
+    Rewriter.insert_op(copy, InsertPoint.after(transfer))
+    own = located(ReadFromFifoOp(slot, read.result.type), read)
+    Rewriter.insert_op(own, InsertPoint.after(read))
+    for generic, index in inputs:
+        generic.operands = [*generic.operands[:index], own.result, *generic.operands[index + 1:]]
+    return own, copy
 
 
 def _feeding(slot: SSAValue) -> list[DataTransferOp]:
@@ -206,7 +261,7 @@ def _widen(transfer: DataTransferOp, width: int) -> None:
         _retype_resource(buffer, wide)
 
 
-def _check_splat(
+def _broadcaster(
     transfer: DataTransferOp,
     slot_type: FifoSlotType,
     compute: EngineKind,
@@ -214,8 +269,33 @@ def _check_splat(
     device: Device,
     what: str,
     generic: GenericOp,
-) -> None:
-    """The engine filling the FIFO must splat, over a link that carries a scalar."""
+) -> str | None:
+    """None when the engine filling the FIFO splats the scalar into it, over links
+    that carry it; otherwise the engine kind that copies it into a staging row of the
+    memory the filler reads (``_copier``); an error when there is none."""
+    refusal = _splat_refusal(transfer, slot_type, compute, scalar, device)
+    if refusal is None:
+        return None
+    memory = _source_memory(transfer, device)
+    copier = _copier(device, memory)
+    if copier is None:
+        raise KtcError(
+            f"{what}: device @{device.name} cannot splat it: {refusal}, and no engine "
+            f"copies within \"{memory}\" to fill a row with it",
+            where(generic),
+        )
+    return copier
+
+
+def _splat_refusal(
+    transfer: DataTransferOp,
+    slot_type: FifoSlotType,
+    compute: EngineKind,
+    scalar: int,
+    device: Device,
+) -> str | None:
+    """Why the engine filling the FIFO cannot splat the scalar into it (it lacks the
+    splat feature, or a link on the way does not carry the scalar); None if it can."""
     filler = _runner(transfer)
     if not device.engine(filler).splat:
         engines = (
@@ -224,25 +304,38 @@ def _check_splat(
             else f"\"{compute.kind}\" (the compute engine) and \"{filler}\" (which fills "
             "its FIFO) lack"
         )
-        raise KtcError(
-            f"{what}: device @{device.name} cannot splat it: {engines} the simd splat feature",
-            where(generic),
-        )
+        return f"{engines} the simd splat feature"
     source, dest = (device.node(kind_name(end)) for end in (slot_type.source, slot_type.destination))
     for link in device.path(source, dest):
         if link.granularity and scalar not in link.granularity:
-            raise KtcError(
-                f"{what}: the link from \"{link.source.kind}\" to \"{link.target.kind}\" does "
-                f"not carry a {scalar}-byte scalar (transfer granularity "
-                f"{list(link.granularity)})",
-                where(generic),
-            )
+            return (f"the link from \"{link.source.kind}\" to \"{link.target.kind}\" does "
+                    f"not carry a {scalar}-byte scalar (transfer granularity "
+                    f"{list(link.granularity)})")
+    return None
+
+
+def _copier(device: Device, memory: str) -> str | None:
+    """The kind of an engine that loads from and stores to ``memory`` over a link
+    from it and a link back into it (a copy within the memory), if the device has
+    one."""
+    node = device.node(memory)
+    writers = {link.source for link in device.links if link.target == node}
+    for link in device.links:
+        engine = link.target
+        if link.source != node or engine.role != ENGINE or engine not in writers:
+            continue
+        kind = device.engine(engine.kind)
+        moves = (kind.load, kind.store)
+        if all(feature is not None and memory in feature.word_sizes for feature in moves):
+            return engine.kind
+    return None
 
 
 def _splat(inputs: list[tuple[GenericOp, int]], read: ReadFromFifoOp,
-           transfer: DataTransferOp) -> None:
+           transfer: DataTransferOp, copier: str | None) -> None:
     """Fill the FIFO with the scalar repeated over the vector dimension, and read it
-    as a vector, in every generic taking it (``inputs``: generic, operand index)."""
+    as a vector, in every generic taking it (``inputs``: generic, operand index): the
+    filler splats it (``copier`` None), or moves the row ``copier`` fills with it."""
     widths = {_extent(generic, len(generic.iterator_types) - 1) for generic, _ in inputs}
     if len(widths) != 1:
         raise KtcError(
@@ -264,8 +357,44 @@ def _splat(inputs: list[tuple[GenericOp, int]], read: ReadFromFifoOp,
     _retype_resource(read.fifo_slot, wide_slot)
     sizes = list(transfer.static_dest_sizes.get_values())
     transfer.properties["static_dest_sizes"] = DenseArrayBase.from_list(i64, [*sizes[:-1], width])
-    transfer.make_splat()
+    if copier is None:
+        transfer.make_splat()
+    else:
+        _stage_row(transfer, copier, width)
     Rewriter.replace_value_with_new_type(read.result, TensorType(slot_type.element_type, shape))
+
+
+def _stage_row(transfer: DataTransferOp, copier: str, width: int) -> None:
+    """Copy the element ``transfer`` reads, stride 0, into a new staging row of
+    ``width`` elements in its memory, in a stage run by ``copier`` just before
+    ``transfer``'s, and make ``transfer`` move that row."""
+    stage = transfer.parent_op()
+    assert isinstance(stage, StageOp)
+    source_type = transfer.source.type
+    assert isinstance(source_type, MemRefType)
+    sizes = list(transfer.static_source_sizes.get_values())
+    row_sizes = [*sizes[:-1], width]
+    row_type = MemRefType(source_type.element_type, row_sizes,
+                          memory_space=source_type.memory_space)
+    row, token = add_resources(stage.parent_op(),
+                               [memref.AllocOp([], [], row_type), CreateTokenOp()])
+    origin = (AffineMap(0, 0, (AffineExpr.constant(0),) * len(row_sizes)), [])
+    copy = located(DataTransferOp(
+        transfer.source, sizes, row, row_sizes,
+        (transfer.source_map.data, list(transfer.source_indices)), origin,
+    ), transfer)
+    copy.make_splat()
+    Rewriter.insert_op(
+        StageOp(list(stage.depends_in), [token], [copy], [StringAttr(copier)]),
+        InsertPoint.before(stage),
+    )
+    waits = StageOp([token], list(stage.depends_out), stage.detach_region(stage.body),
+                    list(stage.applicable_units.data))
+    Rewriter.replace_op(stage, waits)
+    Rewriter.replace_op(transfer, located(DataTransferOp(
+        row, row_sizes, transfer.destination, list(transfer.static_dest_sizes.get_values()), origin,
+        attributes=dict(transfer.attributes),
+    ), transfer))
 
 
 def _reads_constant_last(generic: GenericOp, index: int) -> bool:

@@ -39,8 +39,23 @@ class Transfers:
             self.send(dest.value, self.load_into_fifo(op), op)
         elif to_tiles(op) is not None:
             self.copy_between_cores(op)
+        elif op.is_splat:
+            self.splat_dma(op)
         else:
             self.dma(op)
+
+    def splat_dma(self, op: DataTransferOp) -> None:
+        """A copy of one element over a block: a DMA from the element seen in the
+        block's shape with every stride 0."""
+        for side in (op.source_side, op.dest_side):
+            self._unmasked(side, op)
+        written = self.views.view(op.dest_side, contiguous=False, user=op)
+        if DYNAMIC_INDEX in written.type.get_shape():
+            raise KtcError("a splat copy into a block of a size known only at run time is "
+                           "not lowered", where(op))
+        read = self.views.view(op.source_side, contiguous=True, user=op,
+                               broadcast=written.type.get_shape())
+        self.p.emit(DmaOp.build(operands=[read, written]))
 
     def dma(self, op: DataTransferOp) -> None:
         """A copy between memories; a side in a masked view moves only the part inside

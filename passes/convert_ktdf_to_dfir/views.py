@@ -79,7 +79,7 @@ class Views:
 
     def view(self, side, contiguous: bool, user: Operation, unit: SSAValue | None = None,
              valid: list[Index] | None = None, shape_as: list[int] | None = None,
-             piece: Sequence[Index] = ()) -> SSAValue:
+             piece: Sequence[Index] = (), broadcast: Sequence[Index] | None = None) -> SSAValue:
         """A view of the block a transfer side moves: the block's shape (unit
         dimensions dropped) with the memory's strides, or one row of its elements when
         ``contiguous`` (an error if they are not); ``valid`` replaces that shape (the
@@ -87,7 +87,9 @@ class Views:
         program computes (the rows of a partial last tile) is a dynamic dimension of
         the view. With ``shape_as``, the block in that shape (``reshaped``). With
         ``piece``, only the part of the block at those positions of its leading
-        dimensions (one DMA per such part, for dimensions whose strides come at launch)."""
+        dimensions (one DMA per such part, for dimensions whose strides come at launch).
+        With ``broadcast``, the block's one element seen in that shape, every stride 0
+        (the source of a splat copy)."""
         memory, base, strides, element = self.root(side.value, user)
         a = self.p.arith
         address = a.add(base, a.mul(self._offset(side, strides), _element_bytes(element)))
@@ -108,6 +110,8 @@ class Views:
                 total = a.mul(total, size)
             shape, layout = [total], [1]
         shape = valid if valid is not None else shape
+        if broadcast is not None:
+            shape, layout = list(broadcast), [0] * len(broadcast)
         if not all(isinstance(stride, int) for stride in layout):
             raise KtcError("a DMA of a block spanning a dimension whose stride is known only "
                            "at launch is not lowered (a descriptor's strides are constants)", where(user))

@@ -67,6 +67,7 @@ def collapse(nest: scf.ForOp) -> bool:
     piece's. Nothing changes unless the nest's loops count from 0 by 1, its
     innermost body holds only pure ops and transfers, and the transfers write
     distinct memories that none of them reads (so moving them apart keeps order).
+    A splat transfer stays: it reads one element, which the pieces do not share.
     """
     loops = _perfect(nest)
     if loops is None:
@@ -81,7 +82,7 @@ def collapse(nest: scf.ForOp) -> bool:
     mapping: dict[SSAValue, SSAValue] = {loop.body.block.args[0]: zero.result for loop in loops}
     replaced = False
     for transfer in transfers:
-        whole = _whole(transfer, loops, mapping)
+        whole = None if transfer.is_splat else _whole(transfer, loops, mapping)
         if whole is None:
             continue
         Rewriter.insert_op([zero] if not replaced else [], InsertPoint.before(nest))

@@ -1,6 +1,7 @@
 // The load unit of Inputs/vector-fifo.mlir can splat, but its FIFO into the SFU
 // carries only whole 16-byte vectors, so the 2-byte scalar cannot travel on it to
-// be splatted: the device cannot broadcast it.
+// be splatted, and no engine of the device both reads and writes its scratchpad to
+// copy the scalar into a staging row: the device cannot broadcast it.
 
 // RUN: ktc-opt %s --arch %S/Inputs/vector-fifo.mlir -p scalar-broadcast-legalization --verify-diagnostics
 
@@ -32,7 +33,7 @@ func.func @row_scalar(%A: memref<4x8xf16, "DDR">, %b: memref<4x1xf16, "DDR">, %C
       %x = ktdf.read_from_fifo %p#2 : <"L1LU" -> "SFU", 8xf16> -> tensor<1x8xf16>
       %s = ktdf.read_from_fifo %p#3 : <"L1LU" -> "SFU", 1xf16> -> tensor<1x1xf16>
       %e = tensor.empty() : tensor<1x8xf16>
-      // expected-error@+1 {{'linalg.generic' cannot take operand #1 as a scalar broadcast over the vector: the link from "L1LU" to "SFU" does not carry a 2-byte scalar (transfer granularity [16])}}
+      // expected-error@+1 {{'linalg.generic' cannot take operand #1 as a scalar broadcast over the vector: device @vector_fifo cannot splat it: the link from "L1LU" to "SFU" does not carry a 2-byte scalar (transfer granularity [16]), and no engine copies within "L1" to fill a row with it}}
       %z = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, 0)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%x, %s : tensor<1x8xf16>, tensor<1x1xf16>) outs(%e : tensor<1x8xf16>) {
       ^bb0(%u: f16, %v: f16, %o: f16):
         %d = arith.subf %u, %v : f16
