@@ -26,7 +26,13 @@ on spyre), an output tile's blocks of accumulators (as wide as the unit's lanes)
 shared out over them: zeroing, streaming and multiplying, and draining each run as a
 ``ktdf.parallel`` over the blocks, each sub-core's load unit feeding its own unit from
 the k tiles the DMA copied once into the scratchpad they share, and its store unit
-draining its blocks. The contraction's result is that buffer, loaded and rounded once
+draining its blocks. When the kernel only stores the product (one ``ktdp.store`` of
+it, the accumulator zero, into a box of a memory view whose tile is known before the
+product), each output tile is stored as soon as it is drained: its part of the result
+buffer is loaded, rounded to the stored type into a scratchpad buffer of one output
+tile, and the DMA copies that buffer, rows whole, to the tile's place in device memory,
+so the store overlaps the next output tile's products and each row written is
+contiguous. Otherwise the contraction's result is that buffer, loaded and rounded once
 to the result's type: written once, after the last product (and, when a reduction
 reads it, stored rounded into a scratchpad buffer and loaded back, as on the SIMD
 engine below).
@@ -44,7 +50,6 @@ back, so that its readers are a chain of their own, tiled as they need.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from math import prod
 from dataclasses import dataclass, field
 from math import prod
 
@@ -87,6 +92,7 @@ from ktc.passes.analysis.contractions import (
     matmul_maps,
     units_sharing,
 )
+from ktc.passes.utils.affine import box
 from ktc.passes.utils.ir import enclosing_function, erase_unused
 from ktc.passes.utils.loops import static_trip_count
 from ktc.passes.utils.phases import programs
@@ -135,8 +141,15 @@ class ContractionPipeline(ModulePass):
     output tile of several blocks, the zeroing, the streaming and multiplying, and the
     draining each a stage (on their kinds) holding a ``ktdf.parallel`` over the blocks
     (``num_instances`` the units, lower bound 0, step 1) whose body is one pipeline
-    for its block, its FIFOs private to it, the DMA stage staying outside; after it,
-    an access tile of that buffer loaded, converted to the result type (a non-zero accumulator added) in place of the contraction's result
+    for its block, its FIFOs private to it, the DMA stage staying outside. When the
+    product's one use is a ``ktdp.store`` of it (zero accumulator) into an identity-order
+    box of a memory view whose tile's operands are defined before the product: an
+    ``scf.for`` over the output tiles, each iteration that pipeline for one tile, then
+    the tile's part of the result buffer loaded, rounded (``arith.truncf``) and stored
+    into a scratchpad buffer of one output tile (allocated at the function's start), and
+    a pipeline of one stage on the engine copying scratchpad to device memory moving that
+    buffer to the tile's place in the view; the kernel's store erased. Otherwise, after
+    the pipeline, an access tile of that buffer loaded, converted to the result type (a non-zero accumulator added) in place of the contraction's result
     (stored and loaded back, as below, when a reduction reads it); the loads, tiles and
     loop erased. For the SIMD engine: the generic with k innermost in
     both inputs, an input stored otherwise loaded through a permuted view, without
@@ -254,9 +267,14 @@ class _Schedule:
         self.accumulators = memref.AllocOp([], [], MemRefType(
             self.acc, [t.n // t.block, t.m, t.block], memory_space=StringAttr(self.unit.accumulators)))
         entry = enclosing_function(anchor).body.block
+        self.stored = self._stored_whole(anchor)
+        self.rounded = (memref.AllocOp([], [], MemRefType(
+            self.stored.data_tile.type.get_element_type(), [t.m, t.n],
+            memory_space=StringAttr(device.scratchpad))) if self.stored is not None else None)
         self.panel = self._panel()
         self.streamed = self._streamed()
         allocated = [self.result_buffer, self.accumulators, *([self.panel] if self.panel else []),
+                     *([self.rounded] if self.rounded else []),
                      *(copy for copies in self.streamed.values() for copy in copies)]
         Rewriter.insert_op(allocated, InsertPoint.at_start(entry))
         self.staged = self._stage_lhs(entry, anchor) if self.lhs is None else None
@@ -265,6 +283,31 @@ class _Schedule:
             _locate(built, c.op.location)
         Rewriter.insert_op([*self.hoisted, outer], InsertPoint.before(anchor))
         self._replace_result(anchor)
+
+    def _stored_whole(self, anchor: Operation) -> ktdp.StoreOp | None:
+        """The kernel's one use of the product (accumulated from zero), when it is a
+        store of the whole of it into a box of a memory view of constant strides, the
+        innermost 1, whose tile is known before the product (so each output tile can
+        be stored as soon as it is drained); else None."""
+        c = self.c
+        result = self.loop.results[0] if self.loop is not None else c.result
+        init = self.loop.iter_args[0] if self.loop is not None else c.init
+        uses = list(result.uses)
+        if not is_zero(init) or len(uses) != 1:
+            return None
+        store = uses[0].operation
+        if not isinstance(store, ktdp.StoreOp) or store.data_tile is not result:
+            return None
+        target = store.access_tile.owner
+        view = target.base.owner if isinstance(target, ktdp.ConstructAccessTileOp) else None
+        if (not isinstance(view, ktdp.ConstructMemoryViewOp) or view.strides
+                or list(view.static_strides.get_values())[-1] != 1
+                or target.access_tile_order.data != AffineMap.identity(2)
+                or target.access_tile_set.data != box([self.M, self.N])
+                or not all(_before(value, anchor) for value in target.operands)):
+            return None
+        type_with_memory(view, self.device)
+        return store
 
     def _stage_lhs(self, entry: Block, anchor: Operation) -> memref.AllocOp:
         """A computed on chip, stored row-major into a scratchpad buffer of its shape
@@ -333,14 +376,51 @@ class _Schedule:
 
     # The pipeline -----------------------------------------------------------------
 
-    def _outer(self) -> ktdf.PipelineOp:
+    def _outer(self) -> Operation:
         t = self.tiles
         tiles = (self.M // t.m) * (self.N // t.n)
-        body = self._loops([tiles], lambda tile: [
-            self._zero(), *self._over_k(tile), self._drain_pipeline(tile)])
         units = [StringAttr(kind) for kind in
                  (_dma_kind(self.device), self.unit.feeds[0], self.unit.kind, self.unit.drains[0])]
-        return _pipeline([(body, units)])
+        if self.stored is None:
+            body = self._loops([tiles], lambda tile: [
+                self._zero(), *self._over_k(tile), self._drain_pipeline(tile)])
+            return _pipeline([(body, units)])
+        return self._loops([tiles], lambda tile: [
+            _pipeline([([self._zero(), *self._over_k(tile), self._drain_pipeline(tile)], units)]),
+            *self._epilogue(tile)])[0]
+
+    def _epilogue(self, tile: SSAValue) -> list[Operation]:
+        """Output tile ``tile`` of the result buffer loaded, rounded to the result's
+        type into a scratchpad buffer of one output tile, and that buffer copied to
+        its place in the kernel's output (its rows whole, each contiguous in device
+        memory)."""
+        t = self.tiles
+        store = self.stored
+        row, column = self._origin(AffineExpr.dimension(0))
+        part = box_tile(self.result_buffer.memref, AffineMap(1, 0, (row, column)), [tile], [t.m, t.n])
+        load = ktdp.LoadOp.build(operands=[part.result], result_types=[TensorType(self.acc, [t.m, t.n])])
+        ops: list[Operation] = [part, load]
+        value = load.result
+        element = store.data_tile.type.get_element_type()
+        if element != self.acc:
+            ops.append(arith.TruncFOp(value, TensorType(element, [t.m, t.n])))
+            value = ops[-1].result
+        into = box_tile(self.rounded.memref, origin(2), [], [t.m, t.n])
+        ops += [into, ktdp.StoreOp.build(operands=[value, into.result])]
+        target = store.access_tile.owner
+        view = target.base.owner
+        output = _Operand(None, target, view.result, list(view.static_strides.get_values()), False)
+        moved: list[Operation] = []
+        at = self._offset(output, {}, (row, column), [tile], moved)
+        source = _cast(self.rounded.memref, 0, [t.m, t.n], [t.n, 1], moved)
+        dest = _cast(view.result, at, [t.m, t.n], output.strides, moved)
+        moved.append(ktdf.DataTransferOp(source, [t.m, t.n], dest, [t.m, t.n],
+                                         source_access=(origin(2), []), dest_access=(origin(2), [])))
+        dma = [StringAttr(_dma_kind(self.device, self.device.scratchpad, self.device.device_memory))]
+        ops.append(_pipeline([(moved, dma)]))
+        for op in ops:
+            _locate(op, store.location)
+        return ops
 
     def _over_k(self, tile: SSAValue) -> list[Operation]:
         """The kernel's loop (from 0 in steps of 1) around the loop over k tiles."""
@@ -631,6 +711,13 @@ class _Schedule:
         c = self.c
         result = self.loop.results[0] if self.loop is not None else c.result
         init = self.loop.iter_args[0] if self.loop is not None else c.init
+        if self.stored is not None:
+            target = self.stored.access_tile.owner
+            Rewriter.erase_op(self.stored)
+            Rewriter.erase_op(anchor)
+            loaded = [o for o in (self.lhs, self.rhs) if o is not None]
+            erase_unused([target, *(op for o in loaded for op in (o.load, o.tile)), init.owner])
+            return
         tile = box_tile(self.result_buffer.memref, origin(2), [], [self.M, self.N])
         load = ktdp.LoadOp.build(operands=[tile.result], result_types=[TensorType(self.acc, [self.M, self.N])])
         ops: list[Operation] = [tile, load]
@@ -648,6 +735,18 @@ class _Schedule:
         Rewriter.erase_op(anchor)
         loaded = [o for o in (self.lhs, self.rhs) if o is not None]
         erase_unused([*(op for o in loaded for op in (o.load, o.tile)), init.owner])
+
+
+def _before(value: SSAValue, anchor: Operation) -> bool:
+    """Whether ``value`` is defined before ``anchor``: an argument of a block around
+    it, or an op before it in its block or in a block around it."""
+    if isinstance(value, BlockArgument):
+        return value.block.parent_op() is None or value.block.parent_op().is_ancestor(anchor)
+    owner = value.owner
+    at = anchor
+    while at is not None and at.parent is not owner.parent:
+        at = at.parent_op()
+    return at is not None and owner.is_before_in_block(at)
 
 
 def _copy_of(view: SSAValue, at: SSAValue, buffer: SSAValue, into: SSAValue | int,
@@ -878,9 +977,11 @@ def _permuted_set(coordinates: AffineSet, order: list[int]) -> AffineSet:
 # ---------------------------------------------------------------------------------
 
 
-def _dma_kind(device: Device) -> str:
-    """The engine that copies from device memory into the scratchpad."""
-    route = device.path(device.node(device.device_memory), device.node(device.scratchpad))
+def _dma_kind(device: Device, source: str | None = None, target: str | None = None) -> str:
+    """The engine that copies from ``source`` into ``target`` (by default from device
+    memory into the scratchpad)."""
+    route = device.path(device.node(source or device.device_memory),
+                        device.node(target or device.scratchpad))
     return next(link.target.kind for link in route if link.target.role == ENGINE)
 
 

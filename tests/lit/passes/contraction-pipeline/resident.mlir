@@ -12,6 +12,7 @@
 // CHECK-NEXT:    memref.alloc() : memref<32x16xf32, "L1">
 // CHECK-NEXT:    memref.alloc() : memref<2x8x8xf32, "PT_ACC">
 // CHECK-NEXT:    %[[PANEL:.+]] = memref.alloc() : memref<4x2x16x8xf16, "L1">
+// CHECK-NEXT:    memref.alloc() : memref<8x16xf16, "L1">
 // CHECK-NEXT:    memref.alloc() : memref<4x8x4xf16, "L1">
 // CHECK-NEXT:    memref.alloc() : memref<4x8x4xf16, "L1">
 // CHECK:         scf.for %[[TILE:.+]] = %{{.+}} to %{{.+}} step
