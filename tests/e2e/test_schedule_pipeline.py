@@ -9,17 +9,24 @@ on the unit.)"""
 from pathlib import Path
 
 import pytest
+from xdsl.dialects import affine, arith, memref
 
 from conftest import CORPUS_IN_SCOPE, DEVICES, EXAMPLES, corpus_kernel, run_pipeline, refused
 from ktc.arch.model import device_of
 from ktc.dialects.ktdf import DataTransferOp, PipelineOp, StageOp
 from ktc.passes.convert_ktdf_to_dfir.plan import ring_table
 
+ADDRESSING = (affine.ApplyOp, arith.ConstantOp, memref.ReinterpretCastOp)
+"""Ops that compute where a copy reads or writes."""
+
 
 def _copies_only(stage: StageOp) -> bool:
     """A stage that only copies (the index views of a copy moved a run at a time, read
-    by the pipelines after it)."""
-    return all(isinstance(op, DataTransferOp) for op in stage.body.block.ops)
+    by the pipelines after it; a contraction's output tile, rounded into the
+    scratchpad, copied to its place): copies, and the offsets and views they address."""
+    ops = list(stage.body.block.ops)
+    return (any(isinstance(op, DataTransferOp) for op in ops)
+            and all(isinstance(op, (DataTransferOp, *ADDRESSING)) for op in ops))
 
 
 def check_schedule(module) -> None:
