@@ -93,6 +93,7 @@ typedef struct {
     i64 *copies; int copies_head, copies_count; /* completion times of copies in flight (a ring) */
     i64 busy, starved, backpressured, busy_until, vector_cycles;
     i64 matrix_cycles; /* issue cycles of its matrix unit's steps (ktc.sim.matrix) */
+    i64 matrix_macs;   /* multiply-accumulates of its matrix unit's products */
     i64 unit_vid[VREGS]; /* per register, the vector the matrix unit last made in it (0: none) */
     i64 s[SREGS];
     int vdtype[VREGS]; i64 vlen[VREGS], vid[VREGS], ready[VREGS]; char vset[VREGS];
@@ -953,8 +954,8 @@ static i64 step(Core *c, Engine *e, int index, const Ins *in) {
         return following;
     }
     case OP_VMMA: {
-        /* a: dst, acc, a, b, issue cycles, fill, drain, dtype; list: source type and the
-           lengths of a, b and acc (ktc.sim.matrix: the checks that fail are the Python
+        /* a: dst, acc, a, b, issue cycles, fill, drain, dtype; list: source type, the
+           lengths of a, b and acc, and the product's multiply-accumulates (ktc.sim.matrix: the checks that fail are the Python
            engines' to report) */
         int st = starves(c, e, index, &a[2], 2);
         if (st) return st == 1 ? STOP : BAIL;
@@ -972,6 +973,7 @@ static i64 step(Core *c, Engine *e, int index, const Ins *in) {
         set_vector(e, a[0], (int)a[7], l[3], vid, c->now + a[4] + a[5] + a[6]);
         e->unit_vid[a[0]] = vid + 1;
         e->matrix_cycles += a[4];
+        e->matrix_macs += l[4];
         busy(e, c->now, c->now + a[4]);
         return hold(c, e, index, c->now + a[4], following);
     }
@@ -1695,10 +1697,11 @@ static PyObject *core_figures(Core *c, PyObject *noargs) {
     PyObject *engines = PyTuple_New(c->nengines);
     for (int i = 0; i < c->nengines; i++) {
         Engine *e = &c->engines[i];
-        PyTuple_SET_ITEM(engines, i, Py_BuildValue("(LLLLLiLLi)", (long long)e->busy, (long long)e->starved,
+        PyTuple_SET_ITEM(engines, i, Py_BuildValue("(LLLLLiLLLi)", (long long)e->busy, (long long)e->starved,
                                                    (long long)e->backpressured, (long long)e->busy_until,
                                                    (long long)e->vector_cycles, e->done,
-                                                   (long long)e->matrix_cycles, (long long)e->pc, e->block));
+                                                   (long long)e->matrix_cycles, (long long)e->matrix_macs,
+                                                   (long long)e->pc, e->block));
     }
     PyObject *order = PyList_New(c->nkind_order);
     for (int i = 0; i < c->nkind_order; i++) {

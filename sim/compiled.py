@@ -123,7 +123,7 @@ def _vmma(i: isa.Vmma, kind) -> tuple:
     if unit is None or matrix.unfit(i, unit, kind.kind):
         raise Unsupported("matrix unit")
     return ((i.dst, i.acc, i.a, i.b, unit.cycles(i.m, i.k, i.n), unit.fill, unit.drain, _type(i.dtype)),
-            (_type(i.source_type), i.m * i.k, i.k * i.n, i.m * i.n))
+            (_type(i.source_type), i.m * i.k, i.k * i.n, i.m * i.n, i.m * i.k * i.n))
 
 
 def _view(i: isa.View, kind) -> tuple:
@@ -274,7 +274,7 @@ _BLOCKED = (None, "its input (a FIFO or a signal)", "room in its output FIFO", "
 def _stopped(run: Run, figures: dict) -> None:
     """Where the core stopped each engine of ``run`` (its pc, whether it ended, what it
     waits for), for the budget's message; the run's values and figures are not made."""
-    for engine, (*_, done, _steps, pc, block) in zip(run.engines, figures["engines"]):
+    for engine, (*_, done, _steps, _macs, pc, block) in zip(run.engines, figures["engines"]):
         engine.done, engine.pc = bool(done), pc
         engine.block = None if _BLOCKED[block] is None else (None, _BLOCKED[block], ())
 
@@ -282,14 +282,15 @@ def _stopped(run: Run, figures: dict) -> None:
 def _record(run: Run, tables: _Tables, figures: dict) -> None:
     """The core's figures into ``run``, its engines and its machine."""
     kinds = list(tables.kinds)
-    for engine, (busy, starved, backpressured, until, vector, done, steps, _pc, _block) in zip(
+    for engine, (busy, starved, backpressured, until, vector, done, steps, macs, _pc, _block) in zip(
             run.engines, figures["engines"]):
         stats = engine.stats
         stats.busy, stats.starved, stats.backpressured = busy, starved, backpressured
         stats.busy_until, stats.vector_cycles = until, vector
         engine.done = bool(done)
         if steps:
-            matrix.accumulators(engine).cycles = steps
+            unit = matrix.accumulators(engine)
+            unit.cycles, unit.macs = steps, macs
     run.memory_bytes = Counter({kinds[k]: n for k, n in figures["memory_bytes"]})
     run.feed_bytes = Counter(figures["feed_bytes"])
     run.drain_bytes = Counter(figures["drain_bytes"])

@@ -38,6 +38,10 @@ class Accumulators:
     cycles: int = 0
     """Issue cycles of its steps."""
 
+    macs: int = 0
+    """Multiply-accumulates of its products (``m * k * n`` each, whatever share of the
+    unit's rows and lanes a product fills)."""
+
     inside: dict[int, tuple[int, np.ndarray]] = field(default_factory=dict)
     """Per vector register written by a ``vmma``: the cycle its last products reach the
     accumulators, and the values (the register still holds them when they match)."""
@@ -62,6 +66,13 @@ def issued_cycles(engine) -> int:
     """Issue cycles of the steps ``engine`` ran (0 for an engine that is no matrix unit)."""
     found = _UNITS.get(engine)
     return 0 if found is None else found.cycles
+
+
+def performed_macs(engine) -> int:
+    """Multiply-accumulates of the products ``engine`` ran (0 for an engine that is no
+    matrix unit)."""
+    found = _UNITS.get(engine)
+    return 0 if found is None else found.macs
 
 
 def vmma(e, i: isa.Vmma, following: int):
@@ -90,6 +101,7 @@ def vmma(e, i: isa.Vmma, following: int):
     e.ready[i.dst] = now + cycles + unit.fill + unit.drain
     state.inside[i.dst] = (now + cycles + unit.fill, values)
     state.cycles += cycles
+    state.macs += i.m * i.k * i.n
     e.busy(now, now + cycles, i)
     return e.hold(now + cycles, following)
 

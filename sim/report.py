@@ -38,7 +38,7 @@ from dataclasses import asdict, dataclass, field
 
 from ktc.arch.model import MEMORY, Device
 from ktc.sim.machine import INTERCONNECT_KINDS
-from ktc.sim.matrix import issued_cycles
+from ktc.sim.matrix import issued_cycles, performed_macs
 
 
 @dataclass(frozen=True)
@@ -202,9 +202,11 @@ def ideal(device: Device, run, array_bytes: int) -> tuple[int, dict[str, int], i
     if vector:
         engines = max(len(device.instances(device.compute_kind)), len(vector))
         terms["SIMD issue"] = _ceil(sum(vector), engines)
-    steps = sum(issued_cycles(e) for e in run.engines)
-    if steps and roof.matrix_units:
-        terms["matrix issue"] = _ceil(steps, roof.matrix_units)
+    macs = sum(performed_macs(e) for e in run.engines)
+    if macs and roof.matrix_units:
+        unit = roof.matrix
+        peak = roof.matrix_units * unit.rows * unit.lanes
+        terms["matrix compute"] = _ceil(macs * unit.issue_cycles, peak)
     return max(terms.values(), default=0), terms, moved
 
 

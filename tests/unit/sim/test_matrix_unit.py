@@ -7,7 +7,8 @@ back for the second DMA engine to copy out.
 The values are checked against numpy (float64 products rounded once per ``vmma`` to
 f32); the timing against the arch file's figures: steps per ``vmma``, fill and drain
 once per accumulation chain (a chained ``vmma`` does not wait for the drain), and the
-"matrix issue" term of the bound.
+"matrix issue" term of the bound; the ideal's "matrix compute" term counts the
+products' multiply-accumulates, not the steps a partly filled unit issues.
 """
 
 from __future__ import annotations
@@ -112,6 +113,10 @@ def test_values_and_steps(m, k, n, chunks):
     send = -(-(-(-m * n * 4 // granule) * granule) // link.bytes_per_cycle)
     assert report.engines["PT"].busy == steps + send, "the PT is busy issuing steps and sending"
     assert report.bound_terms["matrix issue"] == steps
+    units = sim.device.roofline.matrix_units
+    needed = -(-m * k * n * unit.issue_cycles // (unit.rows * unit.lanes * units))
+    assert report.ideal_terms["matrix compute"] == needed
+    assert needed <= steps
 
 
 def with_fill(tmp_path: Path, fill: int) -> Path:
