@@ -10,7 +10,7 @@ at that op's location. Both raise ``KtcError``. ``split_input`` cuts a file at i
 import re
 import struct
 import sys
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
 from importlib import import_module
 from dataclasses import dataclass
 from types import ModuleType
@@ -195,6 +195,13 @@ def verify_module(module: ModuleOp) -> None:
 
     dialects = {name: sys.modules.get(f"ktc.dialects.{name}") for name in KTC_DIALECTS}
     order: dict[Block, dict[Operation, int]] = {}
+    dfir = dialects.get("dfir")  # not loaded: the module holds no dfir op to pair
+    with nullcontext() if dfir is None else dfir.pair_index():
+        _verify_ops(module, dialects, order)
+
+
+def _verify_ops(module: ModuleOp, dialects: dict, order: dict[Block, dict[Operation, int]]) -> None:
+    """``verify_module``'s walk: every op, its attributes, its operands' definitions."""
     for op in module.walk():
         _check_definitions_first(op, order)
         try:
