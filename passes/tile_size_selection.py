@@ -34,6 +34,7 @@ from ktc.dialects.ktdf import (
     DeriveSizeOp,
     FifoSlotType,
     ParallelOp,
+    PipelineOp,
     ReserveSizeOp,
     StageOp,
     TileChoice,
@@ -106,12 +107,15 @@ class CostModel:
     engine kind with copies in flight (``ktdf_arch.outstanding = N``, a DMA engine)
     overlaps the latencies of N copies: a run of its transfer keeps it busy for its
     bytes at the slowest link or 1 / N of the latency, whichever is more. The stages
-    overlap, so the estimate is the busiest engine plus the time to fill the
-    pipelines: one run of every stage, since a stage signals the next when its run
-    ends. A run is each piece of work of the stage once (latency included) plus
-    the further trips of the loops inside the stage on its busiest engine, so a
-    stage copying a tile in several pieces, or computing it a row at a time, holds
-    the next stage back until its last piece. Large tiles amortize latencies but
+    overlap, so the estimate is the busiest engine (or a pipeline's turnaround, below)
+    plus the time to fill the pipelines: one run of every stage, since a stage
+    signals the next when its run ends. A run is each piece of work of the stage once
+    (latency included) plus the further trips of the loops inside the stage on its
+    busiest engine, so a stage copying a tile in several pieces, or computing it a
+    row at a time, holds the next stage back until its last piece. A pipeline's
+    turnaround: a stage may start a tile only when the next stage is done with the
+    buffer of the tile ``modulo`` tiles before, so tiles so small that a core runs
+    many of them wait a stage's latency each. Large tiles amortize latencies but
     lengthen the fill, so a core with little work splits it into a few tiles whose
     loads, compute and stores overlap; the capacity bounds them.
     """
@@ -135,29 +139,38 @@ class CostModel:
     def cycles(self, sizes: Sizes) -> int:
         busy: dict[str, int] = {}
         stages: dict[StageOp, tuple[int, dict[str, int]]] = {}
+        outer: dict[StageOp, int] = {}
         for item in self.work:
-            once = repeat = item.cycles
-            if item.route is not None:
-                nbytes = _transfer_bytes(item.op, sizes)
-                once = self.device.path_cycles(item.route, nbytes)
-                repeat = self._repeat(item, nbytes, once)
+            once, repeat, pace = self._costs(item, sizes)
             busy[item.engine] = busy.get(item.engine, 0) + repeat * _runs(item.loops, sizes)
             inner = _runs(item.loops[len(item.loops) - item.inside:], sizes)
             first, further = stages.get(item.stage, (0, {}))
-            further[item.engine] = further.get(item.engine, 0) + repeat * (inner - 1)
+            further[item.engine] = further.get(item.engine, 0) + pace * (inner - 1)
             stages[item.stage] = (first + once, further)
-        fill = sum(first + max(further.values()) for first, further in stages.values())
-        return max(busy.values(), default=0) + fill
+            outer[item.stage] = _runs(item.loops[:len(item.loops) - item.inside], sizes)
+        run = {stage: first + max(further.values()) for stage, (first, further) in stages.items()}
+        turnarounds = [_turnaround(pipeline, run, outer) for pipeline in {s.parent_op() for s in run}]
+        return max([*busy.values(), *turnarounds], default=0) + sum(run.values())
 
-    def _repeat(self, item: _Work, nbytes: int, once: int) -> int:
-        """The cycles a transfer keeps its engine busy per run: all of ``once``, or on
-        an engine kind with N copies in flight its bytes at the route's slowest link
-        or a share 1 / N of the latency, whichever is more."""
+    def _costs(self, item: _Work, sizes: Sizes) -> tuple[int, int, int]:
+        """A run of ``item``: its cycles alone (latency included), the cycles it keeps
+        its engine busy, and those a further run in the same stage adds.
+
+        A computation costs the same each way. A transfer keeps its engine busy for
+        all of it, or on an engine kind with N copies in flight for its bytes at the
+        route's slowest link or a share 1 / N of the latency, whichever is more; a
+        further copy of the stage lands that much later, or, on an engine kind with
+        no limit, its bytes later (the copies' latencies overlap)."""
+        if item.route is None:
+            return item.cycles, item.cycles, item.cycles
+        nbytes = _transfer_bytes(item.op, sizes)
+        once = self.device.path_cycles(item.route, nbytes)
+        latency = self.device.path_cycles(item.route, 0)
         limit = self.device.engine(item.engine).outstanding
         if limit is None:
-            return once
-        stream = self.device.path_cycles(item.route, nbytes) - self.device.path_cycles(item.route, 0)
-        return max(stream, -(-(once - stream) // limit))
+            return once, once, once - latency
+        repeat = max(once - latency, -(-latency // limit))
+        return once, repeat, repeat
 
     def peaks(self, sizes: Sizes) -> dict[str, int]:
         """Per memory below device memory, the bytes its buffers span when laid out
@@ -244,6 +257,21 @@ def _engine(op: Operation) -> str | None:
     if stage is None or stage.applicable_units is None:
         return None
     return kind_name(stage.applicable_units.data[0])
+
+
+def _turnaround(pipeline: PipelineOp, run: dict[StageOp, int], outer: dict[StageOp, int]) -> int:
+    """The cycles a pipeline's buffers bound it to beyond its fill: a stage's run of
+    one tile may start only when the next stage has finished with the buffer of the
+    tile ``modulo`` tiles before (one tile before without ``modulo``), so every
+    ``modulo`` tiles after the first ones take at least the runs of two neighbouring
+    stages."""
+    order = [stage for stage in pipeline.stages if stage in run]
+    pairs = [run[a] + run[b] for a, b in pairwise(order)]
+    phases = pipeline.modulo.value.data if pipeline.modulo is not None else 1
+    waiting = outer[order[0]] - phases if order else 0
+    if not pairs or waiting <= 0:
+        return 0
+    return -(-waiting * max(pairs) // phases)
 
 
 def _placed(op: Operation, engine: str, loops: tuple[Operation, ...],

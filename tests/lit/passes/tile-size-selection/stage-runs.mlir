@@ -1,6 +1,7 @@
 // A stage signals the next when its whole run is done, so the cost model's pipeline
 // fill takes one run of every stage with the trips of the loops inside it: here each
-// tile of an 8x128 f16 copy is moved in 64-column pieces, %chunks pieces per tile.
+// tile of an 8x128 f16 copy is moved in 64-column pieces, %chunks pieces per tile,
+// through a double-buffered pipeline (modulo 2).
 // One piece per tile (two tiles) fills in 228 cycles, a load and a store of 112
 // (104 of route latency, 1 KiB at 128 bytes a cycle) each plus a scalar and a
 // control instruction (spyre's scalar_cycles: the piece's column, its loop trip),
@@ -19,7 +20,7 @@ module @local_schedule_0 {
     %chunks = ktdf.tiling.reserve_size {divisibility = 1 : index, min_value = 1 : index} : index
     %tiles = arith.ceildivui %c2, %chunks : index
     scf.for %t = %c0 to %tiles step %c1 {
-      ktdf.pipeline {
+      ktdf.pipeline modulo(size : 2) {
         %p:3 = ktdf.private -> (memref<?x8x64xf16, "L1">, !ktdf.token, !ktdf.token) {
           %buf = memref.alloc(%chunks) : memref<?x8x64xf16, "L1">
           %t0 = ktdf.create_token
@@ -45,6 +46,6 @@ module @local_schedule_0 {
 }
 
 // CHECK-LABEL: func.func @local_schedule_0(
-// CHECK-SAME:      ktdf.tile_sizes = {L1_capacity = 2097152 : i64, L1_peak_bytes = 1024 : i64, chosen_by = "cost model", estimated_cycles = 284 : i64, sizes = array<i64: 1>}
+// CHECK-SAME:      ktdf.tile_sizes = {L1_capacity = 2097152 : i64, L1_peak_bytes = 2048 : i64, chosen_by = "cost model", estimated_cycles = 284 : i64, sizes = array<i64: 1>}
 // CHECK:         %[[CHUNKS:.+]] = arith.constant {ktdf.tile_size = "cost model"} 1 : index
 // CHECK-NOT:     ktdf.tiling.reserve_size
