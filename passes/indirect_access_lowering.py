@@ -29,7 +29,8 @@ scratchpad) reads the run from the copy's source, the second (back) writes it to
 destination; the load, the store and the direct tile are erased. No tile of the
 copy's shape is on chip, and the SIMD engine takes no part: its DMA engines alone
 move the data, a run written out while the next is read (the benchmark's small paged
-gather on spyre: 1,035 cycles through the load, compute and store units, 822 so).
+gather on spyre, a tile of 4 runs per core: 1,035 cycles through the load, compute
+and store units, 822 streamed).
 
 The indirect tile is erased; a program without one is unchanged (idempotent).
 An index outside its base view's coordinate set is masked as the reference masks it
