@@ -34,6 +34,7 @@ from ktc.dialects.ktdf import (
     DeriveSizeOp,
     FifoSlotType,
     ParallelOp,
+    PipelineOp,
     ReserveSizeOp,
     StageOp,
     TileChoice,
@@ -85,6 +86,12 @@ class _Work:
     cycles: int
     """A computation's cycles per run (a transfer's depend on the sizes)."""
 
+    stage: StageOp
+    """The outermost stage around it: the step of the pipeline it belongs to."""
+
+    inside: int
+    """How many of ``loops`` (the innermost ones) lie inside ``stage``."""
+
 
 @dataclass
 class CostModel:
@@ -92,16 +99,25 @@ class CostModel:
 
     Every transfer costs the latency of its route plus its bytes at the route's
     slowest link (``Device.path_cycles``); every computation its SIMD vectors times
-    the issue cost of its op class. An engine is busy for the sum of its work times
-    how often it runs (loop trip counts, a ``ktdf.parallel`` split over its
-    instances), except that an engine kind with copies in flight
-    (``ktdf_arch.outstanding = N``, a DMA engine) overlaps the latencies of N copies:
-    a run of its transfer keeps it busy for its bytes at the slowest link or 1 / N
-    of the latency, whichever is more. The stages overlap, so the estimate is the
-    busiest engine plus the time to fill the pipelines, one run of every piece of
-    work (latency included). Large tiles amortize latencies but lengthen the fill, so
-    a core with little work splits it into a few tiles whose loads, compute and
-    stores overlap; the capacity bounds them.
+    the issue cost of its op class; every index computation of a stage a scalar
+    instruction and every loop trip in it a control instruction, at the engine
+    kind's ``ktdf_arch.scalar_cycles`` (address arithmetic weighs when a tile holds
+    few vectors). An engine is busy for the sum of its work times how often it runs
+    (loop trip counts, a ``ktdf.parallel`` split over its instances), except that an
+    engine kind with copies in flight (``ktdf_arch.outstanding = N``, a DMA engine)
+    overlaps the latencies of N copies: a run of its transfer keeps it busy for its
+    bytes at the slowest link or 1 / N of the latency, whichever is more. The stages
+    overlap, so the estimate is the busiest engine (or a pipeline's turnaround, below)
+    plus the time to fill the pipelines: one run of every stage, since a stage
+    signals the next when its run ends. A run is each piece of work of the stage once
+    (latency included) plus the further trips of the loops inside the stage on its
+    busiest engine, so a stage copying a tile in several pieces, or computing it a
+    row at a time, holds the next stage back until its last piece. A pipeline's
+    turnaround: a stage may start a tile only when the next stage is done with the
+    buffer of the tile ``modulo`` tiles before, so tiles so small that a core runs
+    many of them wait a stage's latency each. Large tiles amortize latencies but
+    lengthen the fill, so a core with little work splits it into a few tiles whose
+    loads, compute and stores overlap; the capacity bounds them.
     """
 
     device: Device
@@ -117,30 +133,44 @@ class CostModel:
             for op in self.func.walk()
             if isinstance(op, DataTransferOp | GenericOp) and (engine := _engine(op)) is not None
         ]
+        self.work += [item for op in self.func.walk() if (item := self._scalar(op)) is not None]
         self.buffers = find_buffers(self.func, self.device)
 
     def cycles(self, sizes: Sizes) -> int:
         busy: dict[str, int] = {}
-        fill = 0
+        stages: dict[StageOp, tuple[int, dict[str, int]]] = {}
+        outer: dict[StageOp, int] = {}
         for item in self.work:
-            once = repeat = item.cycles
-            if item.route is not None:
-                nbytes = _transfer_bytes(item.op, sizes)
-                once = self.device.path_cycles(item.route, nbytes)
-                repeat = self._repeat(item, nbytes, once)
+            once, repeat, pace = self._costs(item, sizes)
             busy[item.engine] = busy.get(item.engine, 0) + repeat * _runs(item.loops, sizes)
-            fill += once
-        return max(busy.values(), default=0) + fill
+            inner = _runs(item.loops[len(item.loops) - item.inside:], sizes)
+            first, further = stages.get(item.stage, (0, {}))
+            further[item.engine] = further.get(item.engine, 0) + pace * (inner - 1)
+            stages[item.stage] = (first + once, further)
+            outer[item.stage] = _runs(item.loops[:len(item.loops) - item.inside], sizes)
+        run = {stage: first + max(further.values()) for stage, (first, further) in stages.items()}
+        turnarounds = [_turnaround(pipeline, run, outer) for pipeline in {s.parent_op() for s in run}]
+        return max([*busy.values(), *turnarounds], default=0) + sum(run.values())
 
-    def _repeat(self, item: _Work, nbytes: int, once: int) -> int:
-        """The cycles a transfer keeps its engine busy per run: all of ``once``, or on
-        an engine kind with N copies in flight its bytes at the route's slowest link
-        or a share 1 / N of the latency, whichever is more."""
+    def _costs(self, item: _Work, sizes: Sizes) -> tuple[int, int, int]:
+        """A run of ``item``: its cycles alone (latency included), the cycles it keeps
+        its engine busy, and those a further run in the same stage adds.
+
+        A computation costs the same each way. A transfer keeps its engine busy for
+        all of it, or on an engine kind with N copies in flight for its bytes at the
+        route's slowest link or a share 1 / N of the latency, whichever is more; a
+        further copy of the stage lands that much later, or, on an engine kind with
+        no limit, its bytes later (the copies' latencies overlap)."""
+        if item.route is None:
+            return item.cycles, item.cycles, item.cycles
+        nbytes = _transfer_bytes(item.op, sizes)
+        once = self.device.path_cycles(item.route, nbytes)
+        latency = self.device.path_cycles(item.route, 0)
         limit = self.device.engine(item.engine).outstanding
         if limit is None:
-            return once
-        stream = self.device.path_cycles(item.route, nbytes) - self.device.path_cycles(item.route, 0)
-        return max(stream, -(-(once - stream) // limit))
+            return once, once, once - latency
+        repeat = max(once - latency, -(-latency // limit))
+        return once, repeat, repeat
 
     def peaks(self, sizes: Sizes) -> dict[str, int]:
         """Per memory below device memory, the bytes its buffers span when laid out
@@ -155,9 +185,29 @@ class CostModel:
     def _work(self, op: Operation, engine: str) -> _Work:
         loops = _loops(op, self.func)
         if isinstance(op, GenericOp):
-            return _Work(op, engine, loops, None, self._compute(op))
+            return _placed(op, engine, loops, None, self._compute(op))
         source, target = self._node(op, op.source, "source"), self._node(op, op.destination, "dest")
-        return _Work(op, engine, loops, self.device.path(source, target), 0)
+        return _placed(op, engine, loops, self.device.path(source, target), 0)
+
+    def _scalar(self, op: Operation) -> _Work | None:
+        """The scalar or control instruction ``op`` becomes in a stage of one engine
+        kind, where that kind states its cost: index arithmetic a scalar
+        instruction each time it runs, a loop a control instruction per trip."""
+        stage = ancestor(op, StageOp)
+        if stage is None or stage.applicable_units is None or len(stage.applicable_units.data) != 1:
+            return None
+        if isinstance(op, scf.ForOp):
+            kind = "control"
+        elif _index_arithmetic(op):
+            kind = "scalar"
+        else:
+            return None
+        engine = kind_name(stage.applicable_units.data[0])
+        cycles = self.device.engine(engine).scalar_cycles.get(kind)
+        if not cycles:
+            return None
+        loops = _loops(op, self.func) + ((op,) if kind == "control" else ())
+        return _placed(op, engine, loops, None, cycles)
 
     def _node(self, op: DataTransferOp, value: SSAValue, side: str) -> Node:
         value_type = value.type
@@ -207,6 +257,38 @@ def _engine(op: Operation) -> str | None:
     if stage is None or stage.applicable_units is None:
         return None
     return kind_name(stage.applicable_units.data[0])
+
+
+def _turnaround(pipeline: PipelineOp, run: dict[StageOp, int], outer: dict[StageOp, int]) -> int:
+    """The cycles a pipeline's buffers bound it to beyond its fill: a stage's run of
+    one tile may start only when the next stage has finished with the buffer of the
+    tile ``modulo`` tiles before (one tile before without ``modulo``), so every
+    ``modulo`` tiles after the first ones take at least the runs of two neighbouring
+    stages."""
+    order = [stage for stage in pipeline.stages if stage in run]
+    pairs = [run[a] + run[b] for a, b in pairwise(order)]
+    phases = pipeline.modulo.value.data if pipeline.modulo is not None else 1
+    waiting = outer[order[0]] - phases if order else 0
+    if not pairs or waiting <= 0:
+        return 0
+    return -(-waiting * max(pairs) // phases)
+
+
+def _placed(op: Operation, engine: str, loops: tuple[Operation, ...],
+            route: tuple[Link, ...] | None, cycles: int) -> _Work:
+    """The work of ``op`` with the outermost stage around it and the loops inside
+    that stage."""
+    stage = ancestor(op, StageOp)
+    while (outer := ancestor(stage, StageOp)) is not None:
+        stage = outer
+    inside = sum(1 for loop in loops if stage.is_ancestor(loop))
+    return _Work(op, engine, loops, route, cycles, stage, inside)
+
+
+def _index_arithmetic(op: Operation) -> bool:
+    """An op computing index values (not a constant): a scalar instruction."""
+    return (not isinstance(op, arith.ConstantOp) and bool(op.results)
+            and all(isinstance(result.type, IndexType) for result in op.results))
 
 
 def _loops(op: Operation, func: FuncOp) -> tuple[Operation, ...]:

@@ -27,7 +27,7 @@ from xdsl.dialects.builtin import (
     IntegerAttr,
     MemRefType,
 )
-from xdsl.dialects.func import FuncOp
+from xdsl.dialects.func import CallOp, FuncOp
 from xdsl.ir import Block, BlockArgument, Operation, SSAValue
 
 from ktc.arch.model import Device, MemoryKind
@@ -40,7 +40,7 @@ from ktc.dialects.ktdf import (
     PrivateYieldOp,
     ReserveSizeOp,
 )
-from ktc.dialects.ktdp import ConstructMemoryViewOp, grid_of
+from ktc.dialects.ktdp import ConstructMemoryViewOp, GetComputeTileIdOp, grid_of
 from ktc.passes.analysis.ranges import Ranges
 from ktc.passes.utils.ir import enclosing_function
 
@@ -71,14 +71,23 @@ def exact(value: SSAValue, sizes: Sizes) -> int | None:
 def bound(value: SSAValue, sizes: Sizes) -> int | None:
     """The largest value an index expression can take, or None if unbounded (as
     far as this analysis sees): constants, tile sizes, loop indices (below their
-    upper bound), ``derive_size`` (at most its tile), and sums, products,
-    quotients and minima of bounded values."""
+    upper bound), an argument of a program called once (the bound of what its
+    caller passes: a trip count the orchestrator computes from the tile id),
+    ``derive_size`` (at most its tile), and sums, products, quotients and minima of
+    bounded values, and differences of a bounded value and one with a least value
+    (a constant, the tile id)."""
     known = exact(value, sizes)
     if known is not None:
         return known
     op = value.owner
+    if isinstance(value, BlockArgument) and isinstance(value.block.parent_op(), FuncOp):
+        passed = _passed(value)
+        return None if passed is None else bound(passed, sizes)
     if isinstance(value, BlockArgument):
         return _index_bound(value, sizes)
+    if isinstance(op, arith.SubiOp):
+        lhs, rhs = bound(op.lhs, sizes), _least(op.rhs, sizes)
+        return None if lhs is None or rhs is None else lhs - rhs
     if isinstance(op, DeriveSizeOp):
         return _smallest([bound(op.tile_sizes[-1], sizes), bound(op.total_size, sizes)])
     if isinstance(op, arith.MinUIOp | arith.MinSIOp):
@@ -86,10 +95,33 @@ def bound(value: SSAValue, sizes: Sizes) -> int | None:
     if isinstance(op, arith.AddiOp | arith.MuliOp):
         lhs, rhs = bound(op.lhs, sizes), bound(op.rhs, sizes)
         return None if lhs is None or rhs is None else _apply(op, lhs, rhs)
-    if isinstance(op, arith.CeilDivUIOp | arith.DivUIOp):
+    if isinstance(op, arith.CeilDivUIOp | arith.CeilDivSIOp | arith.DivUIOp):
         lhs, rhs = bound(op.lhs, sizes), exact(op.rhs, sizes)
         return None if lhs is None or not rhs else _apply(op, lhs, rhs)
     return None
+
+
+def _least(value: SSAValue, sizes: Sizes) -> int | None:
+    """The smallest value an index expression can take: a known value, or 0 for
+    the tile id."""
+    if isinstance(value.owner, GetComputeTileIdOp):
+        return 0
+    return exact(value, sizes)
+
+
+def _passed(arg: BlockArgument) -> SSAValue | None:
+    """What the only call of the function ``arg`` belongs to passes for it, found
+    outside the function's own module (in the kernel that calls its programs);
+    None when it is called otherwise."""
+    func = arg.block.parent_op()
+    own = func.parent_op()
+    top = own.parent_op() if own is not None else None
+    if top is None:
+        return None
+    name = func.sym_name.data
+    calls = [op for other in top.regions[0].block.ops if other is not own for op in other.walk()
+             if isinstance(op, CallOp) and op.callee.root_reference.data == name]
+    return calls[0].arguments[arg.index] if len(calls) == 1 else None
 
 
 def _apply(op: Operation, lhs: int, rhs: int) -> int | None:
@@ -99,7 +131,7 @@ def _apply(op: Operation, lhs: int, rhs: int) -> int | None:
         return lhs * rhs
     if rhs <= 0:
         return None
-    return -(-lhs // rhs) if isinstance(op, arith.CeilDivUIOp) else lhs // rhs
+    return -(-lhs // rhs) if isinstance(op, arith.CeilDivUIOp | arith.CeilDivSIOp) else lhs // rhs
 
 
 def _smallest(values: Iterable[int | None]) -> int | None:

@@ -1,11 +1,10 @@
 // On spyre a DMA engine has 4 copies in flight (the arch file's ktdf_arch.outstanding),
 // so the cost model charges each copy of the copy program of basic.mlir (32 rows of
-// 128 f16) its 104 cycles of route latency only once per pipeline fill and, per
-// tile, its bytes at 128 a cycle or a quarter of the latency, whichever is more:
-// 11 rows (3 tiles, 26 cycles of each DMA engine per tile plus a fill of 2 x 126)
-// has the best estimate, 330 cycles, against 400 for one tile of all 32 rows and
-// 344 for 4 tiles of 8. Charged the whole latency per copy (an engine that waits for
-// each copy), one tile of 32 rows would be taken.
+// 128 f16), here double-buffered (modulo 2), its 104 cycles of route latency only
+// once per pipeline fill and, per tile, its bytes at 128 a cycle or a quarter of the
+// latency, whichever is more: 16 rows (2 tiles, one buffer each) has the best
+// estimate, 336 cycles, against 400 for one tile of all 32 rows, 378 for 3 tiles of
+// 11 (the third waiting for the first's buffer) and 480 for 4 tiles of 8.
 
 // RUN: ktc-opt %s --arch spyre -p tile-size-selection | filecheck %s
 
@@ -19,7 +18,7 @@ module @local_schedule_0 {
     scf.for %t = %c0 to %tiles step %c1 {
       %n = ktdf.tiling.derive_size [%t : %rows], total_size = %c32 : index
       %first = arith.muli %t, %rows : index
-      ktdf.pipeline {
+      ktdf.pipeline modulo(size : 2) {
         %p:3 = ktdf.private -> (memref<?x128xf16, "L1">, !ktdf.token, !ktdf.token) {
           %buf = memref.alloc(%rows) : memref<?x128xf16, "L1">
           %t0 = ktdf.create_token
@@ -39,8 +38,8 @@ module @local_schedule_0 {
 }
 
 // CHECK-LABEL: func.func @local_schedule_0(
-// CHECK-SAME:      ktdf.tile_sizes = {L1_capacity = 2097152 : i64, L1_peak_bytes = 2816 : i64, chosen_by = "cost model", estimated_cycles = 330 : i64, sizes = array<i64: 11>}
-// CHECK:         %[[ROWS:.+]] = arith.constant {ktdf.tile_size = "cost model"} 11 : index
-// CHECK-NEXT:    %[[TILES:.+]] = arith.constant 3 : index
+// CHECK-SAME:      ktdf.tile_sizes = {L1_capacity = 2097152 : i64, L1_peak_bytes = 8192 : i64, chosen_by = "cost model", estimated_cycles = 336 : i64, sizes = array<i64: 16>}
+// CHECK:         %[[ROWS:.+]] = arith.constant {ktdf.tile_size = "cost model"} 16 : index
+// CHECK-NEXT:    %[[TILES:.+]] = arith.constant 2 : index
 // CHECK-NEXT:    scf.for %{{.+}} = %{{.+}} to %[[TILES]] step
 // CHECK-NOT:     ktdf.tiling.reserve_size
