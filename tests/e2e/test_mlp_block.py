@@ -7,8 +7,8 @@ FIFO in one chunk.
 
 - The output matches the numpy formula of ``tests/formulas.py`` within the shared rule
   of ``ktc.sim.check`` (its tolerance grows with the kernel's reduction length), on
-  spyre (the down product on the matrix unit, its left operand fed a part of a row at a
-  time), toy (whose SIMD engine, at one multiply-add per lane, is estimated faster than
+  spyre (the down product on the matrix unit, its left operand staged chunk-major and
+  fed several rows by a part of a row at a time), toy (whose SIMD engine, at one multiply-add per lane, is estimated faster than
   its 2 x 8 matrix unit fed that way, and multiplies the down product) and the third
   chip (no matrix unit), at sizes that are no multiple of the units' rows and lanes,
   split or not; a perturbed output fails the same check.
