@@ -2,7 +2,9 @@
 
 Every op of the program, in order, becomes a few instructions (``ktc.codegen.isa``);
 values defined outside the program in the dataflow region (constants, units, symbols,
-arithmetic on them) are computed once at the program start. Each SSA value lives in
+arithmetic on them) are computed once at the program start, or, where the register
+files cannot hold them all from there, each just before the first op of the program's
+body that needs it. Each SSA value lives in
 a register of its file, ``s`` for scalars and units (a unit is its index in the unit
 table), ``v`` for vectors and ``d`` for views, from its definition to its last use; a
 use inside a loop that does not define the value keeps it live to the loop's end.
@@ -156,6 +158,10 @@ def _use_position(op: Operation, index: int, value: SSAValue, start: dict[Operat
     return at
 
 
+class RegistersExhausted(KtcError):
+    """More values of a register file live at once than it has registers."""
+
+
 class Registers:
     """Linear-scan register assignment over positions."""
 
@@ -181,8 +187,8 @@ class Registers:
     def take(self, file: str, op: Operation) -> int:
         """A free register of ``file`` (a temporary: ``give`` it back)."""
         if not self.free[file]:
-            raise KtcError(f"more than {isa.REGISTERS[file]} values of register file "
-                           f"'{file}' are live here", where(op))
+            raise RegistersExhausted(f"more than {isa.REGISTERS[file]} values of register "
+                                     f"file '{file}' are live here", where(op))
         self.free[file].sort()
         return self.free[file].pop(0)
 
@@ -282,8 +288,19 @@ class Selector:
 
 def select_program(program: dfir.ProgramOp, units: dict[SSAValue, int],
                    classes: frozenset[str]) -> Selected:
-    """The instructions of ``program``, preceded by the outside values it uses."""
-    ops = [*outside_ops(program), *program.body.block.ops]
+    """The instructions of ``program``, preceded by the outside values it uses; where
+    the register files cannot hold them all from the start, each computed just before
+    the first of its ops that needs it."""
+    try:
+        return _selected([*outside_ops(program), *program.body.block.ops], program,
+                         units, classes)
+    except RegistersExhausted:
+        return _selected(with_outside_ops(program), program, units, classes)
+
+
+def _selected(ops: list[Operation], program: dfir.ProgramOp, units: dict[SSAValue, int],
+              classes: frozenset[str]) -> Selected:
+    """The instructions of ``ops``, the body of ``program`` with its outside values."""
     start, end = _positions(ops)
     selector = Selector(program.kind.data, classes, units,
                         Registers(_last_uses(ops, start, end)), start, end)
@@ -308,6 +325,28 @@ def outside_ops(program: dfir.ProgramOp) -> list[Operation]:
         needed.add(owner)
         stack.extend(owner.operands)
     return [op for op in dataflow.body.block.ops if op in needed]
+
+
+def with_outside_ops(program: dfir.ProgramOp) -> list[Operation]:
+    """The ops of ``program``'s body, each preceded by the ``outside_ops`` it needs
+    (directly, nested or through other outside ops) not needed by an op before it, in
+    region order: an outside value is live from the op that first needs it, not from
+    the program's start (a hundred addresses, each read by one loop of its own, need
+    no hundred registers at once)."""
+    outside = outside_ops(program)
+    reads: dict[Operation, set[Operation]] = {}
+    for op in outside:
+        reads[op] = {op}.union(*(reads[value.owner] for value in op.operands
+                                 if value.owner in reads))
+    placed: set[Operation] = set()
+    ops: list[Operation] = []
+    for op in program.body.block.ops:
+        needed = set().union(*(reads[value.owner] for inner in op.walk()
+                               for value in inner.operands if value.owner in reads))
+        ops += [each for each in outside if each in needed - placed]
+        placed |= needed
+        ops.append(op)
+    return ops
 
 
 # ---------------------------------------------------------------------------------

@@ -10,9 +10,12 @@ buffers used in turn, so that the copy of the next k tile overlaps the feed of t
 one (A as chunks of ``m x chunk``, B as blocks of ``k x block``, so that each operand the unit takes is contiguous; an operand stored
 k-major, A as ``k x m`` or B as ``n x k``, is transposed by that copy: it reads the
 stored rows whole and writes each element to its place in the chunk or block; an A
-computed on chip is stored row-major into a scratchpad buffer before the pipeline and
-not copied, its chunk the output tile's rows of that buffer over the chunk's columns
-of the k tile: whole rows, or a part of one row), the load unit streams them through
+computed on chip is stored into a scratchpad buffer before the pipeline and not
+copied, its chunk the output tile's rows over the chunk's columns of the k tile:
+row-major when a chunk is whole rows, else chunk-major, ``K / chunk`` row-major blocks
+of ``chunk`` columns each, so that any rows of a chunk are contiguous; each block is
+stored from a slice of A, which ``fold-reshapes-and-slices``, run again after this
+pass, folds into the compute that makes A), the load unit streams them through
 its FIFO and the unit multiplies each pair into a block of
 ``m x block`` accumulators, for every iteration of the kernel's loop; then the
 accumulators leave, a row of a block at a time, through the drain FIFO into a
@@ -54,7 +57,7 @@ from dataclasses import dataclass, field
 from math import prod
 
 from xdsl.context import Context
-from xdsl.dialects import arith, memref, scf
+from xdsl.dialects import arith, memref, scf, tensor
 from xdsl.dialects.builtin import (
     AffineMapAttr,
     AffineSetAttr,
@@ -134,7 +137,9 @@ class ContractionPipeline(ModulePass):
     transposed; a resident operand's k tile a view of its panel, a scratchpad buffer
     allocated at the function's start, copied only by the first output tile sharing it,
     the output tiles in column order when it is B's; the load unit streaming chunks of A
-    and blocks of B through its FIFO; the matrix
+    and blocks of B through its FIFO, an A computed on chip stored before the
+    pipeline into a scratchpad buffer, row-major when its chunks are whole rows, else
+    chunk-major, a ``ktdp.store`` of a ``tensor.extract_slice`` per block; the matrix
     unit multiplying each pair into a block of accumulators), and a pipeline draining
     the accumulators row by row into a scratchpad buffer of the whole result in the
     accumulator type; with several matrix units a core, one per sub-core, and an
@@ -310,18 +315,42 @@ class _Schedule:
         return store
 
     def _stage_lhs(self, entry: Block, anchor: Operation) -> memref.AllocOp:
-        """A computed on chip, stored row-major into a scratchpad buffer of its shape
-        before the product, whole rows of which the load unit feeds the matrix unit."""
-        c = self.c
-        buffer = memref.AllocOp([], [], MemRefType(self.input, [self.M, self.K],
+        """A computed on chip, stored into a scratchpad buffer before the product so
+        that each ``m x chunk`` chunk the load unit feeds the matrix unit is contiguous
+        in it: row-major (``M x K``) when the chunks are whole rows, else chunk-major
+        (``K / chunk x M x chunk``: each ``chunk`` columns of A a row-major block of
+        their own), written as one store per block of a slice of A
+        (``fold-reshapes-and-slices``, run again after this pass, folds the slices
+        into the compute that makes A)."""
+        c, t = self.c, self.tiles
+        pieces = 1 if self._row_major_staging() else self.K // t.chunk
+        shape = [self.M, self.K] if pieces == 1 else [pieces, self.M, t.chunk]
+        buffer = memref.AllocOp([], [], MemRefType(self.input, shape,
                                                    memory_space=StringAttr(self.device.scratchpad)))
-        into = box_tile(buffer.memref, origin(2), [], [self.M, self.K])
-        store = ktdp.StoreOp.build(operands=[c.lhs, into.result])
-        for op in (buffer, into, store):
+        stores: list[Operation] = []
+        for piece in range(pieces):
+            value, into = c.lhs, buffer.memref
+            if pieces > 1:
+                sliced = tensor.ExtractSliceOp.from_static_parameters(
+                    c.lhs, [0, piece * t.chunk], [self.M, t.chunk])
+                stores.append(sliced)
+                value = sliced.result
+                into = _cast(buffer.memref, piece * self.M * t.chunk, [self.M, t.chunk],
+                             [t.chunk, 1], stores)
+            tile = box_tile(into, origin(2), [], list(value.type.get_shape()))
+            stores += [tile, ktdp.StoreOp.build(operands=[value, tile.result])]
+        for op in (buffer, *stores):
             op.location = c.op.location
         Rewriter.insert_op(buffer, InsertPoint.at_start(entry))
-        Rewriter.insert_op([into, store], InsertPoint.before(anchor))
+        Rewriter.insert_op(stores, InsertPoint.before(anchor))
         return buffer
+
+    def _row_major_staging(self) -> bool:
+        """Whether a staged A is fed whole rows (one chunk spans k): its row-major
+        layout then makes each chunk contiguous; any other chunk is a block of the
+        chunk-major layout (one row an output tile included: row-major, its chunks
+        would start on the scratchpad's alignment only for rows that do)."""
+        return self.tiles.chunk == self.K
 
     def _panel(self) -> memref.AllocOp | None:
         """The scratchpad buffer of the resident operand's panel (``tiles.resident``):
@@ -537,16 +566,22 @@ class _Schedule:
     def _a_feed(self, a_buffer: SSAValue, a_fifo: SSAValue, tile: SSAValue, kt: SSAValue,
                 kc: SSAValue) -> ktdf.DataTransferOp:
         """Chunk ``kc`` of k tile ``kt`` of A into its FIFO: from the copied chunks, or,
-        from A staged on chip, this output tile's rows over the chunk's columns."""
+        from A staged on chip, this output tile's rows over the chunk's columns (of
+        the row-major buffer, or the chunk's block of the chunk-major one)."""
         t = self.tiles
         d0, d1, d2 = (AffineExpr.dimension(i) for i in range(3))
         zero = AffineExpr.constant(0)
         if self.staged is None:
             return ktdf.DataTransferOp(a_buffer, [1, t.m, t.chunk], a_fifo, [t.m * t.chunk],
                                        source_access=(AffineMap(1, 0, (d0, zero, zero)), [kc]))
-        rows = AffineMap(3, 0, (self._origin(d0)[0], d1 * t.k + d2 * t.chunk))
-        return ktdf.DataTransferOp(a_buffer, [t.m, t.chunk], a_fifo, [t.m * t.chunk],
-                                   source_access=(rows, [tile, kt, kc]))
+        first_row = self._origin(d0)[0]
+        if self._row_major_staging():
+            rows = AffineMap(3, 0, (first_row, d1 * t.k + d2 * t.chunk))
+            return ktdf.DataTransferOp(a_buffer, [t.m, t.chunk], a_fifo, [t.m * t.chunk],
+                                       source_access=(rows, [tile, kt, kc]))
+        block = AffineMap(3, 0, (d1 * (t.k // t.chunk) + d2, first_row, zero))
+        return ktdf.DataTransferOp(a_buffer, [1, t.m, t.chunk], a_fifo, [t.m * t.chunk],
+                                   source_access=(block, [tile, kt, kc]))
 
     def _copies(self, tile: SSAValue, kt: SSAValue, kernel_iv: SSAValue | None,
                 a_buffer: SSAValue, b_buffer: SSAValue) -> list[list[Operation]]:

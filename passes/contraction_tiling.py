@@ -12,11 +12,12 @@ transposed by the DMA as it copies it: it reads the stored rows whole from devic
 memory and writes each element to its place in the scratchpad, one transfer of the
 link's granularity per element. A left operand computed on chip (attention's
 probabilities, SwiGLU's gated product) is stored into the scratchpad and fed from there
-(a FIFO takes a block contiguous in memory): as whole rows, one chunk of all k, or, one
-row an output tile, a part of a row that starts and ends on the scratchpad's alignment
-(rows longer than the FIFO holds in one chunk: SwiGLU's down product), with B's panel
-resident when there are several rows of output tiles, each of which would stream all
-of B again. It goes to the SIMD engine instead when no tiles take it or the estimate
+(a FIFO takes a block contiguous in memory): as whole rows, one chunk of all k, or, any
+rows an output tile, chunks a part of a row long that start and end on the scratchpad's
+alignment (rows longer than the FIFO holds in one chunk: attention's P V, SwiGLU's down
+product), which ``contraction-pipeline`` stages chunk-major so that each is contiguous;
+with B's panel resident when there are several rows of output tiles, each of which
+would stream all of B again. It goes to the SIMD engine instead when no tiles take it or the estimate
 exceeds the SIMD engine's least: one multiply-add per lane a cycle, or, for a B stored
 k x n, its device-memory reads (the SIMD engine reduces along k innermost, so it reads
 such a B through a permuted view, each element a transfer of the granularity of its
@@ -122,8 +123,8 @@ class _Problem:
     transposed: tuple[bool, bool]
     """Whether A is stored ``k x m`` and B ``n x k``."""
     computed_lhs: bool
-    """Whether A is computed on chip (stored row-major into the scratchpad, whole rows
-    a chunk)."""
+    """Whether A is computed on chip (stored into the scratchpad: row-major, whole rows
+    a chunk, or chunk-major)."""
     trips: int | None
     """Iterations of the kernel's loop the contraction accumulates over (1 without
     one; None when its bounds are not constants)."""
@@ -214,18 +215,18 @@ def _candidates(p: _Problem):
 
 
 def _staged_chunk(p: _Problem, m: int, chunk: int) -> bool:
-    """Whether the load unit can feed ``m x chunk`` chunks of an A staged row-major in
-    the scratchpad, each contiguous there (a FIFO takes contiguous blocks): whole rows,
-    or a part of one row that starts and ends on the scratchpad's alignment."""
+    """Whether the load unit can feed ``m x chunk`` chunks of an A staged in the
+    scratchpad, each contiguous there (a FIFO takes contiguous blocks): whole rows
+    (A row-major), or, any ``m``, parts of rows that start and end on the
+    scratchpad's alignment (A chunk-major: ``K / chunk`` row-major blocks of
+    ``chunk`` columns, as ``contraction-pipeline`` stages it)."""
     align = p.device.alignment(p.device.scratchpad)
-    return chunk == p.k or (m == 1 and chunk * p.input_bytes % align == 0
-                            and p.k * p.input_bytes % align == 0)
-
+    return chunk == p.k or chunk * p.input_bytes % align == 0
 
 def _staged_residencies(p: _Problem, m: int, n: int, k: int, chunk: int) -> list[str]:
-    """The residencies of tiles whose chunks are parts of a staged A's rows (one row
-    an output tile): only B's panel resident when there are several rows of output
-    tiles, each of which would stream all of B again otherwise."""
+    """The residencies of tiles whose chunks are parts of a staged A's rows: only B's
+    panel resident when there are several rows of output tiles, each of which would
+    stream all of B again otherwise."""
     options = _residencies(p, m, n, k)
     if not p.computed_lhs or chunk == p.k or p.m == m:
         return options

@@ -64,7 +64,8 @@ of their operands."""
 class FoldReshapesAndSlices(ModulePass):
     """Folds every tensor reshape and slice into the access tiles of loads and stores.
 
-    Expects KTIR after ``permute-access-tiles`` (tiles in the identity order):
+    Expects KTIR after ``permute-access-tiles`` (tiles in the identity order; run
+    again after ``contraction-pipeline``, whose staging of a computed A slices it):
     ``tensor.expand_shape``/``collapse_shape``/``reshape``/``cast`` to static shapes,
     ``tensor.extract_slice`` (unit strides, static sizes, offsets static or index
     values) and ``tensor.insert_slice`` (static offsets, sizes, unit strides).
@@ -91,7 +92,8 @@ class FoldReshapesAndSlices(ModulePass):
       permutation (or of a ``linalg.broadcast``) that generic on the slices its maps
       read: the loops its output names sliced alike, the others (reduced, broadcast
       away) whole;
-    - a reshape of a reshape one reshape; a reshape to the same shape its source;
+    - a reshape of a reshape one reshape; a reshape to the same shape, or a slice of
+      the whole (of anything: a reduction's result a broadcast reads whole), its source;
       a slice of an ``insert_slice`` outside the piece a slice of the destination,
       inside it a slice of the piece;
     - a ``ktdp.store`` of a reshape a store of its source through the tile reshaped
@@ -153,7 +155,7 @@ def _replacement(op: Operation, source: Operation, ranges: Ranges) -> Built:
     """The ops that compute what ``op`` does from nearer the loads, and the value in
     place of its result."""
     shape = op.results[0].type.get_shape()
-    if op.name in RESHAPES and shape == op.operands[0].type.get_shape():
+    if shape == op.operands[0].type.get_shape():
         return [], op.operands[0]
     if isinstance(source, ktdp.LoadOp):
         return _load_fold(op, source, ranges)

@@ -69,8 +69,11 @@ KTIR_TO_SCHEDULE = ",".join([
     "normalize-contractions",
     "contraction-tiling",
     "contraction-pipeline",
+    "fold-reshapes-and-slices",
     # Every contraction on a matrix unit is one pipeline, built: its result a
-    # scratchpad buffer in the accumulator type the rest of the program loads; on a
+    # scratchpad buffer in the accumulator type the rest of the program loads (a
+    # left operand computed on chip stored before it, a slice of it a block of its
+    # chunk-major buffer, each slice folded into the compute that makes it); on a
     # device without one it is a generic multiplying and reducing along k innermost.
     "share-over-ring",
     # A block of device memory several tiles copy identically is copied by one of

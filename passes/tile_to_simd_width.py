@@ -343,13 +343,28 @@ def tile_sizes(
     sums of several rows) takes 1, and so do the parallel dimensions outside it. So
     does one that would leave the tile of a tensor of ``rows`` (per dimension, outermost
     first, its position in ``extents`` or None when it is read at one position, and
-    its extent) not contiguous in it."""
+    its extent) not contiguous in it.
+
+    A parallel dimension some generic does not loop over (the columns of one of several
+    slices of a row, each computed from the row's reductions) keeps its whole extent as
+    a reduction does, where every operand's tile stays one element or its generic's
+    whole tile and contiguous: a loop over it would run the generics that do not use it
+    once per trip, and loops over two such dimensions their product."""
+    nests = {loops for _, loops in operands}
     tiles = [1] * len(extents)
     remaining = lanes
+
+    def fits() -> bool:
+        return _widenable(tiles, operands) and _contiguous(tiles, rows)
+
     for i in reversed(range(len(extents))):
         covered = math.gcd(extents[i], remaining)
-        tiles[i] = extents[i] if reduction[i] else covered
-        if not reduction[i] and not (_widenable(tiles, operands) and _contiguous(tiles, rows)):
+        tiles[i] = extents[i]
+        if reduction[i] or (any(i not in nest for nest in nests) and fits()):
+            remaining //= covered
+            continue
+        tiles[i] = covered
+        if not fits():
             tiles[i] = covered = remaining = 1
         remaining //= covered
     return tiles

@@ -224,6 +224,24 @@ def test_too_many_live_vectors_is_an_error_at_the_op():
         assemble_text(LSU_PROGRAM.replace("BODY", body))
 
 
+def test_outside_values_are_live_from_the_op_that_first_needs_them():
+    """A hundred addresses of the dataflow region, each read by one load and store of
+    its own, cannot all be live from the program's start in the 64 scalar registers:
+    each is computed once, just before the ops that read it."""
+    count = 100
+    addresses = "".join(f"    %a{k} = arith.constant {128 * k} : index\n" for k in range(count))
+    body = "\n".join(
+        f"%b{k} = dfir.view %l1[%a{k}] : !dfir.unit<\"l1\"> -> memref<64xf16>\n"
+        f"%v{k} = dfir.load %b{k}[%c0] : memref<64xf16>, vector<8xf16>\n"
+        f"dfir.store %v{k}, %b{k}[%c0] : memref<64xf16>, vector<8xf16>" for k in range(count))
+    text = LSU_PROGRAM.replace("    dfir.program", addresses + "    dfir.program").replace("BODY", body)
+    program = isa.decode(engine(assemble_text(text), "lsu").code)
+    immediates = [i.value for i in program if isinstance(i, isa.Li)]
+    assert sorted(set(immediates) - {0}) == [128 * k for k in range(1, count)]
+    loads = [pc for pc, i in enumerate(program) if isinstance(i, isa.Vld)]
+    assert all(isinstance(program[pc - 2], isa.Li) for pc in loads[1:])
+
+
 def test_an_op_without_an_instruction_is_an_error():
     body = "%f = arith.constant 1.0 : f32\n%g = arith.addf %f, %f : f32"
     with pytest.raises(KtcError, match="'arith.addf' has no instruction"):

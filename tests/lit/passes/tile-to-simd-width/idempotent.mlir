@@ -7,6 +7,8 @@
 // RUN: ktc-opt %S/basic.mlir --arch toy -p tile-to-simd-width,tile-to-simd-width | diff %t.basic -
 // RUN: ktc-opt %S/basic-2.mlir --arch spyre -p generalize-and-fuse,lower-ktdp-views,tile-to-simd-width > %t.basic2
 // RUN: ktc-opt %t.basic2 -p tile-to-simd-width | diff %t.basic2 -
+// RUN: ktc-opt %S/row-slices.mlir --arch spyre -p generalize-and-fuse,lower-ktdp-views,tile-to-simd-width > %t.slices
+// RUN: ktc-opt %t.slices -p tile-to-simd-width | diff %t.slices -
 // RUN: ktc-opt %S/narrow-rows.mlir --arch spyre -p generalize-and-fuse,lower-ktdp-views,tile-to-simd-width > %t.narrow
 // RUN: ktc-opt %t.narrow -p tile-to-simd-width | diff %t.narrow -
 // RUN: filecheck %s < %t.narrow

@@ -1,20 +1,24 @@
 // A computed on chip with rows longer than the FIFO takes in one chunk (8 rows of
-// 512) reaches the matrix unit a part of a row at a time: A is stored row-major into a
-// scratchpad buffer of its shape; each output tile is one row of it (m = 1), and the
-// load unit feeds that row's chunk of 64 columns of the current k tile of 256
-// (contiguous in the buffer) beside a block of B; B's panel stays in the scratchpad,
-// copied from device memory by the first of the 8 output tiles only (under scf.if).
+// 512) reaches the matrix unit 8 rows by 64 columns at a time: A is stored chunk-major
+// into a scratchpad buffer (8 blocks of 8 x 64, each a row-major block of 64 columns of
+// A), one store per block of a slice of A that fold-reshapes-and-slices folds into the
+// compute making it (8 x 64 squares of 8 x 64 loaded tiles of x); the load unit feeds a
+// whole block (contiguous) beside a block of B, chunk kc of k tile kt being block
+// kt * 8 + kc.
 
-// RUN: ktc-opt %s --arch spyre -p compute-group-extraction,normalize-contractions,contraction-tiling,contraction-pipeline | filecheck %s
+// RUN: ktc-opt %s --arch spyre -p compute-group-extraction,normalize-contractions,contraction-tiling,contraction-pipeline,fold-reshapes-and-slices | filecheck %s
 
 // CHECK-LABEL: module @local_schedule_0
-// CHECK:       %[[STAGED:.+]] = memref.alloc() : memref<8x512xf16, "L1">
-// CHECK:       %[[PANEL:.+]] = memref.alloc() : memref<2x2x256x32xf16, "L1">
-// CHECK:       ktdp.store %squares, %{{.+}} : tensor<8x512xf16>
-// CHECK:       scf.if
-// CHECK:         ktdf.data_transfer {{.*}} size [256, 2, 32] {{.*}} size [256, 2, 32]
-// CHECK:       } {applicable_units = ["MNILU"]}
-// CHECK:         ktdf.data_transfer from %[[STAGED]][%{{.+}} mod 8, %{{.+}} * 256 + %{{.+}} * 64] size [1, 64] to %{{.+}} size [64]
+// CHECK:       %[[STAGED:.+]] = memref.alloc() : memref<8x8x64xf16, "L1">
+// CHECK-NOT:   tensor.extract_slice
+// CHECK:       ktdp.load %{{.+}} : <8x64xindex> -> tensor<8x64xf16>
+// CHECK:       %[[S0:.+]] = arith.mulf %{{.+}}, %{{.+}} : tensor<8x64xf16>
+// CHECK:       memref.reinterpret_cast %[[STAGED]] to offset: [0], sizes: [8, 64], strides: [64, 1]
+// CHECK:       ktdp.store %[[S0]], %{{.+}} : tensor<8x64xf16>
+// CHECK:       memref.reinterpret_cast %[[STAGED]] to offset: [512], sizes: [8, 64], strides: [64, 1]
+// CHECK-COUNT-7: ktdp.store %{{.+}} : tensor<8x64xf16>
+// CHECK-NOT:   ktdp.store %{{.+}} : tensor<8x64xf16>
+// CHECK:       ktdf.data_transfer from %[[STAGED]][%{{.+}} * 8 + %{{.+}}, %{{.+}} * 8, 0] size [1, 8, 64] to %{{.+}} size [512]
 // CHECK:       } {applicable_units = ["L1LU"]}
 
 #x = affine_set<(d0, d1) : (d0 >= 0, -d0 + 7 >= 0, d1 >= 0, -d1 + 511 >= 0)>
