@@ -278,11 +278,13 @@ def _share(transfer: ktdf.DataTransferOp, stage: ktdf.StageOp, groups: list[list
     the group forwarding it over the interconnect."""
     tiles = sum(len(group) for group in groups)
     positions, members = [0] * tiles, [groups[0]] * tiles
-    for group in groups:
+    size = len(groups[0])
+    turns = [0] * tiles
+    for index, group in enumerate(groups):
         for position, tile in enumerate(group):
             positions[tile], members[tile] = position, group
-    size = len(groups[0])
-    _owned(transfer, _owner(stage, linear, positions, size, transfer))
+            turns[tile] = (position - index) % size
+    _owned(transfer, _owner(stage, linear, turns, size, transfer))
     transfer.attributes.update(ktdf.shared_over_ring_attribute(positions))
     stop = StringAttr(device.interconnect.stop)
     outer = _outside(transfer.destination, stage)
