@@ -265,7 +265,7 @@ class _Schedule:
         self.result_buffer = memref.AllocOp([], [], MemRefType(
             self.acc, [self.M, self.N], memory_space=StringAttr(device.scratchpad)))
         self.accumulators = memref.AllocOp([], [], MemRefType(
-            self.acc, [t.n // t.block, t.m, t.block], memory_space=StringAttr(self.unit.accumulators)))
+            self.acc, [self._unit_blocks(), t.m, t.block], memory_space=StringAttr(self.unit.accumulators)))
         entry = enclosing_function(anchor).body.block
         self.stored = self._stored_whole(anchor)
         self.rounded = (memref.AllocOp([], [], MemRefType(
@@ -626,15 +626,28 @@ class _Schedule:
 
     # Accumulators -----------------------------------------------------------------
 
+    def _unit_blocks(self) -> int:
+        """The blocks of accumulators of an output tile each matrix unit holds (the
+        ``ktdf.parallel`` over the units gives each a run of consecutive blocks)."""
+        blocks = self.tiles.n // self.tiles.block
+        return -(-blocks // self._instances())
+
+    def _local(self, j: AffineExpr) -> AffineExpr:
+        """Block ``j``'s place among its unit's blocks (all of them on one unit)."""
+        return j % self._unit_blocks() if self._instances() > 1 else j
+
     def _block(self, j: SSAValue) -> tuple[SSAValue, list[Operation]]:
-        """The accumulators of block ``j``: ``m x block`` in the unit's memory."""
+        """The accumulators of block ``j``: ``m x block`` in its unit's memory, the
+        unit's blocks one after another."""
         t = self.tiles
-        return self._accumulators_at([j], (AffineExpr.dimension(0) * (t.m * t.block),), [t.m, t.block])
+        return self._accumulators_at([j], (self._local(AffineExpr.dimension(0)) * (t.m * t.block),),
+                                     [t.m, t.block])
 
     def _row(self, j: SSAValue, r: SSAValue) -> tuple[SSAValue, list[Operation]]:
         """Row ``r`` of the accumulators of block ``j``."""
         t = self.tiles
-        offset = AffineExpr.dimension(0) * (t.m * t.block) + AffineExpr.dimension(1) * t.block
+        offset = (self._local(AffineExpr.dimension(0)) * (t.m * t.block)
+                  + AffineExpr.dimension(1) * t.block)
         return self._accumulators_at([j, r], (offset,), [t.block])
 
     def _accumulators_at(self, ivs: list[SSAValue], offset: tuple[AffineExpr], shape: list[int]):
