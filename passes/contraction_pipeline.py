@@ -26,7 +26,9 @@ on spyre), an output tile's blocks of accumulators (as wide as the unit's lanes)
 shared out over them: zeroing, streaming and multiplying, and draining each run as a
 ``ktdf.parallel`` over the blocks, each sub-core's load unit feeding its own unit from
 the k tiles the DMA copied once into the scratchpad they share, and its store unit
-draining its blocks. When the kernel only stores the product (one ``ktdp.store`` of
+draining its blocks; each unit's accumulators hold only its own blocks (the
+``ktdf.parallel`` gives each a run of consecutive blocks, each at its place in the
+run). When the kernel only stores the product (one ``ktdp.store`` of
 it, the accumulator zero, into a box of a memory view whose tile is known before the
 product), each output tile is stored as soon as it is drained: its part of the result
 buffer is loaded, rounded to the stored type into a scratchpad buffer of one output
@@ -141,7 +143,9 @@ class ContractionPipeline(ModulePass):
     output tile of several blocks, the zeroing, the streaming and multiplying, and the
     draining each a stage (on their kinds) holding a ``ktdf.parallel`` over the blocks
     (``num_instances`` the units, lower bound 0, step 1) whose body is one pipeline
-    for its block, its FIFOs private to it, the DMA stage staying outside. When the
+    for its block, its FIFOs private to it, the DMA stage staying outside; the
+    accumulators (``ceil(blocks / units) x m x block``) each unit's blocks, block j
+    at ``j`` modulo that count. When the
     product's one use is a ``ktdp.store`` of it (zero accumulator) into an identity-order
     box of a memory view whose tile's operands are defined before the product: an
     ``scf.for`` over the output tiles, each iteration that pipeline for one tile, then
