@@ -27,7 +27,9 @@ it into the scratchpad's layout as chunks of A and blocks of B, each run rounded
 granularity of the link into the scratchpad, a transposed operand's one element a run),
 the matrix unit's steps (with its fill and drain per product), the load unit's feed
 and the drain of the accumulators; the tiles with the least estimate win, then those
-reading fewer bytes from device memory, then the larger. An output tile of several
+reading fewer bytes from device memory, then those whose copies write fewer (wider
+chunks: the copies of all cores share device memory and the ring, which the estimate
+does not see), then the larger. An output tile of several
 blocks as wide as the unit's lanes has them shared out over the core's matrix units
 (one per sub-core, each with its own load and store units and accumulators: two on
 spyre), so the unit's steps, its feed and the drain count the busiest unit's share of
@@ -171,7 +173,7 @@ def choose(c: Contraction, device: Device) -> ktdf.ContractionTiles | None:
                        (c.transposed(0), c.transposed(1)), not loaded_from_view(c.lhs),
                        _kernel_trips(c), _alone(c))
     candidates = [tiles for tiles in _candidates(problem) if _fits(problem, tiles)]
-    best = min(candidates, key=lambda tiles: (tiles.estimated_cycles, _read_bytes(problem, tiles),
+    best = min(candidates, key=lambda tiles: (tiles.estimated_cycles, _copied_bytes(problem, tiles),
                                               -tiles.m * tiles.n, -tiles.k), default=None)
     if problem.computed_lhs and (best is None or best.estimated_cycles > _simd_cycles(problem)):
         return None
@@ -319,11 +321,12 @@ def _rounded(p: _Problem, runs, shared: tuple[int, int], granule: int) -> float:
                for (count, length), share in zip(runs, shared))
 
 
-def _read_bytes(p: _Problem, tiles: ktdf.ContractionTiles) -> float:
-    """Device-memory bytes the operand copies of one product of the program read."""
+def _copied_bytes(p: _Problem, tiles: ktdf.ContractionTiles) -> tuple[float, float]:
+    """The bytes the operand copies of one product of the program read from device
+    memory and take on the link into the scratchpad (``_traffic``)."""
     count = (p.m // tiles.m) * (p.n // tiles.n) * (p.k // tiles.k)
-    return count * _traffic(p, tiles.m, tiles.n, tiles.k, tiles.chunk, tiles.block,
-                            tiles.resident)[0]
+    read, written = _traffic(p, tiles.m, tiles.n, tiles.k, tiles.chunk, tiles.block, tiles.resident)
+    return count * read, count * written
 
 
 def _estimate(p: _Problem, m: int, n: int, k: int, chunk: int, block: int, resident: str) -> int:
