@@ -161,7 +161,8 @@ SCHEDULE_OPTIMIZATIONS = (
 )
 """The passes ``ktir-to-dfir-unoptimized`` leaves out: no hoisting of loop-invariant
 transfers or instructions, no double buffering, one instance per core, no unrolling, no
-chained products of the matrix unit, no copy shared over the interconnect, no tile kept in the scratchpad for sibling loops."""
+chained products of the matrix unit, no copy shared over the interconnect, no tile kept
+in the scratchpad for sibling loops."""
 
 SERIAL_LOWERING = "convert-ktdf-to-dfir{serial=true}"
 """The lowering of the naive schedule: each pipeline's tiles one at a time."""
