@@ -86,8 +86,8 @@ class ShareOverRing(ModulePass):
     bound (see the module docstring): the copy under an ``scf.if`` taken by the group's owner
     of the iteration (``ktdf.tile_table`` of the tile's position in its group less the
     group's index, modulo ``G``, equal to the linear index of the normalized loops of
-    static trips around the stage, modulo ``G``), marked ``ktdf.shared_over_ring`` (the positions); after its stage, ``G - 1``
-    stages on the interconnect stop, each the copy's stage with every transfer but a
+    static trips around the stage, modulo ``G``), marked ``ktdf.shared_over_ring`` (the
+    positions); after its stage, ``G - 1`` stages on the interconnect stop, each the copy's stage with every transfer but a
     copy of the whole buffer into the same buffer of the tile ``r`` positions on in the
     group (``ktdf.to_tiles``) removed, that copy under the same ``scf.if``; the stop
     added to the ``applicable_units`` of the stages around. A module without such
