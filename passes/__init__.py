@@ -61,6 +61,7 @@ PASSES: dict[str, tuple[str, str]] = {
     "convert-ktdf-to-dfir": ("convert_ktdf_to_dfir", "ConvertKtdfToDfir"),
     "hoist-loop-invariants": ("hoist_loop_invariants", "HoistLoopInvariants"),
     "unroll-short-loops": ("unroll_short_loops", "UnrollShortLoops"),
+    "chain-matrix-products": ("chain_matrix_products", "ChainMatrixProducts"),
 }
 
 

@@ -29,7 +29,9 @@ on spyre), an output tile's blocks of accumulators (as wide as the unit's lanes)
 shared out over them: zeroing, streaming and multiplying, and draining each run as a
 ``ktdf.parallel`` over the blocks, each sub-core's load unit feeding its own unit from
 the k tiles the DMA copied once into the scratchpad they share, and its store unit
-draining its blocks. When the kernel only stores the product (one ``ktdp.store`` of
+draining its blocks; each unit's accumulators hold only its own blocks (the
+``ktdf.parallel`` gives each a run of consecutive blocks, each at its place in the
+run). When the kernel only stores the product (one ``ktdp.store`` of
 it, the accumulator zero, into a box of a memory view whose tile is known before the
 product), each output tile is stored as soon as it is drained: its part of the result
 buffer is loaded, rounded to the stored type into a scratchpad buffer of one output
@@ -146,7 +148,9 @@ class ContractionPipeline(ModulePass):
     output tile of several blocks, the zeroing, the streaming and multiplying, and the
     draining each a stage (on their kinds) holding a ``ktdf.parallel`` over the blocks
     (``num_instances`` the units, lower bound 0, step 1) whose body is one pipeline
-    for its block, its FIFOs private to it, the DMA stage staying outside. When the
+    for its block, its FIFOs private to it, the DMA stage staying outside; the
+    accumulators (``ceil(blocks / units) x m x block``) each unit's blocks, block j
+    at ``j`` modulo that count. When the
     product's one use is a ``ktdp.store`` of it (zero accumulator) into an identity-order
     box of a memory view whose tile's operands are defined before the product: an
     ``scf.for`` over the output tiles, each iteration that pipeline for one tile, then
@@ -270,7 +274,7 @@ class _Schedule:
         self.result_buffer = memref.AllocOp([], [], MemRefType(
             self.acc, [self.M, self.N], memory_space=StringAttr(device.scratchpad)))
         self.accumulators = memref.AllocOp([], [], MemRefType(
-            self.acc, [t.n // t.block, t.m, t.block], memory_space=StringAttr(self.unit.accumulators)))
+            self.acc, [self._unit_blocks(), t.m, t.block], memory_space=StringAttr(self.unit.accumulators)))
         entry = enclosing_function(anchor).body.block
         self.stored = self._stored_whole(anchor)
         self.rounded = (memref.AllocOp([], [], MemRefType(
@@ -661,15 +665,28 @@ class _Schedule:
 
     # Accumulators -----------------------------------------------------------------
 
+    def _unit_blocks(self) -> int:
+        """The blocks of accumulators of an output tile each matrix unit holds (the
+        ``ktdf.parallel`` over the units gives each a run of consecutive blocks)."""
+        blocks = self.tiles.n // self.tiles.block
+        return -(-blocks // self._instances())
+
+    def _local(self, j: AffineExpr) -> AffineExpr:
+        """Block ``j``'s place among its unit's blocks (all of them on one unit)."""
+        return j % self._unit_blocks() if self._instances() > 1 else j
+
     def _block(self, j: SSAValue) -> tuple[SSAValue, list[Operation]]:
-        """The accumulators of block ``j``: ``m x block`` in the unit's memory."""
+        """The accumulators of block ``j``: ``m x block`` in its unit's memory, the
+        unit's blocks one after another."""
         t = self.tiles
-        return self._accumulators_at([j], (AffineExpr.dimension(0) * (t.m * t.block),), [t.m, t.block])
+        return self._accumulators_at([j], (self._local(AffineExpr.dimension(0)) * (t.m * t.block),),
+                                     [t.m, t.block])
 
     def _row(self, j: SSAValue, r: SSAValue) -> tuple[SSAValue, list[Operation]]:
         """Row ``r`` of the accumulators of block ``j``."""
         t = self.tiles
-        offset = AffineExpr.dimension(0) * (t.m * t.block) + AffineExpr.dimension(1) * t.block
+        offset = (self._local(AffineExpr.dimension(0)) * (t.m * t.block)
+                  + AffineExpr.dimension(1) * t.block)
         return self._accumulators_at([j, r], (offset,), [t.block])
 
     def _accumulators_at(self, ivs: list[SSAValue], offset: tuple[AffineExpr], shape: list[int]):

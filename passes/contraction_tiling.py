@@ -21,15 +21,21 @@ would stream all of B again. It goes to the SIMD engine instead when no tiles ta
 exceeds the SIMD engine's least: one multiply-add per lane a cycle, or, for a B stored
 k x n, its device-memory reads (the SIMD engine reduces along k innermost, so it reads
 such a B through a permuted view, each element a transfer of the granularity of its
-own: 64 times the bytes of f16 on spyre). The estimate is the busiest of the device-memory
-transfers (A read once per column of output tiles, B once per row, each run rounded to
-the transfer granularity; a transposed operand's scratchpad writes one granule per
-element), the matrix unit's steps (with its fill and drain per product), the load
-unit's feed and the drain of the accumulators; the tiles with the least estimate win,
-then those reading fewer bytes from device memory, then the larger. An output tile of
-several blocks as wide as the unit's lanes has them shared out over the core's matrix
-units (one per sub-core, each with its own load and store units: two on spyre), so the
-unit's steps, its feed and the drain count the busiest unit's share of them.
+own: 64 times the bytes of f16 on spyre). The estimate is the busiest of the copies
+from device memory (A read once per column of output tiles, B once per row; the copy
+reads each stored row of a tile whole, rounded to the transfer granularity, and writes
+it into the scratchpad's layout as chunks of A and blocks of B, each run rounded to the
+granularity of the link into the scratchpad, a transposed operand's one element a run),
+the matrix unit's steps (with its fill and drain per product), the load unit's feed
+and the drain of the accumulators; the tiles with the least estimate win, then those
+reading fewer bytes from device memory, then those whose copies write fewer (wider
+chunks: the copies of all cores share device memory and the ring, which the estimate
+does not see), then the larger. An output tile of several blocks as wide as the unit's
+lanes has them shared out over the core's matrix units (one per sub-core, each with
+its own load and store units and accumulators: two on spyre), so the unit's steps, its
+feed and the drain count the busiest unit's share of them, and each unit's
+accumulators hold its share of the tile (a 128 x 256 f32 tile is two 128 x 64 blocks,
+64 KiB, in each of spyre's two units).
 
 Operand reuse: the accumulators hold one output tile, so the output tiles of a program
 that share rows of A (a row of tiles) or columns of B (a column) would each copy them
@@ -119,6 +125,8 @@ class _Problem:
     k: int
     input_bytes: int
     accumulator_bytes: int
+    result_bytes: int
+    """Bytes of an element of the contraction's result."""
     device: Device
     transposed: tuple[bool, bool]
     """Whether A is stored ``k x m`` and B ``n x k``."""
@@ -161,11 +169,12 @@ def choose(c: Contraction, device: Device) -> ktdf.ContractionTiles | None:
     unit = device.matrix
     sizes = c.sizes()
     problem = _Problem(sizes[c.m[0]], sizes[c.n[0]], sizes[c.k[0]],
-                       _bytes(unit.input), _bytes(unit.accumulator), device,
+                       _bytes(unit.input), _bytes(unit.accumulator),
+                       _bytes(c.result.type.get_element_type()), device,
                        (c.transposed(0), c.transposed(1)), not loaded_from_view(c.lhs),
                        _kernel_trips(c), _alone(c))
     candidates = [tiles for tiles in _candidates(problem) if _fits(problem, tiles)]
-    best = min(candidates, key=lambda tiles: (tiles.estimated_cycles, _read_bytes(problem, tiles),
+    best = min(candidates, key=lambda tiles: (tiles.estimated_cycles, _copied_bytes(problem, tiles),
                                               -tiles.m * tiles.n, -tiles.k), default=None)
     if problem.computed_lhs and (best is None or best.estimated_cycles > _simd_cycles(problem)):
         return None
@@ -266,43 +275,59 @@ def _kernel_trips(c: Contraction) -> int | None:
 
 
 def _fits(p: _Problem, tiles: ktdf.ContractionTiles) -> bool:
-    """Accumulators in the unit, drained rows in its FIFO, the streamed operand tiles
-    (twice), a resident panel (once: each k tile of it is copied once) and the result in
-    the scratchpad."""
+    """Accumulators in the unit (each unit its share of the output tile's blocks),
+    drained rows in its FIFO, the streamed operand tiles (twice), a resident panel
+    (once: each k tile of it is copied once), the result in the accumulator type and
+    one output tile of it in the result's type (what an output tile stored as it drains
+    is rounded into) in the scratchpad."""
     unit = p.device.matrix
     drain = p.device.fifo_bytes(unit.kind, unit.drains[0])
     a, b = tiles.m * tiles.k, tiles.k * tiles.n
     depth = (p.trips or 1) * p.k
     operands = {"none": 2 * (a + b), "lhs": tiles.m * depth + 2 * b,
                 "rhs": 2 * a + depth * tiles.n}[tiles.resident] * p.input_bytes
-    result = p.m * p.n * p.accumulator_bytes
+    result = p.m * p.n * p.accumulator_bytes + tiles.m * tiles.n * p.result_bytes
     capacity = p.device.memory(p.device.scratchpad).size
-    return (tiles.m * tiles.n * p.accumulator_bytes <= unit.accumulator_bytes
+    blocks = tiles.n // tiles.block
+    held = -(-blocks // units_sharing(p.device, tiles.n, tiles.block)) * tiles.block
+    return (tiles.m * held * p.accumulator_bytes <= unit.accumulator_bytes
             and 2 * tiles.block * p.accumulator_bytes <= drain
             and operands + result <= SCRATCHPAD_SHARE[p.alone] * capacity)
 
 
 def _traffic(p: _Problem, m: int, n: int, k: int, chunk: int, block: int,
              resident: str) -> tuple[float, float]:
-    """Per product of tiles, on average: the bytes read from device memory (each stored
-    run rounded to the transfer granularity) and the elements a transposing copy writes
-    one by one; a resident operand's counted once for all the output tiles sharing it."""
-    granule = p.device.roofline.dma_granularity
+    """Per product of tiles, on average: the bytes read from device memory (the stored
+    rows of each operand's tile, each run rounded to the transfer granularity: the copy
+    reads them whole) and the bytes its writes into the scratchpad's layout take on the
+    link into it (A as chunks of ``chunk``, B as blocks of ``block``, each run rounded
+    to that link's granularity; a transposed operand element by element); a resident
+    operand's counted once for all the output tiles sharing it."""
     shared = {"none": (1, 1), "lhs": (p.n // n, 1), "rhs": (1, p.m // m)}[resident]
-    a_rows = (0, 0) if p.computed_lhs else (k, m) if p.transposed[0] else (m * (k // chunk), chunk)
-    b_rows = (n, k) if p.transposed[1] else (k * (n // block), block)
-    runs = sum(count * math.ceil(length * p.input_bytes / granule) * granule / share
-               for (count, length), share in zip((a_rows, b_rows), shared))
-    scattered = ((m * k / shared[0] if p.transposed[0] and chunk > 1 else 0)
-                 + (k * n / shared[1] if p.transposed[1] and block > 1 else 0))
-    return runs, scattered
+    a_rows = (0, 0) if p.computed_lhs else (k, m) if p.transposed[0] else (m, k)
+    b_rows = (n, k) if p.transposed[1] else (k, n)
+    a_written = ((0, 0) if p.computed_lhs else (m * k, 1) if p.transposed[0] and chunk > 1
+                 else (m * (k // chunk), chunk))
+    b_written = (k * n, 1) if p.transposed[1] and block > 1 else (k * (n // block), block)
+    read = _rounded(p, (a_rows, b_rows), shared, p.device.roofline.dma_granularity)
+    written = _rounded(p, (a_written, b_written), shared,
+                       min(_scratchpad_link(p.device).granularity, default=1))
+    return read, written
 
 
-def _read_bytes(p: _Problem, tiles: ktdf.ContractionTiles) -> float:
-    """Device-memory bytes the operand copies of one product of the program read."""
+def _rounded(p: _Problem, runs, shared: tuple[int, int], granule: int) -> float:
+    """The bytes of each operand's ``(count, length)`` runs of elements, each rounded up
+    to ``granule``, over the output tiles sharing it."""
+    return sum(count * math.ceil(length * p.input_bytes / granule) * granule / share
+               for (count, length), share in zip(runs, shared))
+
+
+def _copied_bytes(p: _Problem, tiles: ktdf.ContractionTiles) -> tuple[float, float]:
+    """The bytes the operand copies of one product of the program read from device
+    memory and take on the link into the scratchpad (``_traffic``)."""
     count = (p.m // tiles.m) * (p.n // tiles.n) * (p.k // tiles.k)
-    return count * _traffic(p, tiles.m, tiles.n, tiles.k, tiles.chunk, tiles.block,
-                            tiles.resident)[0]
+    read, written = _traffic(p, tiles.m, tiles.n, tiles.k, tiles.chunk, tiles.block, tiles.resident)
+    return count * read, count * written
 
 
 def _estimate(p: _Problem, m: int, n: int, k: int, chunk: int, block: int, resident: str) -> int:
@@ -312,9 +337,8 @@ def _estimate(p: _Problem, m: int, n: int, k: int, chunk: int, block: int, resid
     device, unit = p.device, p.device.matrix
     roof = device.roofline
     tiles = (p.m // m) * (p.n // n) * (p.k // k)
-    runs, scattered = _traffic(p, m, n, k, chunk, block, resident)
-    written = _scatter_cycles(device, scattered, p.input_bytes)
-    memory = tiles * max(runs / roof.dma_read_bytes_per_cycle, written)
+    runs, written = _traffic(p, m, n, k, chunk, block, resident)
+    memory = tiles * max(runs / roof.dma_read_bytes_per_cycle, _write_cycles(device, written))
     products = tiles * (n // block) * (k // chunk)
     share = _unit_share(device, n, block)
     matrix = share * products * (unit.cycles(m, chunk, block) + unit.fill + unit.drain)
@@ -334,15 +358,17 @@ def _unit_share(device: Device, n: int, block: int) -> float:
     return math.ceil(blocks / units_sharing(device, n, block)) / blocks
 
 
-def _scatter_cycles(device: Device, elements: int, element_bytes: int) -> float:
-    """Cycles of the DMA writing ``elements`` one by one into the scratchpad (a
-    transposing copy): each a transfer rounded to the granularity of the link into it,
-    through that link and the scratchpad's port."""
-    link = device.path(device.node(device.device_memory), device.node(device.scratchpad))[-1]
-    granule = min(link.granularity, default=1)
-    nbytes = elements * math.ceil(element_bytes / granule) * granule
+def _scratchpad_link(device: Device):
+    """The link from device memory's route into the scratchpad (what the DMA writes
+    through)."""
+    return device.path(device.node(device.device_memory), device.node(device.scratchpad))[-1]
+
+
+def _write_cycles(device: Device, nbytes: float) -> float:
+    """Cycles of the DMA writing ``nbytes`` (runs already rounded) into the scratchpad:
+    through the link into it and the scratchpad's port."""
     port = device.memory(device.scratchpad).port_bandwidth
-    return max(nbytes / link.bytes_per_cycle, nbytes / port if port else 0)
+    return max(nbytes / _scratchpad_link(device).bytes_per_cycle, nbytes / port if port else 0)
 
 
 def _bandwidth(device: Device, source: str, target: str) -> int:

@@ -146,6 +146,9 @@ KTIR_TO_DFIR = ",".join([
     "unroll-short-loops",
     # No loop of a few iterations is left in an engine program; a load unit issues
     # each load before writing the vector loaded before it into its FIFO.
+    "chain-matrix-products",
+    # Consecutive products of the matrix unit into the same accumulators follow one
+    # another in the unit, not stored and loaded back between them.
     "apply-arch-patterns{point=post_lowering}",
 ])
 
@@ -157,10 +160,12 @@ SCHEDULE_OPTIMIZATIONS = (
     "parallelize-loops-across-instances",
     "hoist-loop-invariants",
     "unroll-short-loops",
+    "chain-matrix-products",
 )
 """The passes ``ktir-to-dfir-unoptimized`` leaves out: no hoisting of loop-invariant
 transfers or instructions, no double buffering, one instance per core, no unrolling, no
-copy shared over the interconnect, no tile kept in the scratchpad for sibling loops."""
+chained products of the matrix unit, no copy shared over the interconnect, no tile kept
+in the scratchpad for sibling loops."""
 
 SERIAL_LOWERING = "convert-ktdf-to-dfir{serial=true}"
 """The lowering of the naive schedule: each pipeline's tiles one at a time."""

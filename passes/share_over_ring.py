@@ -8,8 +8,12 @@ is the same expression of the loop indices on several tiles (``analysis/sharing.
 the same k tile of B for the tiles of a grid column, the same rows of A for a grid
 row) reads the same bytes on each of them at every iteration. Of such a group of ``G``
 tiles, one copies the block from device memory at each iteration (the owner, in turn:
-the iteration's linear index modulo ``G``, so that each tile reads ``1 / G`` of the
-blocks and sends as many), and ``G - 1`` copies between cores on the interconnect
+the member at position ``i + g`` modulo ``G`` at iteration ``i`` of the ``g``-th group,
+so that each tile reads ``1 / G`` of the blocks and sends as many, and the owners of
+one iteration are spread over the groups' members rather than side by side: the
+groups of B's column panels on spyre, tiles ``n, n + 8, n + 16, n + 24``, then forward
+from eight cores around the ring, not from eight neighbours whose copies all cross the
+same links), and ``G - 1`` copies between cores on the interconnect
 stop (``ktdf.to_tiles``) forward it from the owner's buffer into the same buffer of
 each other tile of the group. ``convert-ktdf-to-dfir`` orders them: a copy between
 cores waits for the owner's copy from device memory, the tile that reads the buffer
@@ -80,10 +84,10 @@ class ShareOverRing(ModulePass):
     block, in a grid that runs in one wave, where the bound says it is cheaper, with
     the groups cut into runs of consecutive members of the size ``G > 1`` of the least
     bound (see the module docstring): the copy under an ``scf.if`` taken by the group's owner
-    of the iteration (``ktdf.tile_table`` of the tile's position in its group equal to
-    the linear index of the normalized loops of static trips around the stage, modulo
-    ``G``), marked ``ktdf.shared_over_ring`` (the positions); after its stage, ``G - 1``
-    stages on the interconnect stop, each the copy's stage with every transfer but a
+    of the iteration (``ktdf.tile_table`` of the tile's position in its group less the
+    group's index, modulo ``G``, equal to the linear index of the normalized loops of
+    static trips around the stage, modulo ``G``), marked ``ktdf.shared_over_ring`` (the
+    positions); after its stage, ``G - 1`` stages on the interconnect stop, each the copy's stage with every transfer but a
     copy of the whole buffer into the same buffer of the tile ``r`` positions on in the
     group (``ktdf.to_tiles``) removed, that copy under the same ``scf.if``; the stop
     added to the ``applicable_units`` of the stages around. A module without such
@@ -229,15 +233,16 @@ def _shared_cycles(groups: list[list[int]], nbytes: int, iterations: int,
 def _ring_cycles(groups: list[list[int]], nbytes: int, turns: Sequence[int],
                  device: Device) -> float:
     """The interconnect's cycles per iteration for one block per group, sent by the
-    member at each position of ``turns`` in turn to the other members: the busiest
-    link direction or stop, and the farthest hop."""
+    owner of each of ``turns`` in turn (group ``g``'s member at position ``turn + g``
+    modulo its size) to the other members: the busiest link direction or stop, and the
+    farthest hop."""
     ring = device.interconnect
     links: dict[tuple[int, int], float] = {}
     sent = [0.0] * device.cores
     farthest = 0
-    for group in groups:
+    for index, group in enumerate(groups):
         share = nbytes / len(turns)
-        for owner in (group[turn] for turn in turns):
+        for owner in (group[(turn + index) % len(group)] for turn in turns):
             for member in group:
                 if member == owner:
                     continue
@@ -278,11 +283,13 @@ def _share(transfer: ktdf.DataTransferOp, stage: ktdf.StageOp, groups: list[list
     the group forwarding it over the interconnect."""
     tiles = sum(len(group) for group in groups)
     positions, members = [0] * tiles, [groups[0]] * tiles
-    for group in groups:
+    size = len(groups[0])
+    turns = [0] * tiles
+    for index, group in enumerate(groups):
         for position, tile in enumerate(group):
             positions[tile], members[tile] = position, group
-    size = len(groups[0])
-    _owned(transfer, _owner(stage, linear, positions, size, transfer))
+            turns[tile] = (position - index) % size
+    _owned(transfer, _owner(stage, linear, turns, size, transfer))
     transfer.attributes.update(ktdf.shared_over_ring_attribute(positions))
     stop = StringAttr(device.interconnect.stop)
     outer = _outside(transfer.destination, stage)

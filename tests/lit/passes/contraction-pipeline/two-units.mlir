@@ -1,7 +1,9 @@
 // A 32 x 128 output tile on spyre, two blocks of 64 columns of accumulators, shared out
 // over the core's two matrix units (one per sub-core, each with its own load and store
 // units and FIFOs): zeroing, multiplying and draining each run in a ktdf.parallel over
-// the blocks, one pipeline per block with FIFOs private to it; the DMA copies each k
+// the blocks, one pipeline per block with FIFOs private to it, each unit's accumulators
+// holding only its share of the blocks (one 32 x 64 block each, at the start of the
+// unit's own memory: the offset of block j is 0); the DMA copies each k
 // tile of A and B once into the shared scratchpad for both. On toy (one sub-core) the
 // same product keeps the one-unit form: no ktdf.parallel, the stages looping over the
 // blocks.
@@ -11,7 +13,7 @@
 
 // CHECK:      func.func @local_schedule_0(
 // CHECK-NEXT:   memref.alloc() : memref<32x128xf32, "L1">
-// CHECK-NEXT:   %[[ACC:.+]] = memref.alloc() : memref<2x32x64xf32, "PT_ACC">
+// CHECK-NEXT:   %[[ACC:.+]] = memref.alloc() : memref<1x32x64xf32, "PT_ACC">
 // CHECK:        ktdf.parallel (%[[J:.+]], %{{.+}}) = (%[[ZERO:.+]]) to (%[[TWO:.+]]) step (%{{.+}}) distribute(num_instances = 2) {
 // CHECK-NEXT:     ktdf.pipeline {
 // CHECK:            affine.apply #{{.+}}(%[[J]])

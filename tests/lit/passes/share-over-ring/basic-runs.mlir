@@ -3,13 +3,15 @@
 // copies the same k tile of B at every iteration. One owner for the 32 would send 31
 // blocks from its stop; the bound cuts the group into 4 runs of 8 ring neighbours
 // (4 blocks through device memory an iteration, 7 forwarded by each owner): the
-// positions and the owner's table count 0 to 7 four times, and 7 forwarding stages
-// (not 31) copy the k tile into the tile r positions on within the run (tile 7 to 0,
-// 15 to 8, ...).
+// positions count 0 to 7 four times; the owner's table is each tile's position less
+// its run's index (modulo 8: run g's owner at iteration i is its member i + g), so that
+// the four owners of an iteration are not side by side; 7 forwarding stages (not 31)
+// copy the k tile into the tile r positions on within the run (tile 7 to 0, 15 to 8,
+// ...).
 
 // RUN: ktc-opt %s --arch spyre -p normalize-contractions,contraction-tiling,contraction-pipeline,share-over-ring | filecheck %s
 
-// CHECK:     ktdf.tile_table %{{.+}} {values = array<i64: 0, 1, 2, 3, 4, 5, 6, 7, 0, 1, 2, 3, 4, 5, 6, 7, 0, 1, 2, 3, 4, 5, 6, 7, 0, 1, 2, 3, 4, 5, 6, 7>}
+// CHECK:     ktdf.tile_table %{{.+}} {values = array<i64: 0, 1, 2, 3, 4, 5, 6, 7, 7, 0, 1, 2, 3, 4, 5, 6, 6, 7, 0, 1, 2, 3, 4, 5, 5, 6, 7, 0, 1, 2, 3, 4>}
 // CHECK:     ktdf.data_transfer {{.+}} {ktdf.shared_over_ring = array<i64: 0, 1, 2, 3, 4, 5, 6, 7, 0, 1, 2, 3, 4, 5, 6, 7, 0, 1, 2, 3, 4, 5, 6, 7, 0, 1, 2, 3, 4, 5, 6, 7>}
 // CHECK:     ktdf.to_tiles = array<i64: 1, 2, 3, 4, 5, 6, 7, 0, 9, 10, 11, 12, 13, 14, 15, 8, 17,
 // CHECK:     ktdf.to_tiles = array<i64: 2,
