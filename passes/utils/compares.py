@@ -11,10 +11,25 @@ unordered predicate as the complement of an ordered one (``ugt`` is not ``ole``)
 which the select reading it honours by swapping its two values; ``false`` and
 ``true`` need no instruction. ``select`` picks its first value where the mask is
 non-zero.
+
+An engine without a ``select`` instruction selects by a blend of min and max
+(``BLEND``). With ``m`` the 0/1 mask in the values' type, ``M = (m - 0.5) * inf`` is
+``+inf`` where the condition holds and ``-inf`` where not (``m - 0.5`` is exactly
+``+-0.5``), and ``select(c, a, b) = max(min(a, M), min(b, -M))``: where ``c`` holds
+``max(min(a, inf), min(b, -inf)) = max(a, -inf) = a``, elsewhere
+``max(min(a, -inf), min(b, inf)) = max(-inf, b) = b``, exactly, for every ``a`` and
+``b`` but NaN (infinities and signed zeros included: each min and max meets an
+infinity, never two different zeros). A value that is an infinite constant leaves one
+min or max: ``select(c, a, -inf) = min(a, M)``, ``select(c, a, inf) = max(a, -M)``,
+``select(c, -inf, b) = min(b, -M)``, ``select(c, inf, b) = max(b, M)``. A NaN value
+reaches the result through the min or max it meets, whichever value is selected,
+where the engine's min and max propagate NaN (the simulator's do): the blend gives
+NaN wherever ``a`` or ``b`` is NaN, and one min or max wherever its value is.
 """
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from dataclasses import dataclass, replace
 
 from xdsl.dialects import arith
@@ -57,7 +72,10 @@ TESTS.update({
 """Every ``arith.cmpf`` predicate, by name."""
 
 SELECT = "select"
-"""The instruction an ``arith.select`` becomes."""
+"""The instruction an ``arith.select`` becomes where the engine has it."""
+
+BLEND = frozenset({"sub", "mul", "neg", "min", "max"})
+"""The instructions an ``arith.select`` becomes on an engine without ``select``."""
 
 
 def test_of(compare: arith.CmpfOp) -> Test:
@@ -65,6 +83,15 @@ def test_of(compare: arith.CmpfOp) -> Test:
     return TESTS[arith.CMPF_COMPARISON_OPERATIONS[compare.predicate.value.data]]
 
 
-def instructions_of(op: Operation) -> frozenset[str]:
-    """The compute instructions an ``arith.cmpf`` or ``arith.select`` takes."""
-    return test_of(op).instructions if isinstance(op, arith.CmpfOp) else frozenset({SELECT})
+def select_instructions(available: Collection[str]) -> frozenset[str]:
+    """The instructions an ``arith.select`` takes on an engine that has ``available``:
+    ``select`` where it is one of them, else the blend's."""
+    return frozenset({SELECT}) if SELECT in available else BLEND
+
+
+def instructions_of(op: Operation, available: Collection[str]) -> frozenset[str]:
+    """The compute instructions an ``arith.cmpf`` or ``arith.select`` takes on an
+    engine that has ``available``."""
+    if isinstance(op, arith.CmpfOp):
+        return test_of(op).instructions
+    return select_instructions(available)
