@@ -439,10 +439,10 @@ class _Rules:
             return
         named = f"instruction{'s' * (len(missing) > 1)} {', '.join(missing)}"
         if isinstance(op, arith.SelectOp):
-            named = f"instruction select, or the {named} to blend its values by min and max,"
+            named = f"instruction select, or the {named} to blend its values by min and max"
         raise _error(
             op,
-            f"needs the {named} which the {self.device.compute_kind} of device "
+            f"needs the {named}, which the {self.device.compute_kind} of device "
             f"@{self.device.name} ({self.device.files[-1]}) does not have (its "
             "ktdf_arch.instructions)",
         )
