@@ -40,7 +40,6 @@ from math import prod
 
 from xdsl.dialects import arith
 from xdsl.dialects.builtin import (
-    AnyFloat,
     DenseArrayBase,
     DenseIntOrFPElementsAttr,
     FloatAttr,
@@ -421,14 +420,12 @@ def _select(op: arith.SelectOp, operand: Callable[[SSAValue], Held], available: 
     if isinstance(mask, Mask) and mask.vector is None:
         return vector(chosen[1], element)
     if SELECT in available:
+        on_true, on_false = (vector(value, element) for value in chosen)
         condition = (_dense(element, [float(bit) for bit in mask.values], emit)
                      if isinstance(mask, Position) else _converted(mask.vector, element, emit))
-        on_true, on_false = (vector(value, element) for value in chosen)
         return _compute(op, ComputeKind.SELECT, [condition, on_true, on_false], on_true.type, emit)
-    wide = element if isinstance(element, AnyFloat) else f32
-    blended = _blend(op, _signs(op, mask, wide, emit), *chosen, lambda value: vector(value, wide),
-                     emit)
-    return _converted(blended, element, emit)
+    return _blend(op, _signs(op, mask, element, emit), *chosen, lambda value: vector(value, element),
+                  emit)
 
 
 def _not_selectable(op: arith.SelectOp) -> KtcError:
