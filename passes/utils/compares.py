@@ -15,16 +15,17 @@ non-zero.
 An engine without a ``select`` instruction selects by a blend of min and max
 (``BLEND``). With ``m`` the 0/1 mask in the values' type, ``M = (m - 0.5) * inf`` is
 ``+inf`` where the condition holds and ``-inf`` where not (``m - 0.5`` is exactly
-``+-0.5``), and ``select(c, a, b) = max(min(a, M), min(b, -M))``: where ``c`` holds
-``max(min(a, inf), min(b, -inf)) = max(a, -inf) = a``, elsewhere
-``max(min(a, -inf), min(b, inf)) = max(-inf, b) = b``, exactly, for every ``a`` and
-``b`` but NaN (infinities and signed zeros included: each min and max meets an
-infinity, never two different zeros). A value that is an infinite constant leaves one
-min or max: ``select(c, a, -inf) = min(a, M)``, ``select(c, a, inf) = max(a, -M)``,
-``select(c, -inf, b) = min(b, -M)``, ``select(c, inf, b) = max(b, M)``. A NaN value
-reaches the result through the min or max it meets, whichever value is selected,
-where the engine's min and max propagate NaN (the simulator's do): the blend gives
-NaN wherever ``a`` or ``b`` is NaN, and one min or max wherever its value is.
+``+-0.5``; ``-M = (m - 0.5) * -inf``), and ``select(c, a, b) = max(min(a, M), min(b,
+-M))``: where ``c`` holds ``max(min(a, inf), min(b, -inf)) = max(a, -inf) = a``,
+elsewhere ``max(min(a, -inf), min(b, inf)) = max(-inf, b) = b``, exactly, for every
+``a`` and ``b`` but NaN (infinities and signed zeros included: each min and max meets
+an infinity, never two different zeros). A value that is an infinite constant leaves
+one min or max: ``select(c, a, -inf) = min(a, M)`` (a causal mask),
+``select(c, a, inf) = max(a, -M)``, ``select(c, -inf, b) = min(b, -M)``,
+``select(c, inf, b) = max(b, M)``. Where the engine's min and max propagate NaN (the
+simulator's do), a NaN reaches the result through the min it meets whichever value
+is selected: the blend gives NaN wherever ``a`` or ``b`` is NaN, one min or max
+wherever the value it reads is, where a select instruction gives the selected value.
 """
 
 from __future__ import annotations
@@ -74,7 +75,7 @@ TESTS.update({
 SELECT = "select"
 """The instruction an ``arith.select`` becomes where the engine has it."""
 
-BLEND = frozenset({"sub", "mul", "neg", "min", "max"})
+BLEND = frozenset({"sub", "mul", "min", "max"})
 """The instructions an ``arith.select`` becomes on an engine without ``select``."""
 
 
