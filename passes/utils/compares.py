@@ -84,15 +84,10 @@ def test_of(compare: arith.CmpfOp) -> Test:
     return TESTS[arith.CMPF_COMPARISON_OPERATIONS[compare.predicate.value.data]]
 
 
-def select_instructions(available: Collection[str]) -> frozenset[str]:
-    """The instructions an ``arith.select`` takes on an engine that has ``available``:
-    ``select`` where it is one of them, else the blend's."""
-    return frozenset({SELECT}) if SELECT in available else BLEND
-
-
 def instructions_of(op: Operation, available: Collection[str]) -> frozenset[str]:
     """The compute instructions an ``arith.cmpf`` or ``arith.select`` takes on an
-    engine that has ``available``."""
+    engine that has ``available``: a select ``select`` where it is one of them, else
+    the blend's."""
     if isinstance(op, arith.CmpfOp):
         return test_of(op).instructions
-    return select_instructions(available)
+    return frozenset({SELECT}) if SELECT in available else BLEND
