@@ -29,8 +29,8 @@ from simulated import agree, run  # noqa: E402
 
 from ktc.driver import compile as compile_kernel  # noqa: E402
 from ktc.errors import KtcError  # noqa: E402
-from ktc.sim import compiled  # noqa: E402
 from ktc.runtime.executable import prepare  # noqa: E402
+from ktc.sim import compiled  # noqa: E402
 from ktc.sim.check import compare  # noqa: E402
 from ktc.sim.simulator import Simulator  # noqa: E402
 
