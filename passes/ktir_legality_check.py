@@ -150,7 +150,8 @@ class KtirLegalityCheck(ModulePass):
     on tensors or scalars, conversions between float types on tensors, and any
     integer/index arithmetic on scalars; ``arith.cmpf`` (any predicate) and
     ``arith.select`` on tensors and in ``linalg.generic`` bodies where the device's
-    compute engine lists the instructions they take (``passes/utils/compares.py``),
+    compute engine lists the instructions they take (``passes/utils/compares.py``: a
+    select is the engine's select instruction, or a blend by min and max without it),
     each ``i1`` mask made by a compare (or a generic) and read only as the condition
     of selects or an input of generics in the same phase (never stored, carried by a
     loop or handed to another phase), each select's condition such a mask; named
@@ -431,15 +432,20 @@ class _Rules:
     def _instructions(self, op: Operation, needed: set[str] | None = None) -> None:
         """A compare or select (or an op that runs as the instructions ``needed``)
         needs its instructions on the device's compute engine."""
-        needed = instructions_of(op) if needed is None else needed
-        missing = sorted(needed - set(self.device.compute.instructions))
-        if missing:
-            raise _error(
-                op,
-                f"needs the instruction{'s' * (len(missing) > 1)} {', '.join(missing)}, which "
-                f"the {self.device.compute_kind} of device @{self.device.name} "
-                f"({self.device.files[-1]}) does not have (its ktdf_arch.instructions)",
-            )
+        available = self.device.compute.instructions
+        needed = instructions_of(op, available) if needed is None else needed
+        missing = sorted(needed - set(available))
+        if not missing:
+            return
+        named = f"instruction{'s' * (len(missing) > 1)} {', '.join(missing)}"
+        if isinstance(op, arith.SelectOp):
+            named = f"instruction select, or the {named} to blend its values by min and max"
+        raise _error(
+            op,
+            f"needs the {named}, which the {self.device.compute_kind} of device "
+            f"@{self.device.name} ({self.device.files[-1]}) does not have (its "
+            "ktdf_arch.instructions)",
+        )
 
     def _result_types(self, op: Operation) -> None:
         for result in op.results:

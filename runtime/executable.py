@@ -90,7 +90,7 @@ class Executable:
         memory = self.package.device_memory
         self.executed = 0
         with _device_errors():
-            addresses = {i: self._place(memory, array) for i, array in arrays.items()}
+            addresses = {i: self._place(memory, array, names[i]) for i, array in arrays.items()}
             for i, address in addresses.items():
                 values[i] = address // arrays[i].dtype.itemsize
             _check_writes(signature.arguments, values)
@@ -112,9 +112,15 @@ class Executable:
         with _device_errors():
             return report()
 
-    def _place(self, memory: str, array: np.ndarray) -> int:
+    def _place(self, memory: str, array: np.ndarray, name: str) -> int:
+        """Device memory for argument ``name`` holding ``array``, its bytes written;
+        an array the memory cannot hold a ``DeviceError`` naming the argument."""
         alignment = self.device.alignment(memory)
-        address = self.device.allocate(memory, max(array.nbytes, 1), alignment)
+        try:
+            address = self.device.allocate(memory, max(array.nbytes, 1), alignment)
+        except DeviceError as err:
+            raise DeviceError(f"{err}, placing %{name} ({array.dtype}{list(array.shape)}) for "
+                              f"arch '{self.device.arch_name}'") from err
         self.device.write(memory, address, memoryview(np.ascontiguousarray(array).reshape(-1).view(np.uint8)))
         return address
 

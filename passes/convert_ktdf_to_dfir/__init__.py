@@ -63,8 +63,9 @@ class ConvertKtdfToDfir(ModulePass):
     scratchpad hand-off between engines a ``dfir.sync_send`` / ``dfir.sync_recv``
     pair forward and, inside loops, one backward per buffer copy, guarded so that
     every send has its receive; two buffers of consecutive steps on the same bytes
-    get a pair from the earlier one's users to the later one's writers. The
-    orchestrator is unchanged.
+    get a pair from the earlier one's users to the later one's writers and, inside
+    loops (waves included), a carried pair from the later one's users to the earlier
+    one's writers. The orchestrator is unchanged.
 
     With ``serial`` (the naive baseline, ``ktir-to-dfir-unoptimized``), every
     pipeline outside a stage runs its tiles one at a time: its first leaf stage of

@@ -13,7 +13,9 @@ instructions a pattern of the device's arch file mapped it onto
 vectors. An ``arith.cmpf`` becomes the compare instructions of
 ``passes/utils/compares.py``, held as a ``Mask`` (1 where it holds, 0 elsewhere, or
 the complement of that), which only an ``arith.select`` reads: one ``select``
-instruction, its values swapped for a complement, the mask converted to their type.
+instruction, its values swapped for a complement, the mask converted to their type;
+on an engine without ``select`` the blend by min and max of ``passes/utils/compares.py``
+(one min or max where a value is an infinite constant, as a mask's ``-inf`` is).
 A body's position computation (``linalg.index`` and integer ops on it,
 ``passes/analysis/positions.py``) is evaluated over the domain: a conversion of it to
 a float is a constant vector of the positions' values, a compare of positions a
@@ -32,7 +34,7 @@ operands is one ``dfir.matmul`` (``lower_contraction``).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 from math import prod
 
@@ -72,8 +74,8 @@ from ktc.dialects.spyreop import FusedType
 from ktc.passes.analysis.contractions import contraction
 from ktc.passes.analysis.positions import TO_FLOAT, position_values, runtime_ops, scalar_ops
 from ktc.passes.convert_ktdf_to_dfir.values import Index
-from ktc.passes.utils.compares import test_of
-from ktc.passes.utils.values import INTEGER_CASTS, evaluate
+from ktc.passes.utils.compares import SELECT, test_of
+from ktc.passes.utils.values import INTEGER_CASTS, evaluate, float_constant
 
 INSTRUCTIONS: dict[str, ComputeKind] = {
     "arith.addf": ComputeKind.ADD,
@@ -116,9 +118,14 @@ SCALAR = "scalar"
 RUNTIME = "runtime"
 """Key of the body's run-time position ops in the value table."""
 
+AVAILABLE = "available"
+"""Key of the compute engine's instructions in the value table."""
+
 _MAGIC_BITS = 0x4B400000
 """The f32 bits of 1.5 * 2^23: adding an integer below 2^22 in magnitude to them adds
 it to the float, whose ulp there is 1."""
+
+_INF = float("inf")
 
 _COMBINES = {arith.AddiOp: ComputeKind.ADD, arith.SubiOp: ComputeKind.SUB,
              arith.MuliOp: ComputeKind.MUL}
@@ -158,11 +165,12 @@ mask of a compare, or the values of a position."""
 
 def lower_generic(generic: GenericOp, inputs: Sequence[SSAValue], outputs: Sequence[SSAValue | None],
                   emit: Emit, capture: Callable[[SSAValue], SSAValue | None],
-                  scalar: Callable[[SSAValue], Index]) -> SSAValue:
+                  scalar: Callable[[SSAValue], Index], available: Collection[str]) -> SSAValue:
     """The vector the generic's single result holds, given its operands' vectors
     (``outputs`` is None for an output whose initial value is never read);
     ``capture`` brings in a scalar defined outside the body, or returns None;
-    ``scalar`` gives an integer scalar of the program (computed where it is used)."""
+    ``scalar`` gives an integer scalar of the program (computed where it is used);
+    ``available`` the instructions of the engine computing it."""
     if len(generic.outputs) != 1:
         raise KtcError("a compute stage's generic has one output", where(generic))
     lanes = prod(_domain(generic))
@@ -173,6 +181,7 @@ def lower_generic(generic: GenericOp, inputs: Sequence[SSAValue], outputs: Seque
     values[CAPTURE] = capture
     values[SCALAR] = scalar
     values[RUNTIME] = set(runtime_ops(block))
+    values[AVAILABLE] = frozenset(available)
     values.update(_positions(generic, lanes, emit))
     values.update({result: None for op in scalar_ops(block) for result in op.results})
     if not reduction:
@@ -259,12 +268,13 @@ def _instruction(op: Operation, values: dict, lanes: int, emit: Emit) -> list[He
         return [_runtime(op, values, lanes, emit)]
     if isinstance(op, arith.ConstantOp):
         return [_constant(op, lanes, emit)]
+    if isinstance(op, arith.SelectOp):
+        return [_select(op, lambda value: _operand(value, values, lanes, emit, op),
+                        values[AVAILABLE], emit)]
     operands = [_operand(operand, values, lanes, emit, op) for operand in op.operands]
     mapped = instruction_of(op)
     if mapped is not None:
         return _mapped(op, mapped, operands, lanes, emit)
-    if isinstance(op, arith.SelectOp):
-        return [_select(op, operands, emit)]
     if any(isinstance(operand, tuple | Mask | Position | Integers) for operand in operands):
         raise KtcError(f"'{op.name}' takes a fused pair, a mask or a position", where(op))
     if isinstance(op, arith.CmpfOp):
@@ -388,22 +398,76 @@ def _compare(op: arith.CmpfOp, operands: list[SSAValue], emit: Emit) -> Mask:
     return Mask(joined, test.negated)
 
 
-def _select(op: arith.SelectOp, operands: list[Held], emit: Emit) -> SSAValue:
-    """A select by a compare's mask, its values swapped where the mask is the
-    complement; the mask converted to the values' type, exactly (it holds 0 and 1)."""
-    mask, on_true, on_false = operands
-    if isinstance(mask, Position) and isinstance(on_true, SSAValue) and isinstance(on_false, SSAValue):
-        condition = _dense(on_true.type.element_type, [float(bit) for bit in mask.values], emit)
+def _select(op: arith.SelectOp, operand: Callable[[SSAValue], Held], available: frozenset[str],
+            emit: Emit) -> SSAValue:
+    """A select by a compare's mask (its values swapped where the mask is the
+    complement, the mask converted to their type, exactly: it holds 0 and 1) or by a
+    position's constant 0/1 condition: the ``select`` instruction where the engine has
+    it, else the blend of ``passes/utils/compares.py``, which brings in no vector for
+    an infinite constant. ``operand`` gives what holds a body value."""
+    mask = operand(op.cond)
+    if not isinstance(mask, Mask | Position):
+        raise _not_selectable(op)
+    chosen = (op.rhs, op.lhs) if isinstance(mask, Mask) and mask.negated else (op.lhs, op.rhs)
+
+    def vector(value: SSAValue, element: Attribute) -> SSAValue:
+        held = operand(value)
+        if not isinstance(held, SSAValue):
+            raise _not_selectable(op)
+        return _converted(held, element, emit)
+
+    element = op.result.type
+    if isinstance(mask, Mask) and mask.vector is None:
+        return vector(chosen[1], element)
+    if SELECT in available:
+        on_true, on_false = (vector(value, element) for value in chosen)
+        condition = (_dense(element, [float(bit) for bit in mask.values], emit)
+                     if isinstance(mask, Position) else _converted(mask.vector, element, emit))
         return _compute(op, ComputeKind.SELECT, [condition, on_true, on_false], on_true.type, emit)
-    if not (isinstance(mask, Mask) and isinstance(on_true, SSAValue) and isinstance(on_false, SSAValue)):
-        raise KtcError("'arith.select' selects vectors by the mask of a compare of its "
-                       "computation (an arith.cmpf, or an arith.cmpi of positions)", where(op))
-    if mask.negated:
-        on_true, on_false = on_false, on_true
-    if mask.vector is None:
-        return on_false
-    condition = _converted(mask.vector, on_true.type.element_type, emit)
-    return _compute(op, ComputeKind.SELECT, [condition, on_true, on_false], on_true.type, emit)
+    return _blend(op, _signs(op, mask, element, emit), *chosen, lambda value: vector(value, element),
+                  emit)
+
+
+def _not_selectable(op: arith.SelectOp) -> KtcError:
+    return KtcError("'arith.select' selects vectors by the mask of a compare of its "
+                    "computation (an arith.cmpf, or an arith.cmpi of positions)", where(op))
+
+
+def _signs(op: arith.SelectOp, mask: Mask | Position, element: Attribute,
+           emit: Emit) -> Callable[[float], SSAValue]:
+    """``M`` (``sign`` 1) or ``-M`` (``sign`` -1) of the blend in ``element``: ``sign *
+    inf`` where the condition holds and ``-sign * inf`` elsewhere; a position's a
+    constant vector, a mask's ``(m - 0.5) * (sign * inf)``."""
+    if isinstance(mask, Position):
+        return lambda sign: _dense(element, [sign * (1 if bit else -1) * _INF
+                                             for bit in mask.values], emit)
+    lanes = mask.vector.type.get_shape()[0]
+    m = _converted(mask.vector, element, emit)
+    half = _compute(op, ComputeKind.SUB, [m, _splat_constant(FloatAttr(0.5, element), lanes, emit)],
+                    m.type, emit)
+    return lambda sign: _compute(
+        op, ComputeKind.MUL, [half, _splat_constant(FloatAttr(sign * _INF, element), lanes, emit)],
+        m.type, emit)
+
+
+def _blend(op: arith.SelectOp, signs: Callable[[float], SSAValue], on_true: SSAValue,
+           on_false: SSAValue, vector: Callable[[SSAValue], SSAValue], emit: Emit) -> SSAValue:
+    """``select(c, a, b)`` as ``max(min(a, M), min(b, -M))``, or one min or max where
+    ``a`` or ``b`` is an infinite constant (``passes/utils/compares.py``); ``vector``
+    gives the vector of a body value."""
+
+    def compute(kind: ComputeKind, a: SSAValue, b: SSAValue) -> SSAValue:
+        return _compute(op, kind, [a, b], a.type, emit)
+
+    true_constant, false_constant = float_constant(on_true), float_constant(on_false)
+    if false_constant in (_INF, -_INF):
+        return (compute(ComputeKind.MIN, vector(on_true), signs(1)) if false_constant < 0
+                else compute(ComputeKind.MAX, vector(on_true), signs(-1)))
+    if true_constant in (_INF, -_INF):
+        return (compute(ComputeKind.MIN, vector(on_false), signs(-1)) if true_constant < 0
+                else compute(ComputeKind.MAX, vector(on_false), signs(1)))
+    return compute(ComputeKind.MAX, compute(ComputeKind.MIN, vector(on_true), signs(1)),
+                   compute(ComputeKind.MIN, vector(on_false), signs(-1)))
 
 
 def _mapped(op: Operation, mapped: Instruction, operands: list[Held], lanes: int,

@@ -280,8 +280,12 @@ class Plan:
         share bytes (``address-assignment``), but the engines of consecutive steps run
         at once: per two such buffers on overlapping bytes, a hand-off from every stage
         using the earlier one to every stage of another kind writing the later one, so
-        that the later write waits until the earlier buffer's last use is done. (A
-        stage copying between cores is left out: its signals follow its table.)"""
+        that the later write waits until the earlier buffer's last use is done; and,
+        inside loops (the grid's waves included), one from every stage using the later
+        one to every stage of another kind writing the earlier one, carried, so that
+        the next iteration's write of the earlier buffer waits until this iteration's
+        last use of the later one is done. (A stage copying between cores is left out:
+        its signals follow its table.)"""
         writes, reads = self._accesses()
         users: dict[Operation, list[StageOp]] = {}
         writers: dict[Operation, list[StageOp]] = {}
@@ -295,11 +299,15 @@ class Plan:
             for late in placed:
                 if not _shares_bytes(early, late):
                     continue
-                for user in dict.fromkeys(users.get(early.alloc, [])):
-                    for writer in dict.fromkeys(writers.get(late.alloc, [])):
-                        if (self.kind_of[user] != self.kind_of[writer]
-                                and ring_table(user) is None and ring_table(writer) is None):
-                            handoffs.append(self._handoff(user, writer, None, waves))
+                for first, then, carried in ((early, late, False), (late, early, True)):
+                    for user in dict.fromkeys(users.get(first.alloc, [])):
+                        for writer in dict.fromkeys(writers.get(then.alloc, [])):
+                            if (self.kind_of[user] == self.kind_of[writer]
+                                    or ring_table(user) is not None or ring_table(writer) is not None):
+                                continue
+                            handoff = self._handoff(user, writer, None, waves)
+                            if not carried or (handoff.carried and handoff.loops):
+                                handoffs.append(handoff)
         return handoffs
 
     def scratchpad_order_handoffs(self, waves: int) -> list[Handoff]:

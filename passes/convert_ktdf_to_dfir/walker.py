@@ -219,8 +219,8 @@ class Walker:
             if self.p.kind == self.p.df.device.matrix_kind:
                 result = lower_contraction(op, inputs, outputs, self.p.emit)
             if result is None:
-                result = lower_generic(op, inputs, outputs, self.p.emit, self.capture,
-                                       self.p.value)
+                result = lower_generic(op, inputs, outputs, self.p.emit, self.capture, self.p.value,
+                                       self.p.df.device.engine_kinds[self.p.kind].instructions)
         if op.results:
             self.p.env[op.results[0]] = result
             return

@@ -11,10 +11,26 @@ unordered predicate as the complement of an ordered one (``ugt`` is not ``ole``)
 which the select reading it honours by swapping its two values; ``false`` and
 ``true`` need no instruction. ``select`` picks its first value where the mask is
 non-zero.
+
+An engine without a ``select`` instruction selects by a blend of min and max
+(``BLEND``). With ``m`` the 0/1 mask in the values' type, ``M = (m - 0.5) * inf`` is
+``+inf`` where the condition holds and ``-inf`` where not (``m - 0.5`` is exactly
+``+-0.5``; ``-M = (m - 0.5) * -inf``), and ``select(c, a, b) = max(min(a, M), min(b,
+-M))``: where ``c`` holds ``max(min(a, inf), min(b, -inf)) = max(a, -inf) = a``,
+elsewhere ``max(min(a, -inf), min(b, inf)) = max(-inf, b) = b``, exactly, for every
+``a`` and ``b`` but NaN (infinities and signed zeros included: each min and max meets
+an infinity, never two different zeros). A value that is an infinite constant leaves
+one min or max: ``select(c, a, -inf) = min(a, M)`` (a causal mask),
+``select(c, a, inf) = max(a, -M)``, ``select(c, -inf, b) = min(b, -M)``,
+``select(c, inf, b) = max(b, M)``. Where the engine's min and max propagate NaN (the
+simulator's do), a NaN reaches the result through the min it meets whichever value
+is selected: the blend gives NaN wherever ``a`` or ``b`` is NaN, one min or max
+wherever the value it reads is, where a select instruction gives the selected value.
 """
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from dataclasses import dataclass, replace
 
 from xdsl.dialects import arith
@@ -57,7 +73,10 @@ TESTS.update({
 """Every ``arith.cmpf`` predicate, by name."""
 
 SELECT = "select"
-"""The instruction an ``arith.select`` becomes."""
+"""The instruction an ``arith.select`` becomes where the engine has it."""
+
+BLEND = frozenset({"sub", "mul", "min", "max"})
+"""The instructions an ``arith.select`` becomes on an engine without ``select``."""
 
 
 def test_of(compare: arith.CmpfOp) -> Test:
@@ -65,6 +84,10 @@ def test_of(compare: arith.CmpfOp) -> Test:
     return TESTS[arith.CMPF_COMPARISON_OPERATIONS[compare.predicate.value.data]]
 
 
-def instructions_of(op: Operation) -> frozenset[str]:
-    """The compute instructions an ``arith.cmpf`` or ``arith.select`` takes."""
-    return test_of(op).instructions if isinstance(op, arith.CmpfOp) else frozenset({SELECT})
+def instructions_of(op: Operation, available: Collection[str]) -> frozenset[str]:
+    """The compute instructions an ``arith.cmpf`` or ``arith.select`` takes on an
+    engine that has ``available``: a select ``select`` where it is one of them, else
+    the blend's."""
+    if isinstance(op, arith.CmpfOp):
+        return test_of(op).instructions
+    return frozenset({SELECT}) if SELECT in available else BLEND

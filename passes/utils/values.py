@@ -1,16 +1,18 @@
 """The integer an index expression has, folded from constants and the compute tile
 id (``evaluate``): what ``convert-ktdf-to-dfir`` makes a per-core constant of and
 ``reduction-dim-chunking`` checks tile by tile; an affine expression folded with the
-integer operations or any others (``fold_affine``)."""
+integer operations or any others (``fold_affine``); the float a scalar constant holds
+(``float_constant``)."""
 
 from __future__ import annotations
 
 import operator
+import struct
 from collections.abc import Callable, Mapping, Sequence
 from typing import TypeVar
 
 from xdsl.dialects import affine, arith
-from xdsl.dialects.builtin import IntegerAttr
+from xdsl.dialects.builtin import AnyFloat, FloatAttr, IntegerAttr
 from xdsl.ir import BlockArgument, Operation, SSAValue
 from xdsl.ir.affine import (
     AffineBinaryOpExpr,
@@ -23,6 +25,7 @@ from xdsl.ir.affine import (
 
 from ktc.dialects.ktdf import DeriveSizeOp, LinearizeIndexOp, TileTableOp
 from ktc.dialects.ktdp import GetComputeTileIdOp
+from ktc.dialects.source import BIT_FORMATS
 
 T = TypeVar("T")
 
@@ -79,6 +82,20 @@ def evaluate(value: SSAValue, tile_ids: Sequence[int]) -> int | None:
         values = op.values.get_values()
         return values[operands[0]] if 0 <= operands[0] < len(values) else None
     return None
+
+
+def float_constant(value: SSAValue) -> float | None:
+    """The float a scalar holds when it is an ``arith.constant`` or the
+    ``arith.bitcast`` of an integer constant (an IEEE type's bit pattern); else None."""
+    op = value.owner
+    if isinstance(op, arith.ConstantOp) and isinstance(op.value, FloatAttr):
+        return op.value.value.data
+    if not (isinstance(op, arith.BitcastOp) and isinstance(op.result.type, AnyFloat)):
+        return None
+    bits, width = evaluate(op.input, ()), op.result.type.bitwidth
+    if bits is None or width not in BIT_FORMATS:
+        return None
+    return struct.unpack(BIT_FORMATS[width], (bits % 2 ** width).to_bytes(width // 8, "little"))[0]
 
 
 def derive_size_value(operands: Sequence[int]) -> int:

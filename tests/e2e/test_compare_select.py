@@ -5,10 +5,14 @@ over it) applied before a softmax, a sum of the terms above a threshold (a selec
 a reduction's body), and every ``arith.cmpf`` predicate on inputs holding NaNs,
 infinities, signed zeros and ties. On spyre, whose SFU has the compare and select
 instructions, each matches a numpy formula written here and the reference interpreter
-(``ktc.sim.check``'s rule), on the Python engines and on the compiled core alike; toy
-and line4, which lack them, refuse each kernel naming the device and the instruction.
-A per-row scalar loaded once and read by a reduction and the elementwise step after it
-(as the causal mask's position is) is checked on every device."""
+(``ktc.sim.check``'s rule), on the Python engines and on the compiled core alike; so
+does each on the third test chip given the compare instructions but no select, whose
+selects are blends by min and max (``passes/utils/compares.py``): exact, to the bit,
+for every predicate on infinities, signed zeros and ties, and NaN wherever either
+value is NaN. Toy and line4, which lack the compare instructions, refuse each compare
+naming the device and the instruction. A per-row scalar loaded once and read by a
+reduction and the elementwise step after it (as the causal mask's position is) is
+checked on every device."""
 
 from __future__ import annotations
 
@@ -20,11 +24,12 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from conftest import DEVICES  # noqa: E402
+from conftest import DEVICES, LINE4  # noqa: E402
 from simulated import agree, run  # noqa: E402
 
 from ktc.driver import compile as compile_kernel  # noqa: E402
 from ktc.errors import KtcError  # noqa: E402
+from ktc.runtime.executable import prepare  # noqa: E402
 from ktc.sim import compiled  # noqa: E402
 from ktc.sim.check import compare  # noqa: E402
 from ktc.sim.simulator import Simulator  # noqa: E402
@@ -183,11 +188,38 @@ operand is NaN, u* also when either is."""
 
 TIMINGS = [pytest.param("python", id="python"), pytest.param("compiled", id="compiled")]
 
+COMPARE_INSTRUCTIONS = ("cmp_eq", "cmp_ne", "cmp_gt", "cmp_ge", "cmp_lt", "cmp_le")
 
-def _simulator(timing: str) -> Simulator:
+
+@pytest.fixture(scope="module")
+def no_select(tmp_path_factory) -> str:
+    """The third test chip's file with the compare instructions added to its vector
+    unit, which still has no select."""
+    names = ", ".join(f'"{name}"' for name in COMPARE_INSTRUCTIONS)
+    text = LINE4.read_text().replace('"add", "sub",', f'{names}, "add", "sub",', 1)
+    assert names in text and '"select"' not in text
+    path = tmp_path_factory.mktemp("arch") / "line4_compares.mlir"
+    path.write_text(text)
+    return str(path)
+
+
+Chip = tuple[str, Simulator]
+"""A device and a simulator of it."""
+
+
+def _spyre(timing: str) -> Chip:
     if timing == "compiled" and not compiled.available():
         pytest.skip("the compiled timing core is not built (pip install the package)")
-    return Simulator("spyre", timing=timing)
+    return "spyre", Simulator("spyre", timing=timing)
+
+
+@pytest.fixture(params=["python", "compiled", "no-select"])
+def chip(request) -> Chip:
+    """Spyre on each timing core, and the chip without a select instruction."""
+    if request.param == "no-select":
+        device = request.getfixturevalue("no_select")
+        return device, Simulator(device)
+    return _spyre(request.param)
 
 
 def _rows(seed: int) -> np.ndarray:
@@ -204,32 +236,37 @@ def _special(seed: int) -> tuple[np.ndarray, np.ndarray]:
     return a, b
 
 
-def _check(text: str, inputs: dict, expected: dict, timing: str, length: int = 1) -> None:
-    simulator = _simulator(timing)
-    simulated, reference = run(text, "spyre", inputs, simulator=simulator)
-    assert simulator.ran_on == timing
+def _special_finite_or_infinite(seed: int) -> tuple[np.ndarray, np.ndarray]:
+    """``_special``'s operands with every NaN replaced by -0.0."""
+    a, b = _special(seed)
+    return np.where(np.isnan(a), np.float16(-0.0), a), np.where(np.isnan(b), np.float16(-0.0), b)
+
+
+def _check(text: str, inputs: dict, expected: dict, chip: Chip, length: int = 1) -> dict:
+    """The simulated outputs, checked against ``expected`` and the reference."""
+    device, simulator = chip
+    simulated, reference = run(text, device, inputs, simulator=simulator)
+    assert simulator.ran_on == simulator.timing
     agree(simulated, reference, expected, dict.fromkeys(simulated, "f16"), length)
+    return simulated
 
 
-@pytest.mark.parametrize("timing", TIMINGS)
 @pytest.mark.parametrize("seed", [0, 1])
-def test_relu_by_select(timing: str, seed: int):
+def test_relu_by_select(chip: Chip, seed: int):
     x = _rows(seed)
     x[0, :3] = [-0.0, 0.0, np.inf]
-    _check(RELU, {"x": x, "y": np.zeros_like(x)}, {"y": np.where(x > 0, x, np.float16(0))}, timing)
+    _check(RELU, {"x": x, "y": np.zeros_like(x)}, {"y": np.where(x > 0, x, np.float16(0))}, chip)
 
 
-@pytest.mark.parametrize("timing", TIMINGS)
-def test_clamp_between_scalar_bounds(timing: str):
+def test_clamp_between_scalar_bounds(chip: Chip):
     x = _rows(2)
     lo, hi = np.float16(-0.5), np.float16(0.75)
     expected = np.where(x < lo, lo, x)
     expected = np.where(expected > hi, hi, expected)
-    _check(CLAMP, {"x": x, "y": np.zeros_like(x), "lo": lo, "hi": hi}, {"y": expected}, timing)
+    _check(CLAMP, {"x": x, "y": np.zeros_like(x), "lo": lo, "hi": hi}, {"y": expected}, chip)
 
 
-@pytest.mark.parametrize("timing", TIMINGS)
-def test_causal_mask_before_a_softmax(timing: str):
+def test_causal_mask_before_a_softmax(chip: Chip):
     x = _rows(3)
     columns = np.arange(COLS, dtype=np.float16)[None]
     positions = np.array([0, 5, 63, 127], np.float16)
@@ -238,15 +275,14 @@ def test_causal_mask_before_a_softmax(timing: str):
     e = np.exp(masked - masked.max(axis=1, keepdims=True))
     expected = (e / e.sum(axis=1, keepdims=True)).astype(np.float16)
     inputs = {"x": x, "y": np.zeros_like(x), "p": positions, "c": columns}
-    _check(CAUSAL_SOFTMAX, inputs, {"y": expected}, timing, length=COLS)
+    _check(CAUSAL_SOFTMAX, inputs, {"y": expected}, chip, length=COLS)
     assert (expected[~keep] == 0).all() and (expected[keep] > 0).any()
 
 
-@pytest.mark.parametrize("timing", TIMINGS)
-def test_a_select_in_a_reduction_body(timing: str):
+def test_a_select_in_a_reduction_body(chip: Chip):
     x = _rows(4)
     expected = np.where(x > 0.5, x.astype(np.float64), 0).sum(axis=1).astype(np.float16)
-    _check(SUM_ABOVE, {"x": x, "s": np.zeros(ROWS, np.float16)}, {"s": expected}, timing, length=COLS)
+    _check(SUM_ABOVE, {"x": x, "s": np.zeros(ROWS, np.float16)}, {"s": expected}, chip, length=COLS)
 
 
 @pytest.mark.parametrize("timing", TIMINGS)
@@ -254,7 +290,44 @@ def test_a_select_in_a_reduction_body(timing: str):
 def test_every_predicate_with_nans_infinities_and_ties(predicate: str, timing: str):
     a, b = _special(5)
     expected = np.where(TESTS[predicate](a, b), a, b)
-    _check(_compare_kernel(predicate), {"a": a, "b": b, "y": np.zeros_like(a)}, {"y": expected}, timing)
+    _check(_compare_kernel(predicate), {"a": a, "b": b, "y": np.zeros_like(a)}, {"y": expected},
+           _spyre(timing))
+
+
+@pytest.mark.parametrize("predicate", sorted(TESTS))
+def test_every_predicate_blended_without_a_select_is_exact(predicate: str, no_select: str):
+    """Without NaNs the blend gives the selected value's bits: infinities, ties and
+    the sign of zero included."""
+    a, b = _special_finite_or_infinite(5)
+    expected = np.where(TESTS[predicate](a, b), a, b)
+    inputs = {"a": a, "b": b, "y": np.zeros_like(a)}
+    simulated = _check(_compare_kernel(predicate), inputs, {"y": expected}, (no_select, Simulator(no_select)))
+    assert np.array_equal(simulated["y"].view(np.uint16), expected.view(np.uint16))
+
+
+def test_the_bitwise_check_tells_the_sign_of_zero_apart():
+    """The bit comparison above can fail where the three-way check does not: a select
+    that gave +0.0 for a selected -0.0."""
+    a, b = _special_finite_or_infinite(5)
+    right = np.where(TESTS["ogt"](a, b), a, b)
+    wrong = np.where(right == 0, np.float16(0.0), right)
+    assert (right.view(np.uint16) == 0x8000).any()
+    assert not np.array_equal(wrong.view(np.uint16), right.view(np.uint16))
+
+
+@pytest.mark.parametrize("predicate", ["ogt", "ule", "ord"])
+def test_a_nan_reaches_the_blend_whichever_value_is_selected(predicate: str, no_select: str):
+    """The blend's min and max propagate a NaN of either value (the simulator's min
+    and max do): NaN wherever ``a`` or ``b`` is, the selected value elsewhere, where a
+    select instruction would give ``b`` when the compare fails on a NaN ``a``."""
+    a, b = _special(5)
+    nan = np.isnan(a) | np.isnan(b)
+    expected = np.where(nan, np.float16(np.nan), np.where(TESTS[predicate](a, b), a, b))
+    simulator = Simulator(no_select)
+    inputs = {"a": a, "b": b, "y": np.zeros_like(a)}
+    got = prepare(compile_kernel(_compare_kernel(predicate), no_select), simulator).launch(*inputs.values())["y"]
+    assert np.array_equal(np.isnan(got), nan) and nan.any()
+    assert np.array_equal(got[~nan].view(np.uint16), expected[~nan].view(np.uint16))
 
 
 def test_the_check_fails_on_a_selection_with_the_values_swapped():
@@ -269,7 +342,7 @@ def test_the_check_fails_on_a_selection_with_the_values_swapped():
 @pytest.mark.parametrize("device", [d for d in DEVICES if d.id != "spyre"])
 @pytest.mark.parametrize("kernel, op, instruction", [
     (RELU, "arith.cmpf", "cmp_gt"), (CLAMP, "arith.cmpf", "cmp_lt"),
-    (CAUSAL_SOFTMAX, "arith.cmpf", "cmp_le"), (_compare_kernel("true"), "arith.select", "select"),
+    (CAUSAL_SOFTMAX, "arith.cmpf", "cmp_le"),
 ])
 def test_a_device_without_the_instructions_refuses_naming_them(device: str, kernel: str, op: str,
                                                               instruction: str):
