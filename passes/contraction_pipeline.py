@@ -72,7 +72,6 @@ from xdsl.dialects.builtin import (
     StridedLayoutAttr,
     StringAttr,
     TensorType,
-    UnknownLoc,
     i64,
 )
 from xdsl.dialects.linalg.attrs import IteratorType, IteratorTypeAttr
@@ -98,7 +97,7 @@ from ktc.passes.analysis.contractions import (
     units_sharing,
 )
 from ktc.passes.utils.affine import box
-from ktc.passes.utils.ir import enclosing_function, erase_unused
+from ktc.passes.utils.ir import enclosing_function, erase_unused, locate
 from ktc.passes.utils.loops import static_trip_count
 from ktc.passes.utils.phases import programs
 from ktc.passes.utils.tiles import at_origin, box_tile, origin
@@ -289,7 +288,7 @@ class _Schedule:
         self.staged = self._stage_lhs(entry, anchor) if self.lhs is None else None
         outer = self._outer()
         for built in (*allocated, *self.hoisted, outer):
-            _locate(built, c.op.location)
+            locate(built, c.op.location)
         Rewriter.insert_op([*self.hoisted, outer], InsertPoint.before(anchor))
         self._replace_result(anchor)
 
@@ -452,7 +451,7 @@ class _Schedule:
         dma = [StringAttr(_dma_kind(self.device, self.device.scratchpad, self.device.device_memory))]
         ops.append(_pipeline([(moved, dma)]))
         for op in ops:
-            _locate(op, store.location)
+            locate(op, store.location)
         return ops
 
     def _over_k(self, tile: SSAValue) -> list[Operation]:
@@ -1075,8 +1074,3 @@ def _for(lb: SSAValue, ub: SSAValue, step: SSAValue,
     return scf.ForOp(lb, ub, step, [], Region(block))
 
 
-def _locate(op: Operation, location) -> None:
-    """``location`` on ``op`` and every op inside it that has none."""
-    for inner in op.walk():
-        if isinstance(inner.location, UnknownLoc):
-            inner.location = location

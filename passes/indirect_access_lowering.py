@@ -64,7 +64,7 @@ from ktc.passes.analysis.indirect import Indirect, describe
 from ktc.passes.analysis.ranges import Ranges
 from ktc.passes.utils.affine import box_bounds
 from ktc.passes.utils.copies import flat_loop, staged_copy
-from ktc.passes.utils.ir import enclosing_function
+from ktc.passes.utils.ir import enclosing_function, locate
 from ktc.passes.utils.phases import programs
 from ktc.passes.utils.tiles import box_tile, origin
 from ktc.passes.utils.views import type_with_memory
@@ -440,5 +440,5 @@ def _terms(expr: AffineExpr) -> list[AffineExpr]:
 
 def _insert(ops: list[Operation], before: Operation) -> None:
     for op in ops:
-        op.location = before.location
+        locate(op, before.location)
     Rewriter.insert_op(ops, InsertPoint.before(before))

@@ -17,6 +17,7 @@ from xdsl.dialects.builtin import (
     MemRefType,
     ModuleOp,
     ShapedType,
+    StridedLayoutAttr,
 )
 from xdsl.dialects.func import FuncOp
 from xdsl.dialects.linalg.ops import GenericOp
@@ -375,11 +376,39 @@ def choose(model: CostModel, reserves: Sequence[ReserveSizeOp]) -> dict[ReserveS
 
 def _best(model: CostModel, sizes: dict[ReserveSizeOp, int], op: ReserveSizeOp) -> int:
     scored = []
+    extent = _largest_useful(op) if _sizes_launch_strided_copy(op) else OPEN_LIMIT
     for size in candidates(op):
+        if extent != OPEN_LIMIT and extent % size:
+            continue
         trial = sizes | {op: size}
         if model.fits(trial):
             scored.append((model.cycles(trial), -size))
     return -min(scored)[1] if scored else sizes[op]
+
+
+def _sizes_launch_strided_copy(op: ReserveSizeOp) -> bool:
+    """Whether a value computed from ``op`` reaches a copy over a memref whose strides
+    come at launch. Such a copy is lowered only between blocks of one static shape
+    (a descriptor holds constant strides, so the block is moved piece by piece over
+    a loop of constant trips), so ``op`` must tile its extent whole: no last tile of
+    another size."""
+    seen: set[int] = set()
+    todo: list[Operation] = [op]
+    while todo:
+        for result in todo.pop().results:
+            for use in result.uses:
+                user = use.operation
+                if isinstance(user, DataTransferOp) and any(map(_launch_strided, user.operands)):
+                    return True
+                if id(user) not in seen:
+                    seen.add(id(user))
+                    todo.append(user)
+    return False
+
+
+def _launch_strided(value: SSAValue) -> bool:
+    layout = value.type.layout if isinstance(value.type, MemRefType) else None
+    return isinstance(layout, StridedLayoutAttr) and None in layout.get_strides()
 
 
 # ---------------------------------------------------------------------------------

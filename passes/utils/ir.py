@@ -7,7 +7,7 @@ from collections.abc import Iterable, Sequence
 from typing import TypeVar
 
 from xdsl.dialects import arith
-from xdsl.dialects.builtin import IndexType
+from xdsl.dialects.builtin import IndexType, UnknownLoc
 from xdsl.dialects.func import CallOp, FuncOp
 from xdsl.ir import Operation, SSAValue
 from xdsl.rewriter import InsertPoint, Rewriter
@@ -80,3 +80,11 @@ def linear_tile_id(at: Operation, grid: Sequence[int]) -> SSAValue:
         op.location = at.location
     Rewriter.insert_op(ops, InsertPoint.before(at))
     return linear
+
+
+def locate(op: Operation, location) -> None:
+    """``location`` on ``op`` and every op inside it that has none (the source
+    position a pass's new ops report, down to the instructions they become)."""
+    for inner in op.walk():
+        if isinstance(inner.location, UnknownLoc):
+            inner.location = location

@@ -58,6 +58,6 @@ def test_p_v_runs_on_the_matrix_unit(device):
     sequence, head, grid = CASES[device]
     _, _, simulator, report = _run(device)
     unit, rows = simulator.device.matrix, sequence // grid
-    steps = unit.steps(rows, head, sequence) + unit.steps(rows, sequence, head)
-    issued = report.ideal_terms["matrix issue"] * simulator.device.roofline.matrix_units
-    assert issued >= grid * steps
+    both = grid * 2 * rows * head * sequence  # Q K^T and P V: multiply-accumulates
+    peak = simulator.device.roofline.matrix_units * unit.rows * unit.lanes
+    assert report.ideal_terms["matrix compute"] == -(-both * unit.issue_cycles // peak)
