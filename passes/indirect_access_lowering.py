@@ -21,7 +21,8 @@ Produces, per load (gather) or store (scatter) of an indirect tile:
   a scatter, a ``ktdp.store`` of the data into it before the pipeline.
 
 A copy (a gather only stored to a direct tile of a memory view, or a scatter of a
-load of one) is moved one run at a time instead, whatever its size: a pipeline
+load of one) whose runs span at least one loop variable, or whose tile and index
+views do not fit the scratchpad, is moved one run at a time instead: a pipeline
 copying the index views, then one ``scf.for`` over the points of the outer loop
 variables (each split out of it by ``affine.apply``) around a pipeline of two stages
 sharing a private scratchpad buffer of one run: the first (device memory into the
@@ -131,7 +132,7 @@ def _lower(facts: Indirect, access: Operation, device: Device, ranges: Ranges) -
                for view, bounds in zip(tile.indirect_memrefs, _masked_indices(facts, ranges))]
     into = device.mover(device.device_memory, device.scratchpad)
     copy = _copy_partner(facts, access)
-    if copy is not None:
+    if copy is not None and (facts.runs > 0 or not _fits(facts, device)):
         _lower_copy(facts, indices, copy, into, device)
         return
     element = tile.base.type.get_element_type()
@@ -183,6 +184,18 @@ def _copy_partner(facts: Indirect, access: Operation) -> _Copy | None:
     if order != AffineMap.identity(order.num_dims) or box_bounds(direct.access_tile_set.data) != [AffineExpr.constant(n) for n in facts.shape]:
         return None
     return _Copy(load, store, direct)
+
+
+def _fits(facts: Indirect, device: Device) -> bool:
+    """Whether the tile and the index views fit in the scratchpad together."""
+    views = [facts.op.base, *facts.op.indirect_memrefs]
+    sizes = [prod(facts.shape), *(prod(view.type.get_shape()) for view in views[1:])]
+    needed = sum(size * _element_bytes(view) for size, view in zip(sizes, views))
+    return needed <= device.memory(device.scratchpad).size
+
+
+def _element_bytes(view: SSAValue) -> int:
+    return max(view.type.get_element_type().bitwidth // 8, 1)
 
 
 def _lower_copy(facts: Indirect, indices: Sequence[_Index], copy: _Copy, into: str,
