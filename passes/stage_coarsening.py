@@ -63,12 +63,7 @@ class StageCoarsening(ModulePass):
     3. The outermost sunk loop, unless a tiling made it (bounded by
        ``derive_size``), is strip-mined by a ``ktdf.tiling.reserve_size`` (rows
        per outer tile): the tile loop stays outside, the point loop runs to
-       ``derive_size``, so the last tile is the partial one. The size is placed
-       before the outermost ``scf.for`` the pipeline is nested in: one size for
-       every iteration of the loops around it, so the staging buffers it sizes
-       can be allocated once, before those loops, and ``double-buffering``
-       rotates their copies over them too (a row's first tile loads while the
-       row before is computed).
+       ``derive_size``, so the last tile is the partial one.
 
     Produces, in place of the sunk loops, an outer ``ktdf.pipeline`` with one
     stage per group, each wrapping its own copy of the sunk loops (with the pure
@@ -244,16 +239,9 @@ def _coarsen(pipeline: PipelineOp, depth: int) -> None:
         return
     if not _from_tiling(loops[0]):
         size = ReserveSizeOp()
-        Rewriter.insert_op(size, InsertPoint.before(_outermost_loop(loops[0])))
+        Rewriter.insert_op(size, InsertPoint.before(loops[0]))
         tile([loops[0]], [size.result])
     _Coarsening(pipeline, loops, groups).run()
-
-
-def _outermost_loop(loop: scf.ForOp) -> scf.ForOp:
-    """The outermost of the ``scf.for`` loops ``loop`` is directly nested in."""
-    while isinstance(loop.parent_op(), scf.ForOp):
-        loop = loop.parent_op()
-    return loop
 
 
 def _from_tiling(loop: scf.ForOp) -> bool:
