@@ -47,6 +47,7 @@ from ktc.passes.analysis.memory_layout import (
     Buffer,
     Sizes,
     bound,
+    calls_indexed,
     exact,
     find_buffers,
     high_water,
@@ -363,10 +364,11 @@ def choose(model: CostModel, reserves: Sequence[ReserveSizeOp]) -> dict[ReserveS
     estimated cycles (the larger on a tie) while the others stay fixed; the
     smallest allowed where nothing fits (``address-assignment`` then reports it)."""
     sizes = {op: candidates(op)[0] for op in reserves}
+    tried = {op: _tried(op) for op in reserves}
     for _ in range(ROUNDS):
         changed = False
         for op in reserves:
-            best = _best(model, sizes, op)
+            best = _best(model, sizes, op, tried[op])
             changed |= best != sizes[op]
             sizes[op] = best
         if not changed:
@@ -374,12 +376,17 @@ def choose(model: CostModel, reserves: Sequence[ReserveSizeOp]) -> dict[ReserveS
     return sizes
 
 
-def _best(model: CostModel, sizes: dict[ReserveSizeOp, int], op: ReserveSizeOp) -> int:
-    scored = []
+def _tried(op: ReserveSizeOp) -> list[int]:
+    """The candidates of ``op`` it may take: those that divide its extent where a copy
+    over a memref of launch-time strides takes its block from it."""
     extent = _largest_useful(op) if _sizes_launch_strided_copy(op) else OPEN_LIMIT
-    for size in candidates(op):
-        if extent != OPEN_LIMIT and extent % size:
-            continue
+    return [size for size in candidates(op) if extent == OPEN_LIMIT or extent % size == 0]
+
+
+def _best(model: CostModel, sizes: dict[ReserveSizeOp, int], op: ReserveSizeOp,
+          tried: Sequence[int]) -> int:
+    scored = []
+    for size in tried:
         trial = sizes | {op: size}
         if model.fits(trial):
             scored.append((model.cycles(trial), -size))
@@ -514,9 +521,10 @@ class TileSizeSelection(ModulePass):
         for reserve in reserves:
             functions.setdefault(_function(reserve), []).append(reserve)
         for func, own in functions.items():
-            model = CostModel(device, func, reserved)
-            sizes = {r: given[r] for r in own} if given else choose(model, own)
-            _record(func, model, sizes, chosen_by)
+            with calls_indexed():
+                model = CostModel(device, func, reserved)
+                sizes = {r: given[r] for r in own} if given else choose(model, own)
+                _record(func, model, sizes, chosen_by)
             for reserve, size in sizes.items():
                 _replace(reserve, size, chosen_by)
 

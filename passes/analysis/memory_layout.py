@@ -16,7 +16,9 @@ Index expressions are valued for given tile sizes: ``exact`` where they are know
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass, replace
 
 from xdsl.dialects import arith, memref, scf
@@ -109,6 +111,26 @@ def _least(value: SSAValue, sizes: Sizes) -> int | None:
     return exact(value, sizes)
 
 
+_Calls = dict[str, list[tuple[Operation, CallOp]]]
+"""A module's calls by callee name, each with the op of the module's body holding it."""
+
+_CALL_INDEX: ContextVar[dict[int, _Calls] | None] = ContextVar("ktc_call_index", default=None)
+"""Inside ``calls_indexed``: per module (by identity), its calls."""
+
+
+@contextmanager
+def calls_indexed() -> Iterator[None]:
+    """Within it, ``bound`` finds the call of a program's function in one index of the
+    module's calls, built at its first lookup, instead of walking the module for every
+    argument it bounds: for a pass that asks many bounds of IR that does not change
+    meanwhile (``tile-size-selection``'s cost model, once per candidate size)."""
+    token = _CALL_INDEX.set({})
+    try:
+        yield
+    finally:
+        _CALL_INDEX.reset(token)
+
+
 def _passed(arg: BlockArgument) -> SSAValue | None:
     """What the only call of the function ``arg`` belongs to passes for it, found
     outside the function's own module (in the kernel that calls its programs);
@@ -118,10 +140,23 @@ def _passed(arg: BlockArgument) -> SSAValue | None:
     top = own.parent_op() if own is not None else None
     if top is None:
         return None
-    name = func.sym_name.data
-    calls = [op for other in top.regions[0].block.ops if other is not own for op in other.walk()
-             if isinstance(op, CallOp) and op.callee.root_reference.data == name]
+    calls = [call for holder, call in _calls(top).get(func.sym_name.data, []) if holder is not own]
     return calls[0].arguments[arg.index] if len(calls) == 1 else None
+
+
+def _calls(top: Operation) -> _Calls:
+    """``top``'s calls, from the index of ``calls_indexed`` when inside it."""
+    index = _CALL_INDEX.get()
+    if index is not None and id(top) in index:
+        return index[id(top)]
+    calls: _Calls = {}
+    for holder in top.regions[0].block.ops:
+        for op in holder.walk():
+            if isinstance(op, CallOp):
+                calls.setdefault(op.callee.root_reference.data, []).append((holder, op))
+    if index is not None:
+        index[id(top)] = calls
+    return calls
 
 
 def _apply(op: Operation, lhs: int, rhs: int) -> int | None:
