@@ -448,7 +448,7 @@ class _Schedule:
         dest = _cast(view.result, at, [t.m, t.n], output.strides, moved)
         moved.append(ktdf.DataTransferOp(source, [t.m, t.n], dest, [t.m, t.n],
                                          source_access=(origin(2), []), dest_access=(origin(2), [])))
-        dma = [StringAttr(_dma_kind(self.device, self.device.scratchpad, self.device.device_memory))]
+        dma = [StringAttr(self.device.mover(self.device.scratchpad, self.device.device_memory))]
         ops.append(_pipeline([(moved, dma)]))
         for op in ops:
             locate(op, store.location)
@@ -1028,11 +1028,9 @@ def _permuted_set(coordinates: AffineSet, order: list[int]) -> AffineSet:
 # ---------------------------------------------------------------------------------
 
 
-def _dma_kind(device: Device, source: str | None = None, target: str | None = None) -> str:
-    """The engine that copies from ``source`` into ``target`` (by default from device
-    memory into the scratchpad)."""
-    route = device.path(device.node(source or device.device_memory),
-                        device.node(target or device.scratchpad))
+def _dma_kind(device: Device) -> str:
+    """The engine that copies from device memory into the scratchpad."""
+    route = device.path(device.node(device.device_memory), device.node(device.scratchpad))
     return next(link.target.kind for link in route if link.target.role == ENGINE)
 
 

@@ -232,6 +232,7 @@ def _staged_chunk(p: _Problem, m: int, chunk: int) -> bool:
     align = p.device.alignment(p.device.scratchpad)
     return chunk == p.k or chunk * p.input_bytes % align == 0
 
+
 def _staged_residencies(p: _Problem, m: int, n: int, k: int, chunk: int) -> list[str]:
     """The residencies of tiles whose chunks are parts of a staged A's rows: only B's
     panel resident when there are several rows of output tiles, each of which would
