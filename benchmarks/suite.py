@@ -565,8 +565,21 @@ def _speedup_target(records: list[dict]) -> str:
     figures = ", ".join(f"{r['kernel']} {r['size']} {sign}{speedup:.2f}x"
                         for r, sign, speedup in measured)
     reached = sum(speedup >= TARGET_SPEEDUP for _, _, speedup in measured)
+    unreachable = ", ".join(f"{r['kernel']} {r['size']} {ceiling:.2f}x" for r, _, speedup in measured
+                            if speedup < TARGET_SPEEDUP
+                            and (ceiling := _speedup_ceiling(r)) < TARGET_SPEEDUP)
+    why = (f" Out of reach for any schedule, since none beats the ideal (the most one can "
+           f"gain, unoptimized cycles / ideal): {unreachable}." if unreachable else "")
     return (f"- Speedup over the unoptimized schedule >= {TARGET_SPEEDUP}x on every row: "
-            f"{reached} of {len(records)} ({figures or 'none measured'}).")
+            f"{reached} of {len(records)} ({figures or 'none measured'}).{why}")
+
+
+def _speedup_ceiling(r: dict) -> float:
+    """The largest speedup any schedule could have over the unoptimized one: its cycles
+    over the ideal (infinite when the row has no exact figures for either)."""
+    if "unoptimized_cycles" not in r or not r.get("ideal_cycles"):
+        return float("inf")
+    return r["unoptimized_cycles"] / r["ideal_cycles"]
 
 
 def _speedup(r: dict) -> tuple[str, float]:

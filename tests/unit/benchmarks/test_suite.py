@@ -104,6 +104,10 @@ def test_the_targets_count_kernels_per_size_and_name_those_not_measured():
         {"kernel": "add", "size": "large", "efficiency": 0.9, "speedup": 1.0,
          "sim_cycles_per_s": 2500.0, "cycles": 5000, "sim_cpu_s": 0.5},
         {"kernel": "softmax", "size": "large", "efficiency": 0.5, "speedup": 1.5},
+        {"kernel": "row_sum", "size": "large", "efficiency": 0.9, "speedup": 1.1,
+         "unoptimized_cycles": 1200, "ideal_cycles": 1000},
+        {"kernel": "rotary", "size": "large", "efficiency": 0.9, "speedup": 1.4,
+         "unoptimized_cycles": 1600, "ideal_cycles": 1000},
         {"kernel": "layernorm", "size": "large", "error": "no path"},
         {"kernel": "rmsnorm", "size": "small", "efficiency": 0.1, "speedup": 0.5},
     ]
@@ -114,12 +118,14 @@ def test_the_targets_count_kernels_per_size_and_name_those_not_measured():
              {"ops": 256, "compile_s": 0.9, "compile_cpu_s": 0.71}]
     lines = suite.targets(suite.Results(META, records, chain, [], examples, 0))
     assert lines == [
-        ("- Efficiency (ideal / cycles) >= 0.85 on every large kernel: 1 of 3 (add 0.90, "
-         "softmax 0.50); not measured (error): layernorm."),
+        ("- Efficiency (ideal / cycles) >= 0.85 on every large kernel: 3 of 5 (add 0.90, "
+         "softmax 0.50, row_sum 0.90, rotary 0.90); not measured (error): layernorm."),
         ("- Efficiency (ideal / cycles) >= 0.75 on every small kernel: 0 of 1 (rmsnorm 0.10); "
          "not measured (error): none."),
-        ("- Speedup over the unoptimized schedule >= 1.5x on every row: 1 of 4 (add large "
-         "1.00x, softmax large 1.50x, rmsnorm small 0.50x)."),
+        ("- Speedup over the unoptimized schedule >= 1.5x on every row: 1 of 6 (add large "
+         "1.00x, softmax large 1.50x, row_sum large 1.10x, rotary large 1.40x, rmsnorm small "
+         "0.50x). Out of reach for any schedule, since none beats the ideal (the most one "
+         "can gain, unoptimized cycles / ideal): row_sum large 1.20x."),
         ("- At least 1,000,000 simulated cycles per wall second on the large add: 2,500 "
          "(per CPU second 10,000)."),
         ("- Every example compiles in under 2 s: 1 of 2 (slowest softmax.mlir, 2.50 s); "
