@@ -48,7 +48,6 @@ from ktc.arch.model import (
 from ktc.dialects.diagnostics import KtcError, where
 from ktc.dialects.ktdf_arch import (
     ISSUE_CLASSES,
-    REGISTER_FILES,
     DatapathOp,
     DeviceOp,
     ExecUnitOp,
@@ -431,16 +430,7 @@ def _engine_kind(walk: _Walk, kind: str, indices: list[int], memories_in: dict[t
         outstanding=integer(intrinsic(op, "outstanding")),
         descriptor_cycles=integer(intrinsic(op, "descriptor_cycles")) or 0,
         scalar_cycles={name: integer(value) for name, value in scalar.data.items()} if isinstance(scalar, DictionaryAttr) else {},
-        registers=_registers(intrinsic(op, "registers")),
     )
-
-
-def _registers(value: Attribute | None) -> dict[str, int] | None:
-    """The register files' sizes by the ISA's prefix (the verifier checked each is
-    given), or None."""
-    if not isinstance(value, DictionaryAttr):
-        return None
-    return {REGISTER_FILES[name]: integer(count) for name, count in value.data.items()}
 
 
 def _matrix(kind: str, value: Attribute | None, at: str) -> MatrixUnit | None:

@@ -305,11 +305,6 @@ class EngineKind:
     """Cycles per scalar and control instruction, by class
     (``ktc.dialects.ktdf_arch.SCALAR_CLASSES``; a class not given costs nothing)."""
 
-    registers: Mapping[str, int] | None = None
-    """Registers per file, by the ISA's prefix (``s``, ``v``, ``d``:
-    ``ktc.dialects.ktdf_arch.REGISTER_FILES``); None where the description gives none
-    (a unit that runs no program needs none)."""
-
     @property
     def features(self) -> tuple[str, ...]:
         """The feature names it has, for display."""

@@ -17,10 +17,6 @@
 //
 // Units are cycles and bytes. See docs/arch-format.md for the format.
 
-// Register files of every execution unit: 64 scalars, 64 vectors, 32 view
-// descriptors (example values).
-#REGISTERS = {scalars = 64, vectors = 64, views = 32}
-
 // Device memory: 128 GiB, 128 B/cycle shared by all cores.
 #DDR = {
   kind = "DDR",
@@ -52,7 +48,7 @@
 // indirect copy (its address computed from indices the engine read) costs 8 cycles
 // to describe per contiguous run.
 #MNILU = {
-  kind = "MNILU", ktdf_arch.registers = #REGISTERS,
+  kind = "MNILU",
   ktdf_arch.features = {ktdf_arch.feature.load = #DMA_ACCESS},
   ktdf_arch.outstanding = 4,
   ktdf_arch.descriptor_cycles = 8,
@@ -60,7 +56,7 @@
   ktdf_arch.example_values = ["outstanding", "descriptor_cycles", "scalar_cycles"]
 }
 #MNISU = {
-  kind = "MNISU", ktdf_arch.registers = #REGISTERS,
+  kind = "MNISU",
   ktdf_arch.features = {ktdf_arch.feature.store = #DMA_ACCESS},
   ktdf_arch.outstanding = 4,
   ktdf_arch.descriptor_cycles = 8,
@@ -85,7 +81,7 @@
 
 // Ring stop: moves scratchpad data to and from the neighbouring cores' stops.
 #RING = {
-  kind = "RING", ktdf_arch.registers = #REGISTERS,
+  kind = "RING",
   ktdf_arch.features = {
     ktdf_arch.feature.load = {word_size = #ktdf_arch.map<"L1" = 128>},
     ktdf_arch.feature.store = {word_size = #ktdf_arch.map<"L1" = 128>}
@@ -104,7 +100,7 @@
 // 128-byte stick per instruction), and its vector instructions: arithmetic, the
 // transcendentals and the spyreop intrinsics (the patterns below map each onto one).
 #SFU = {
-  kind = "SFU", ktdf_arch.registers = #REGISTERS,
+  kind = "SFU",
   ktdf_arch.features = {
     ktdf_arch.feature.compute,
     ktdf_arch.feature.simd = {lanes = #ktdf_arch.map<f16 = 64, !spyreop.df16 = 64, f32 = 32>}
@@ -126,7 +122,7 @@
 // elements by a row of 64 and adds the outer product to fp32 accumulators (8 x 64
 // multiply-accumulates: 1,024 flop per cycle, 2,048 per core with both sub-cores).
 #PT = {
-  kind = "PT", ktdf_arch.registers = #REGISTERS,
+  kind = "PT",
   ktdf_arch.features = {
     ktdf_arch.feature.matrix = {
       rows = 8, lanes = 64, input = f16, accumulator = f32,
@@ -157,7 +153,7 @@
   >
 }
 #L1LU = {
-  kind = "L1LU", ktdf_arch.registers = #REGISTERS,
+  kind = "L1LU",
   ktdf_arch.features = {
     ktdf_arch.feature.load = #L1_ACCESS,
     ktdf_arch.feature.simd = {splat, zero_pad}
@@ -166,7 +162,7 @@
   ktdf_arch.example_values = ["scalar_cycles"]
 }
 #L1SU = {
-  kind = "L1SU", ktdf_arch.registers = #REGISTERS,
+  kind = "L1SU",
   ktdf_arch.features = {ktdf_arch.feature.store = #L1_ACCESS},
   ktdf_arch.scalar_cycles = {scalar = 1, control = 1},
   ktdf_arch.example_values = ["scalar_cycles"]

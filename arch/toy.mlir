@@ -6,7 +6,6 @@
 // drained through FIFOs of 16 beats.
 // Every figure is made up; see docs/arch-format.md for the format.
 
-#REGISTERS = {scalars = 64, vectors = 64, views = 32}
 #DMA_ACCESS = {
   word_size = #ktdf_arch.map<"DDR" = 16, "L1" = 16>,
   access_granularity = #ktdf_arch.map<
@@ -20,7 +19,7 @@
   ktdf_arch.transfer_latency = 10
 }
 #RING = {
-  kind = "RING", ktdf_arch.registers = #REGISTERS,
+  kind = "RING",
   ktdf_arch.features = {
     ktdf_arch.feature.load = {word_size = #ktdf_arch.map<"L1" = 16>},
     ktdf_arch.feature.store = {word_size = #ktdf_arch.map<"L1" = 16>}
@@ -68,8 +67,8 @@ ktdf_arch.device @toy attributes {
   } share(%ddr) {
     %l1 = memory @l1 {kind = "L1", size = 65536}
 
-    %mnilu = exec_unit @mnilu {kind = "MNILU", ktdf_arch.registers = #REGISTERS, ktdf_arch.features = {ktdf_arch.feature.load = #DMA_ACCESS}}
-    %mnisu = exec_unit @mnisu {kind = "MNISU", ktdf_arch.registers = #REGISTERS, ktdf_arch.features = {ktdf_arch.feature.store = #DMA_ACCESS}}
+    %mnilu = exec_unit @mnilu {kind = "MNILU", ktdf_arch.features = {ktdf_arch.feature.load = #DMA_ACCESS}}
+    %mnisu = exec_unit @mnisu {kind = "MNISU", ktdf_arch.features = {ktdf_arch.feature.store = #DMA_ACCESS}}
     datapath #DMA_LINK %ddr to %mnilu : memory, exec_unit
     datapath #DMA_LINK %mnilu to %l1 : exec_unit, memory
     datapath #DMA_LINK %l1 to %mnisu : memory, exec_unit
@@ -83,7 +82,7 @@ ktdf_arch.device @toy attributes {
       %sfu = group @sfu_block {kind = "SFU_Block"} share() {
         %reg = memory @reg {kind = "SFU_REG", size = 256}
         %unit = exec_unit @sfu {
-          kind = "SFU", ktdf_arch.registers = #REGISTERS,
+          kind = "SFU",
           ktdf_arch.features = {
             ktdf_arch.feature.compute,
             ktdf_arch.feature.simd = {lanes = #ktdf_arch.map<f16 = 8, !spyreop.df16 = 8, f32 = 4>}
@@ -97,10 +96,10 @@ ktdf_arch.device @toy attributes {
         yield %unit
       } -> exec_unit
       %l1lu = exec_unit @l1lu {
-        kind = "L1LU", ktdf_arch.registers = #REGISTERS,
+        kind = "L1LU",
         ktdf_arch.features = {ktdf_arch.feature.load = #L1_ACCESS, ktdf_arch.feature.simd = {splat, zero_pad}}
       }
-      %l1su = exec_unit @l1su {kind = "L1SU", ktdf_arch.registers = #REGISTERS, ktdf_arch.features = {ktdf_arch.feature.store = #L1_ACCESS}}
+      %l1su = exec_unit @l1su {kind = "L1SU", ktdf_arch.features = {ktdf_arch.feature.store = #L1_ACCESS}}
       datapath #L1_PORT %l1 to %l1lu : memory, exec_unit
       datapath #SFU_FIFO %l1lu to %sfu : exec_unit, exec_unit
       datapath #SFU_FIFO %sfu to %l1su : exec_unit, exec_unit
@@ -108,7 +107,7 @@ ktdf_arch.device @toy attributes {
       %pt = group @pt_block {kind = "PT_Block"} share() {
         %acc = memory @acc {kind = "PT_ACC", size = 512}
         %unit = exec_unit @pt {
-          kind = "PT", ktdf_arch.registers = #REGISTERS,
+          kind = "PT",
           ktdf_arch.features = {
             ktdf_arch.feature.matrix = {
               rows = 2, lanes = 8, input = f16, accumulator = f32,

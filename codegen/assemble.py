@@ -12,9 +12,7 @@ What each engine kind may run (``isa.RUNS_ON``) follows from what it is on the d
 memories is a DMA engine, one from a memory to a compute engine a load unit, one from
 a compute engine to a memory a store unit; a compute engine with links from (to) a
 memory, or with a memory of its own (Spyre's SFU_REG accumulators), loads (stores)
-itself. An engine with the ``splat`` feature broadcasts. How many registers of each
-file its programs may name is the description's too (``ktdf_arch.registers``:
-:func:`engine_registers`).
+itself. An engine with the ``splat`` feature broadcasts.
 """
 
 from __future__ import annotations
@@ -34,18 +32,15 @@ from ktc.dialects.diagnostics import KtcError, where
 
 
 def assemble(dataflow: dfir.DataflowOp, name: str,
-             classes: Mapping[str, frozenset[str]] | None = None,
-             registers: Mapping[str, Mapping[str, int]] | None = None) -> DataflowBinary:
+             classes: Mapping[str, frozenset[str]] | None = None) -> DataflowBinary:
     """The binary of ``dataflow``. ``classes`` gives the engine classes of each engine
-    kind, ``registers`` its register files' sizes; by default both are read from the
-    device the enclosing module declares."""
-    if classes is None or registers is None:
-        device = device_of(_outermost_module(dataflow))
-        classes, registers = engine_classes(device), engine_registers(device)
+    kind; by default they are read from the device the enclosing module declares."""
+    if classes is None:
+        classes = engine_classes(device_of(_outermost_module(dataflow)))
     unit_ops = [op for op in dataflow.body.block.ops if isinstance(op, dfir.UnitOp)]
     units = {op.unit: index for index, op in enumerate(unit_ops)}
     table = tuple(_unit(op) for op in unit_ops)
-    engines = tuple(_engine(op, units, classes, registers) for op in dataflow.body.block.ops
+    engines = tuple(_engine(op, units, classes) for op in dataflow.body.block.ops
                     if isinstance(op, dfir.ProgramOp))
     return DataflowBinary(name, table, engines)
 
@@ -67,16 +62,11 @@ def _unit(op: dfir.UnitOp) -> Unit:
 
 
 def _engine(program: dfir.ProgramOp, units: dict[SSAValue, int],
-            classes: Mapping[str, frozenset[str]],
-            registers: Mapping[str, Mapping[str, int]]) -> EngineBinary:
+            classes: Mapping[str, frozenset[str]]) -> EngineBinary:
     kind = program.kind.data
     if kind not in classes:
         raise KtcError(f"the device has no engine kind '{kind}'", where(program))
-    if kind not in registers:
-        raise KtcError(f"the device's execution unit '{kind}' runs this program but its "
-                       f"description gives no ktdf_arch.registers (how many scalars, "
-                       f"vectors and views it holds)", where(program))
-    selected = select_program(program, units, classes[kind], registers[kind])
+    selected = select_program(program, units, classes[kind])
     starts = isa.offsets(selected.code)
     return EngineBinary(
         kind=kind,
@@ -124,10 +114,3 @@ def engine_classes(device: Device) -> dict[str, frozenset[str]]:
                "matrix": matrix}
     return {kind: frozenset(name for name in isa.ENGINE_CLASSES if kind in members[name])
             for kind in device.engine_kinds}
-
-
-def engine_registers(device: Device) -> dict[str, Mapping[str, int]]:
-    """The register files' sizes (by the ISA's prefix) of every engine kind of
-    ``device`` that gives them."""
-    return {kind: engine.registers for kind, engine in device.engine_kinds.items()
-            if engine.registers is not None}

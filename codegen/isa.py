@@ -22,11 +22,9 @@ instruction class below says which operand sits where through its field declarat
 declarations, so there is no per-instruction codec. :func:`decode` rejects anything
 that is not a well-formed program with :class:`IsaError`.
 
-Registers of one engine instance: ``s0, s1, ...`` scalar int64 (two's complement,
-wrapping), ``v0, v1, ...`` vectors (an element type and a length; a length above the
-SIMD lanes takes several beats), ``d0, d1, ...`` view descriptors; how many of each the
-engine's description says (``ktdf_arch.registers``), at most ``REGISTER_LIMIT``, as
-many as a register field names. A float scalar in an ``s`` register is the
+Registers of one engine instance: ``s0..s63`` scalar int64 (two's complement, wrapping),
+``v0..v63`` vectors (an element type and a length; a length above the SIMD lanes takes
+several beats), ``d0..d31`` view descriptors. A float scalar in an ``s`` register is the
 bit pattern of its element type, zero-extended.
 
 Semantics (``pc`` advances by one unless stated):
@@ -128,7 +126,7 @@ Which engines may run an instruction is ``RUNS_ON``, by ``ENGINE_CLASSES``.
 from __future__ import annotations
 
 import struct
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field, fields
 from typing import ClassVar
 
@@ -136,7 +134,6 @@ from xdsl.dialects.builtin import Float16Type, Float32Type, Float64Type, IndexTy
 from xdsl.ir import Attribute
 
 from ktc.dialects.dfir import ARITY, ComputeKind, ReduceKind
-from ktc.dialects.ktdf_arch import REGISTER_LIMIT
 from ktc.dialects.spyreop import DF16Type
 from ktc.errors import KtcError
 
@@ -147,6 +144,9 @@ class IsaError(KtcError):
 
 WORD = 8
 """Bytes per header or extension word."""
+
+REGISTERS = {"s": 64, "v": 64, "d": 32}
+"""Register files: prefix and count."""
 
 ELEMENT_TYPES: dict[str, Attribute] = {
     "f16": Float16Type(),
@@ -690,24 +690,10 @@ assert all(_extension_order_holds(cls) for cls in INSTRUCTIONS)
 
 
 def _register(file: str, number: int) -> int:
-    if not 0 <= number < REGISTER_LIMIT:
-        raise IsaError(f"register {file}{number} cannot be named ({file}0..{file}"
-                       f"{REGISTER_LIMIT - 1})")
+    if not 0 <= number < REGISTERS[file]:
+        raise IsaError(f"register {file}{number} does not exist "
+                       f"({file}0..{file}{REGISTERS[file] - 1})")
     return number
-
-
-def check_registers(instructions: Sequence[Instruction], sizes: Mapping[str, int]) -> None:
-    """Every register ``instructions`` name exists on an engine with ``sizes`` registers
-    in each file (by prefix); raises IsaError naming the first that does not."""
-    for pc, instruction in enumerate(instructions):
-        for _, meta, value in operands(instruction):
-            if meta["slot"] not in ("reg", "list") or meta["file"] is None:
-                continue
-            for number in (value,) if meta["slot"] == "reg" else value:
-                if number >= sizes[meta["file"]]:
-                    raise IsaError(f"pc {pc}: {instruction.MNEMONIC} names {meta['file']}"
-                                   f"{number}, and the engine has {meta['file']}0.."
-                                   f"{meta['file']}{sizes[meta['file']] - 1}")
 
 
 def _type_code(name: str) -> int:

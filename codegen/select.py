@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import itertools
 import struct
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 
 from xdsl.dialects import arith, scf
@@ -165,10 +165,9 @@ class RegistersExhausted(KtcError):
 class Registers:
     """Linear-scan register assignment over positions."""
 
-    def __init__(self, last_use: dict[SSAValue, int], sizes: Mapping[str, int]):
+    def __init__(self, last_use: dict[SSAValue, int]):
         self.last_use = last_use
-        self.sizes = sizes
-        self.free = {file: list(range(count)) for file, count in sizes.items()}
+        self.free = {file: list(range(count)) for file, count in isa.REGISTERS.items()}
         self.assigned: dict[SSAValue, int] = {}
         self.live: list[SSAValue] = []
 
@@ -188,8 +187,8 @@ class Registers:
     def take(self, file: str, op: Operation) -> int:
         """A free register of ``file`` (a temporary: ``give`` it back)."""
         if not self.free[file]:
-            raise RegistersExhausted(f"more than {self.sizes[file]} values of register "
-                                     f"file '{file}' are live here", source_location(op))
+            raise RegistersExhausted(f"more than {isa.REGISTERS[file]} values of register "
+                                     f"file '{file}' are live here", where(op))
         self.free[file].sort()
         return self.free[file].pop(0)
 
@@ -288,30 +287,23 @@ class Selector:
 
 
 def select_program(program: dfir.ProgramOp, units: dict[SSAValue, int],
-                   classes: frozenset[str], registers: Mapping[str, int]) -> Selected:
-    """The instructions of ``program`` for an engine with ``registers`` in each file (by
-    the ISA's prefix), preceded by the outside values it uses; where the register files
-    cannot hold them all from the start, each computed just before the first of its ops
-    that needs it."""
+                   classes: frozenset[str]) -> Selected:
+    """The instructions of ``program``, preceded by the outside values it uses; where
+    the register files cannot hold them all from the start, each computed just before
+    the first of its ops that needs it."""
     try:
         return _selected([*outside_ops(program), *program.body.block.ops], program,
-                         units, classes, registers)
+                         units, classes)
     except RegistersExhausted:
-        pass
-    try:
-        return _selected(with_outside_ops(program), program, units, classes, registers)
-    except RegistersExhausted as error:
-        raise RegistersExhausted(f"{error.message} on engine '{program.kind.data}', as many "
-                                 f"as its description gives (ktdf_arch.registers)",
-                                 error.where or where(program)) from None
+        return _selected(with_outside_ops(program), program, units, classes)
 
 
 def _selected(ops: list[Operation], program: dfir.ProgramOp, units: dict[SSAValue, int],
-              classes: frozenset[str], registers: Mapping[str, int]) -> Selected:
+              classes: frozenset[str]) -> Selected:
     """The instructions of ``ops``, the body of ``program`` with its outside values."""
     start, end = _positions(ops)
     selector = Selector(program.kind.data, classes, units,
-                        Registers(_last_uses(ops, start, end), registers), start, end)
+                        Registers(_last_uses(ops, start, end)), start, end)
     selector.ops(ops)
     selector.emit(isa.Halt(), program)
     return Selected(selector.code, selector.relocations, selector.uniform_maps,

@@ -513,15 +513,6 @@ SCALAR_CLASSES = ("scalar", "control")
 (``ktdf_arch.scalar_cycles``): scalar arithmetic, moves, uniforms and views; loops,
 branches and halt."""
 
-REGISTER_FILES = {"scalars": "s", "vectors": "v", "views": "d"}
-"""The register files of an execution unit (``ktdf_arch.registers``), by the name a
-description gives each, with the prefix the ISA writes its registers with
-(``docs/isa.md``)."""
-
-REGISTER_LIMIT = 1 << 8
-"""Registers a file may have at most: as many as an instruction's 8-bit register
-field can name."""
-
 ISSUE_CLASSES = ("plain", "transcendental", "reduction_step")
 """The op classes a compute unit gives an issue cost for: ordinary arithmetic,
 transcendentals (exp, sqrt, reciprocal, ...), and one step of an in-vector reduction."""
@@ -569,12 +560,6 @@ INTRINSICS: dict[str, Intrinsic] = {
         "execution units",
         _record({name: _positive_field(name) for name in SCALAR_CLASSES}),
     ),
-    "ktdf_arch.registers": Intrinsic(
-        frozenset({EXEC_UNIT}),
-        "execution units",
-        _record({name: _bounded_field(name, 1, REGISTER_LIMIT) for name in REGISTER_FILES},
-                tuple(REGISTER_FILES)),
-    ),
     "ktdf_arch.instructions": Intrinsic(
         frozenset({EXEC_UNIT}), "execution units", _instruction_names
     ),
@@ -605,9 +590,6 @@ how large, all in cycles and bytes:
   each op class in ``ISSUE_CLASSES``.
 * ``scalar_cycles``: cycles an execution unit spends on each instruction of the
   ``SCALAR_CLASSES`` it runs (a class not given costs nothing).
-* ``registers``: how many registers each of an execution unit's ``REGISTER_FILES``
-  has (every file given, each 1 to ``REGISTER_LIMIT``), the registers its programs
-  may name; a unit that runs programs must give them.
 * ``instructions``: the vector instructions a compute unit has (``INSTRUCTION_NAMES``),
   the ones the device's patterns may map an intrinsic onto.
 * ``instruction`` and ``parameters``, on an op of a kernel, not of the device: the

@@ -27,11 +27,9 @@ typedef int64_t i64;
 typedef uint64_t u64;
 typedef uint8_t u8;
 
-/* Registers of each file an engine may have at most (ktc.dialects.ktdf_arch.REGISTER_LIMIT,
-   checked at import). Each engine's files are as large as its description gives them
-   (passed with its instance); a program names only those, which the loader checks
-   (ktc.codegen.isa.check_registers). */
-#define REGISTER_LIMIT 256
+#define SREGS 64
+#define VREGS 64
+#define DREGS 32
 #define MAXD 8
 #define STEPS_WITHOUT_TIME 10000000LL
 #define MAX_KINDS 1024
@@ -96,32 +94,11 @@ typedef struct {
     i64 busy, starved, backpressured, busy_until, vector_cycles;
     i64 matrix_cycles; /* issue cycles of its matrix unit's steps (ktc.sim.matrix) */
     i64 matrix_macs;   /* multiply-accumulates of its matrix unit's products */
-    i64 *unit_vid; /* per register, the vector the matrix unit last made in it (0: none) */
-    i64 *s;
-    int *vdtype; i64 *vlen, *vid, *ready; char *vset;
-    View *d; char *dset;
-    void *files; /* the one allocation the register files above lie in */
+    i64 unit_vid[VREGS]; /* per register, the vector the matrix unit last made in it (0: none) */
+    i64 s[SREGS];
+    int vdtype[VREGS]; i64 vlen[VREGS], vid[VREGS], ready[VREGS]; char vset[VREGS];
+    View d[DREGS]; char dset[DREGS];
 } Engine;
-
-/* Lays out an engine's register files, zeroed, in one allocation: ns scalars, nv
-   vectors, nd views. Nonzero when out of memory. */
-static int register_files(Engine *e, i64 ns, i64 nv, i64 nd) {
-    size_t bytes = sizeof(View) * (size_t)nd + sizeof(i64) * (size_t)(ns + 4 * nv)
-                 + sizeof(int) * (size_t)nv + (size_t)(nv + nd);
-    char *at = calloc(1, bytes);
-    if (!at) return 1;
-    e->files = at;
-    e->d = (View *)at; at += sizeof(View) * (size_t)nd;
-    e->s = (i64 *)at; at += sizeof(i64) * (size_t)ns;
-    e->unit_vid = (i64 *)at; at += sizeof(i64) * (size_t)nv;
-    e->vlen = (i64 *)at; at += sizeof(i64) * (size_t)nv;
-    e->vid = (i64 *)at; at += sizeof(i64) * (size_t)nv;
-    e->ready = (i64 *)at; at += sizeof(i64) * (size_t)nv;
-    e->vdtype = (int *)at; at += sizeof(int) * (size_t)nv;
-    e->vset = at; at += nv;
-    e->dset = at;
-    return 0;
-}
 
 typedef struct { i64 time, order; int type, index; } Event;
 typedef struct { Event *items; int head, count, cap; } Bucket;
@@ -922,7 +899,7 @@ static i64 step(Core *c, Engine *e, int index, const Ins *in) {
             if (e->vdtype[in->list[i]] != a[1] || e->vlen[in->list[i]] != length)
                 return bail(c, "operands", i);
         if (a[4] <= 0) return bail(c, "no lanes", a[0]);
-        i64 sources[REGISTER_LIMIT];
+        i64 sources[VREGS];
         for (int i = 0; i < in->n; i++) sources[i] = e->vid[in->list[i]];
         return computed(c, e, index, in, a[2], (int)a[0], length, ceil_div(length, a[4]) * a[3],
                         sources, in->n);
@@ -1577,7 +1554,7 @@ static void core_dealloc(Core *c) {
         }
         free(c->programs[p].ins); free(c->programs[p].uniforms);
     }
-    if (c->engines) for (int i = 0; i < c->nengines; i++) { free(c->engines[i].copies); free(c->engines[i].files); }
+    if (c->engines) for (int i = 0; i < c->nengines; i++) free(c->engines[i].copies);
     free(c->programs); free(c->engines); free(c->bpe); free(c->heap); free(c->free_at);
     if (c->ring) for (int i = 0; i < RING; i++) free(c->ring[i].items);
     free(c->ring);
@@ -1656,15 +1633,9 @@ static int core_init(Core *c, PyObject *args, PyObject *kw) {
     c->nengines = (int)PyTuple_GET_SIZE(engines);
     c->engines = calloc(c->nengines ? c->nengines : 1, sizeof(Engine));
     for (int i = 0; i < c->nengines; i++) {
-        long long prog, unit, position, ns, nv, nd;
-        if (!PyArg_ParseTuple(PyTuple_GET_ITEM(engines, i), "LLLLLL", &prog, &unit, &position, &ns, &nv, &nd)) return -1;
-        if (ns < 1 || nv < 1 || nd < 1 || ns > REGISTER_LIMIT || nv > REGISTER_LIMIT || nd > REGISTER_LIMIT) {
-            PyErr_SetString(PyExc_ValueError, "register file sizes out of range");
-            return -1;
-        }
-        Engine *e = &c->engines[i];
-        e->program = (int)prog; e->unit = unit; e->position = position;
-        if (register_files(e, ns, nv, nd)) { PyErr_NoMemory(); return -1; }
+        long long prog, unit, position;
+        if (!PyArg_ParseTuple(PyTuple_GET_ITEM(engines, i), "LLL", &prog, &unit, &position)) return -1;
+        c->engines[i].program = (int)prog; c->engines[i].unit = unit; c->engines[i].position = position;
     }
     c->kind_order = calloc(MAX_KINDS, sizeof(int));
     c->ring = calloc(RING, sizeof(Bucket));
@@ -1955,7 +1926,6 @@ PyMODINIT_FUNC PyInit__core(void) {
     PyModule_AddObject(m, "OPS", names(OP_NAMES, OP_COUNT));
     PyModule_AddObject(m, "ALU_OPS", names(ALU_NAMES, A_COUNT));
     PyModule_AddIntConstant(m, "MAX_DIMENSIONS", MAXD);
-    PyModule_AddIntConstant(m, "REGISTER_LIMIT", REGISTER_LIMIT);
     PyModule_AddIntConstant(m, "LOG_LOAD", L_LOAD);
     PyModule_AddIntConstant(m, "LOG_STORE", L_STORE);
     PyModule_AddIntConstant(m, "LOG_OP", L_OP);

@@ -66,9 +66,8 @@ _BIT_TYPE = isa.TYPES.index("i1")
 
 
 def available() -> bool:
-    """Whether the compiled core is built, from this source (its register files as
-    large as the ISA allows)."""
-    return _core is not None and getattr(_core, "REGISTER_LIMIT", None) == isa.REGISTER_LIMIT
+    """Whether the compiled core is built."""
+    return _core is not None
 
 
 # ---------------------------------------------------------------------------------
@@ -249,9 +248,7 @@ def _execute(run: Run, limit: int, watch: Callable[[int, int], None] | None) -> 
             programs[key] = len(encoded)
             uniforms = tuple(tuple(wrap(v) for v in row) for row in engine.uniforms)
             encoded.append((tuple(encode(i, kind) for i in engine.program), uniforms))
-        files = engine.device_kind.registers
-        instances.append((programs[key], engine.unit, engine.position,
-                          files["s"], files["v"], files["d"]))
+        instances.append((programs[key], engine.unit, engine.position))
     core = _core.Core(tuple(encoded), tuple(instances), BYTES_PER_TYPE, len(run.nodes),
                       tables.route, tables.fifo, tables.memory)
     while True:

@@ -339,11 +339,10 @@ class Engine:
         self.uniforms = uniforms
         self.location = location
         self.device_kind = run.machine.device.engine(self.node.kind)
-        files = self.device_kind.registers
-        self.s = [0] * files["s"]
-        self.v: list[tuple[str, np.ndarray] | None] = [None] * files["v"]
-        self.ready = [0] * files["v"]
-        self.d: list[View | None] = [None] * files["d"]
+        self.s = [0] * isa.REGISTERS["s"]
+        self.v: list[tuple[str, np.ndarray] | None] = [None] * isa.REGISTERS["v"]
+        self.ready = [0] * isa.REGISTERS["v"]
+        self.d: list[View | None] = [None] * isa.REGISTERS["d"]
         self.pc = 0
         self.done = False
         self.block: tuple[str | None, str | Callable[..., str], tuple] | None = None

@@ -177,21 +177,12 @@ class Simulator:
         except KtcError as error:
             raise DeviceError(error.message) from None
 
-    def _decode(self, dataflow: DataflowBinary, engine: EngineBinary, code: bytes) -> list[isa.Instruction]:
-        """The program ``code`` of ``engine``, every register it names one its engine
-        kind has."""
-        where = f"{dataflow.name}: program \"{engine.kind}\""
-        registers = self.device.engine(self._kind(engine.kind)).registers
-        if registers is None:
-            raise DeviceError(f"{where}: @{self.arch_name}'s execution unit "
-                              f"\"{engine.kind}\" gives no ktdf_arch.registers, so it runs "
-                              f"no program")
+    @staticmethod
+    def _decode(dataflow: DataflowBinary, engine: EngineBinary, code: bytes) -> list[isa.Instruction]:
         try:
-            program = isa.decode(code)
-            isa.check_registers(program, registers)
+            return isa.decode(code)
         except isa.IsaError as error:
-            raise DeviceError(f"{where}: {error.message}") from None
-        return program
+            raise DeviceError(f"{dataflow.name}: program \"{engine.kind}\": {error.message}") from None
 
     def _handle(self, handle: int) -> Loaded:
         if not 0 <= handle < len(self._loaded):

@@ -4,7 +4,6 @@
 // FIFOs 1 beat deep, 16-byte DMA granularity and a device memory of 1 MiB.
 // Every figure is made up; see docs/arch-format.md for the format.
 
-#REGISTERS = {scalars = 64, vectors = 64, views = 32}
 #DMA_ACCESS = {
   word_size = #ktdf_arch.map<"DDR" = 16, "L1" = 16>,
   access_granularity = #ktdf_arch.map<
@@ -18,7 +17,7 @@
   ktdf_arch.transfer_latency = 10
 }
 #RING = {
-  kind = "RING", ktdf_arch.registers = #REGISTERS,
+  kind = "RING",
   ktdf_arch.features = {
     ktdf_arch.feature.load = {word_size = #ktdf_arch.map<"L1" = 16>},
     ktdf_arch.feature.store = {word_size = #ktdf_arch.map<"L1" = 16>}
@@ -59,8 +58,8 @@ ktdf_arch.device @toy_fifo_depth_1 attributes {
   } share(%ddr) {
     %l1 = memory @l1 {kind = "L1", size = 65536}
 
-    %mnilu = exec_unit @mnilu {kind = "MNILU", ktdf_arch.registers = #REGISTERS, ktdf_arch.features = {ktdf_arch.feature.load = #DMA_ACCESS}}
-    %mnisu = exec_unit @mnisu {kind = "MNISU", ktdf_arch.registers = #REGISTERS, ktdf_arch.features = {ktdf_arch.feature.store = #DMA_ACCESS}}
+    %mnilu = exec_unit @mnilu {kind = "MNILU", ktdf_arch.features = {ktdf_arch.feature.load = #DMA_ACCESS}}
+    %mnisu = exec_unit @mnisu {kind = "MNISU", ktdf_arch.features = {ktdf_arch.feature.store = #DMA_ACCESS}}
     datapath #DMA_LINK %ddr to %mnilu : memory, exec_unit
     datapath #DMA_LINK %mnilu to %l1 : exec_unit, memory
     datapath #DMA_LINK %l1 to %mnisu : memory, exec_unit
@@ -74,7 +73,7 @@ ktdf_arch.device @toy_fifo_depth_1 attributes {
       %sfu = group @sfu_block {kind = "SFU_Block"} share() {
         %reg = memory @reg {kind = "SFU_REG", size = 256}
         %unit = exec_unit @sfu {
-          kind = "SFU", ktdf_arch.registers = #REGISTERS,
+          kind = "SFU",
           ktdf_arch.features = {
             ktdf_arch.feature.compute,
             ktdf_arch.feature.simd = {lanes = #ktdf_arch.map<f16 = 8, !spyreop.df16 = 8, f32 = 4>}
@@ -84,10 +83,10 @@ ktdf_arch.device @toy_fifo_depth_1 attributes {
         yield %unit
       } -> exec_unit
       %l1lu = exec_unit @l1lu {
-        kind = "L1LU", ktdf_arch.registers = #REGISTERS,
+        kind = "L1LU",
         ktdf_arch.features = {ktdf_arch.feature.load = #L1_ACCESS, ktdf_arch.feature.simd = {splat, zero_pad}}
       }
-      %l1su = exec_unit @l1su {kind = "L1SU", ktdf_arch.registers = #REGISTERS, ktdf_arch.features = {ktdf_arch.feature.store = #L1_ACCESS}}
+      %l1su = exec_unit @l1su {kind = "L1SU", ktdf_arch.features = {ktdf_arch.feature.store = #L1_ACCESS}}
       datapath #L1_PORT %l1 to %l1lu : memory, exec_unit
       datapath #SFU_FIFO %l1lu to %sfu : exec_unit, exec_unit
       datapath #SFU_FIFO %sfu to %l1su : exec_unit, exec_unit

@@ -28,8 +28,6 @@ CONTROL = Path(__file__).parent / "inputs/control.mlir"
 CLASSES = {"dma": frozenset({"dma"}), "lsu": frozenset({"load", "store"}),
            "sfu": frozenset({"compute"})}
 """The engine classes of the made-up kinds of ops.mlir."""
-REGISTERS = {kind: {"s": 64, "v": 64, "d": 32} for kind in ("dma", "lsu", "sfu", "lu")}
-"""Their register files."""
 
 
 def dataflow_of(text: str, filename: str = "test.mlir") -> dfir.DataflowOp:
@@ -37,9 +35,8 @@ def dataflow_of(text: str, filename: str = "test.mlir") -> dfir.DataflowOp:
     return next(op for op in module.walk() if isinstance(op, dfir.DataflowOp))
 
 
-def assemble_text(text: str, classes=CLASSES, filename: str = "test.mlir",
-                  registers=REGISTERS):
-    return assemble(dataflow_of(text, filename), "kernel", classes, registers)
+def assemble_text(text: str, classes=CLASSES, filename: str = "test.mlir"):
+    return assemble(dataflow_of(text, filename), "kernel", classes)
 
 
 def engine(binary, kind):
@@ -110,7 +107,7 @@ def test_each_instruction_records_where_its_op_was_written():
     for the closing ``halt``; the disassembly shows it beside the instruction."""
     module = parse_module(OPS.read_text(), "ops.mlir")
     dataflow = next(op for op in module.walk() if isinstance(op, dfir.DataflowOp))
-    dma = engine(assemble(dataflow, "kernel", CLASSES, REGISTERS), "dma")
+    dma = engine(assemble(dataflow, "kernel", CLASSES), "dma")
     program = isa.decode(dma.code)
     assert len(dma.locations) == len(program)
     programs = [op for op in dataflow.body.block.ops if isinstance(op, dfir.ProgramOp)]

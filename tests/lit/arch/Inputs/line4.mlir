@@ -4,8 +4,6 @@
 // directly through queues; it can splat a scalar over its lanes, and has no
 // sigmoid, gelu or silu instruction. Figures are made up.
 
-// Every unit has 64 scalar registers, 32 vector registers and 16 view descriptors.
-#REGISTERS = {scalars = 64, vectors = 32, views = 16}
 #QUEUE = {
   ktdf_arch.bandwidth = 128,
   ktdf_arch.transfer_latency = 3,
@@ -28,7 +26,7 @@ ktdf_arch.device @line4 attributes {
   } share(%hbm) {
     %spm = memory @spm {kind = "SPM", size = 262144}
     %dma = exec_unit @dma {
-      kind = "DMA", ktdf_arch.registers = #REGISTERS,
+      kind = "DMA",
       ktdf_arch.features = {
         ktdf_arch.feature.load = {word_size = #ktdf_arch.map<"HBM" = 64, "SPM" = 64>},
         ktdf_arch.feature.store = {word_size = #ktdf_arch.map<"HBM" = 64, "SPM" = 64>}
@@ -39,12 +37,12 @@ ktdf_arch.device @line4 attributes {
     datapath {ktdf_arch.bandwidth = 64, ktdf_arch.transfer_latency = 2} %spm to %dma : memory, exec_unit
     datapath {ktdf_arch.bandwidth = 64, ktdf_arch.transfer_latency = 200, ktdf_arch.transfer_granularity = array<i64: 64>} %dma to %hbm : exec_unit, memory
 
-    %noc = exec_unit @noc {kind = "NOC", ktdf_arch.registers = #REGISTERS}
+    %noc = exec_unit @noc {kind = "NOC"}
     datapath {ktdf_arch.bandwidth = 32, ktdf_arch.transfer_latency = 1} %spm to %noc : memory, exec_unit
     datapath {ktdf_arch.bandwidth = 32, ktdf_arch.transfer_latency = 1} %noc to %spm : exec_unit, memory
 
     %vpu = exec_unit @vpu {
-      kind = "VPU", ktdf_arch.registers = #REGISTERS,
+      kind = "VPU",
       ktdf_arch.features = {
         ktdf_arch.feature.compute,
         ktdf_arch.feature.simd = {splat, lanes = #ktdf_arch.map<f32 = 32, f16 = 32>}
