@@ -83,7 +83,7 @@ from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 from xdsl.traits import is_side_effect_free
 
-from ktc.arch.model import ENGINE, Device, device_of
+from ktc.arch.model import Device, device_of
 from ktc.dialects import ktdf, ktdp
 from ktc.dialects.diagnostics import KtcError, where
 from ktc.dialects.upstream import ApplyOp
@@ -412,7 +412,7 @@ class _Schedule:
         t = self.tiles
         tiles = (self.M // t.m) * (self.N // t.n)
         units = [StringAttr(kind) for kind in
-                 (_dma_kind(self.device), self.unit.feeds[0], self.unit.kind, self.unit.drains[0])]
+                 (self.device.mover(self.device.device_memory, self.device.scratchpad), self.unit.feeds[0], self.unit.kind, self.unit.drains[0])]
         if self.stored is None:
             body = self._loops([tiles], lambda tile: [
                 self._zero(), *self._over_k(tile), self._drain_pipeline(tile)])
@@ -537,7 +537,7 @@ class _Schedule:
 
             return self._loops([chunks], step)
 
-        dma = [StringAttr(_dma_kind(self.device))]
+        dma = [StringAttr(self.device.mover(self.device.device_memory, self.device.scratchpad))]
         copies = [(copy, dma) for copy in self._copies(tile, kt, kernel_iv, a_buffer, b_buffer)]
         stages, fifo = self._per_block([(self.unit.feeds[0], feed), (self.unit.kind, multiply)], fifos)
         return [*before, _pipeline([*copies, *stages], fifo)]
@@ -1026,12 +1026,6 @@ def _permuted_set(coordinates: AffineSet, order: list[int]) -> AffineSet:
 # ---------------------------------------------------------------------------------
 # IR pieces
 # ---------------------------------------------------------------------------------
-
-
-def _dma_kind(device: Device) -> str:
-    """The engine that copies from device memory into the scratchpad."""
-    route = device.path(device.node(device.device_memory), device.node(device.scratchpad))
-    return next(link.target.kind for link in route if link.target.role == ENGINE)
 
 
 def _cast(base: SSAValue, offset: SSAValue | int, sizes: list[int], strides: list[int],

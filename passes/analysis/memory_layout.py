@@ -44,7 +44,7 @@ from ktc.dialects.ktdf import (
 )
 from ktc.dialects.ktdp import ConstructMemoryViewOp, GetComputeTileIdOp, grid_of
 from ktc.passes.analysis.ranges import Ranges
-from ktc.passes.utils.ir import enclosing_function
+from ktc.passes.utils.ir import calls_by_callee, enclosing_function
 
 
 Sizes = Mapping[ReserveSizeOp, int]
@@ -151,9 +151,8 @@ def _calls(top: Operation) -> _Calls:
         return index[id(top)]
     calls: _Calls = {}
     for holder in top.regions[0].block.ops:
-        for op in holder.walk():
-            if isinstance(op, CallOp):
-                calls.setdefault(op.callee.root_reference.data, []).append((holder, op))
+        for name, found in calls_by_callee(holder).items():
+            calls.setdefault(name, []).extend((holder, call) for call in found)
     if index is not None:
         index[id(top)] = calls
     return calls
