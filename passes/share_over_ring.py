@@ -51,7 +51,7 @@ from math import prod
 
 from xdsl.context import Context
 from xdsl.dialects import arith, memref, scf
-from xdsl.dialects.builtin import AffineMapAttr, MemRefType, ModuleOp, StringAttr
+from xdsl.dialects.builtin import AffineMapAttr, DenseArrayBase, MemRefType, ModuleOp, StringAttr, i64
 from xdsl.dialects.func import FuncOp
 from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.ir.affine import AffineExpr, AffineMap
@@ -109,13 +109,13 @@ class ShareOverRing(ModulePass):
             grid = grid_of(func)
             readers = _groups(transfer, grid, device)
             iterations = prod(trips for *_, trips in _loops(stage))
-            groups = None if readers is None else _cheapest(readers, _bytes(transfer),
+            chosen = None if readers is None else _cheapest(readers, _bytes(transfer),
                                                             iterations, device)
-            if groups is None:
+            if chosen is None:
                 continue
             if func not in linears:
                 linears[func] = linear_tile_id(_top_level(stage, func), grid)
-            _share(transfer, stage, groups, linears[func], device)
+            _share(transfer, stage, *chosen, linears[func], device)
 
 
 # ---------------------------------------------------------------------------------
@@ -188,23 +188,24 @@ def _bytes(transfer: ktdf.DataTransferOp) -> int:
 
 
 def _cheapest(readers: list[list[int]], nbytes: int, iterations: int,
-              device: Device) -> list[list[int]] | None:
+              device: Device) -> tuple[list[list[int]], bool] | None:
     """The groups of the least bound, over the ``iterations`` of the copy, among the
     reader groups cut into runs of consecutive members of each size dividing theirs
-    (larger than one); None when none is bound lower than every tile reading the block
-    from device memory. Device memory serves one block per group, all tiles' copies
-    sharing its port; each owner sends one block per other member of its group from
-    its stop and over the links between them: larger groups read less from device
-    memory and forward more over the interconnect. Ties go to the smaller groups
-    (fewer forwarding stages)."""
+    (larger than one), each forwarded directly or relayed, and whether relayed; None
+    when none is bound lower than every tile reading the block from device memory.
+    Device memory serves one block per group, all tiles' copies sharing its port; each
+    group's other members receive one block each over the interconnect: larger groups
+    read less from device memory and forward more. Ties go to the smaller groups
+    (fewer forwarding stages), then to direct forwarding."""
     size = len(readers[0])
     tiles = sum(len(group) for group in readers)
     best, least = None, iterations * _memory_cycles(tiles, nbytes, device)
     for part in (part for part in range(2, size + 1) if size % part == 0):
         groups = [group[at:at + part] for group in readers for at in range(0, size, part)]
-        cycles = _shared_cycles(groups, nbytes, iterations, device)
-        if cycles < least:
-            best, least = groups, cycles
+        for relayed in (False, True):
+            cycles = _shared_cycles(groups, nbytes, iterations, relayed, device)
+            if cycles < least:
+                best, least = (groups, relayed), cycles
     return best
 
 
@@ -216,44 +217,57 @@ def _memory_cycles(readers: int, nbytes: int, device: Device) -> float:
                nbytes / roof.dma_read_bytes_per_cycle)
 
 
-def _shared_cycles(groups: list[list[int]], nbytes: int, iterations: int,
+def _shared_cycles(groups: list[list[int]], nbytes: int, iterations: int, relayed: bool,
                    device: Device) -> float:
     """The bound over the ``iterations`` of the copy read once per group and forwarded.
     An iteration's forwarding follows its copy; with the buffers used in turn the next
     iteration's copy overlaps this one's forwarding, so the first iteration costs both
-    (its owners the worst placed), each later one the larger of the two (the owners in
-    turn, on average)."""
+    (its owners the worst placed; relayed, each step of the relay after the one before),
+    each later one the larger of the two (the owners in turn, on average; relayed, the
+    steps of successive iterations overlapping)."""
     size = len(groups[0])
     memory = _memory_cycles(len(groups), nbytes, device)
-    first = memory + max(_ring_cycles(groups, nbytes, [turn], device) for turn in range(size))
-    later = max(memory, _ring_cycles(groups, nbytes, range(size), device))
-    return first + (iterations - 1) * later
+    steps = [_forwards(groups, turn, relayed, device) for turn in range(size)]
+    first = max(sum(_ring_cycles(step, nbytes, device) for step in turn) for turn in steps)
+    later = sum(_ring_cycles([copy for step in turn for copy in step], nbytes, device)
+                for turn in steps) / size
+    return memory + first + (iterations - 1) * max(memory, later)
 
 
-def _ring_cycles(groups: list[list[int]], nbytes: int, turns: Sequence[int],
-                 device: Device) -> float:
-    """The interconnect's cycles per iteration for one block per group, sent by the
-    owner of each of ``turns`` in turn (group ``g``'s member at position ``turn + g``
-    modulo its size) to the other members: the busiest link direction or stop, and the
-    farthest hop."""
-    ring = device.interconnect
-    links: dict[tuple[int, int], float] = {}
-    sent = [0.0] * device.cores
-    farthest = 0
+def _forwards(groups: list[list[int]], turn: int, relayed: bool,
+              device: Device) -> list[list[tuple[int, list[tuple[int, int]]]]]:
+    """The copies between cores of one iteration, (the copying core, its route), in the
+    steps that follow one another, whose owners are those of ``turn`` (group ``g``'s
+    member at position ``turn + g`` modulo its size): one step of each owner's copies
+    to every other member or, relayed, a step per member but the last (counted on from
+    the owner), each copying to the next."""
+    steps: list[list[tuple[int, list[tuple[int, int]]]]] = []
     for index, group in enumerate(groups):
-        share = nbytes / len(turns)
-        for owner in (group[(turn + index) % len(group)] for turn in turns):
-            for member in group:
-                if member == owner:
-                    continue
-                route = _route(owner, member, device)
-                farthest = max(farthest, len(route))
-                for link in route:
-                    links[link] = links.get(link, 0.0) + share
-                sent[owner] += share
-    stop = _stop_bandwidth(device)
-    return (max(max(links.values()) / ring.bytes_per_cycle, max(sent) / stop)
-            + farthest * ring.latency)
+        size = len(group)
+        owner = (turn + index) % size
+        if relayed:
+            pairs = [[(group[(owner + step) % size], group[(owner + step + 1) % size])]
+                     for step in range(size - 1)]
+        else:
+            pairs = [[(group[owner], member) for member in group if member != group[owner]]]
+        steps.extend([] for _ in range(len(pairs) - len(steps)))
+        for step, copies in zip(steps, pairs):
+            step.extend((source, _route(source, target, device)) for source, target in copies)
+    return steps
+
+
+def _ring_cycles(copies: list[tuple[int, list[tuple[int, int]]]], nbytes: int,
+                 device: Device) -> float:
+    """The interconnect's cycles for ``copies`` of one block each: a copy holds its
+    route (every link direction of it and the copying core's stop) for its whole
+    transfer, so it waits for every copy whose route meets its own; the slowest of
+    them, plus the farthest hop."""
+    ring = device.interconnect
+    transfer = nbytes / min(ring.bytes_per_cycle, _stop_bandwidth(device))
+    held = [{("stop", source), *route} for source, route in copies]
+    met = max(sum(1 for other in held if other & mine) for mine in held)
+    farthest = max(len(route) for _, route in copies)
+    return met * transfer + farthest * ring.latency
 
 
 def _route(source: int, target: int, device: Device) -> list[tuple[int, int]]:
@@ -278,9 +292,10 @@ def _stop_bandwidth(device: Device) -> int:
 
 
 def _share(transfer: ktdf.DataTransferOp, stage: ktdf.StageOp, groups: list[list[int]],
-           linear: SSAValue, device: Device) -> None:
+           relayed: bool, linear: SSAValue, device: Device) -> None:
     """The copy made by the iteration's owner only, and a stage per other member of
-    the group forwarding it over the interconnect."""
+    the group forwarding it over the interconnect: from the owner, or relayed, from
+    the member before it."""
     tiles = sum(len(group) for group in groups)
     positions, members = [0] * tiles, [groups[0]] * tiles
     size = len(groups[0])
@@ -289,13 +304,18 @@ def _share(transfer: ktdf.DataTransferOp, stage: ktdf.StageOp, groups: list[list
         for position, tile in enumerate(group):
             positions[tile], members[tile] = position, group
             turns[tile] = (position - index) % size
-    _owned(transfer, _owner(stage, linear, turns, size, transfer))
+    owner = _owner(stage, linear, turns, size, transfer)
+    _owned(transfer, owner)
     transfer.attributes.update(ktdf.shared_over_ring_attribute(positions))
     stop = StringAttr(device.interconnect.stop)
     outer = _outside(transfer.destination, stage)
-    forwards = [_forwarding_body(stage, transfer, outer, [
-        members[tile][(positions[tile] + rank) % size] for tile in range(tiles)])
-        for rank in range(1, size)]
+    mine = owner[1]
+    forwards = []
+    for rank in range(1, size):
+        step = 1 if relayed else rank
+        table = [members[tile][(positions[tile] + step) % size] for tile in range(tiles)]
+        copying = [(turn - rank + 1) % size for turn in turns] if relayed else turns
+        forwards.append(_forwarding_body(stage, transfer, outer, table, mine, copying, relayed))
     _chain_after(stage, forwards, stop)
     _add_unit(stage, stop)
 
@@ -382,21 +402,28 @@ def _owned(op: Operation, owner: list[Operation]) -> None:
 
 
 def _forwarding_body(stage: ktdf.StageOp, transfer: ktdf.DataTransferOp, outer: SSAValue,
-                     table: list[int]) -> list[Operation]:
+                     table: list[int], mine: ktdf.TileTableOp, copying: list[int],
+                     relayed: bool) -> list[Operation]:
     """The body of a stage on the stop: ``stage``'s ops with ``transfer`` a copy of the whole of
     ``outer`` into the same buffer of the tile ``table`` names, every other transfer
-    removed (so only the conditions around ``transfer``, its owner's among them, stay)."""
+    removed (so only the conditions around ``transfer`` stay, the owner's taken by the
+    tiles ``copying`` names: the iteration's turn at which each copies), marked
+    ``ktdf.relayed`` when it forwards what the stage before it brought."""
     body = Block()
     mapping: dict[SSAValue, SSAValue] = {}
     for op in stage.body.block.ops:
         body.add_op(op.clone(value_mapper=mapping))
+    mapping[mine.result].owner.properties["values"] = DenseArrayBase.from_list(i64, copying)
     copies = [op for op in body.walk() if isinstance(op, ktdf.DataTransferOp)]
     index = [op for op in stage.body.walk() if isinstance(op, ktdf.DataTransferOp)].index(transfer)
     shape = list(outer.type.get_shape())
+    attributes = ktdf.to_tiles_attribute(table)
+    if relayed:
+        attributes.update(ktdf.relayed_attribute())
     forward = ktdf.DataTransferOp(outer, shape, outer, shape,
                                   source_access=(origin(len(shape)), []),
                                   dest_access=(origin(len(shape)), []),
-                                  attributes=ktdf.to_tiles_attribute(table))
+                                  attributes=attributes)
     forward.location = transfer.location
     Rewriter.insert_op(forward, InsertPoint.before(copies[index]))
     for op in copies:
