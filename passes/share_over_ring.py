@@ -202,11 +202,21 @@ def _cheapest(readers: list[list[int]], nbytes: int, iterations: int,
     best, least = None, iterations * _memory_cycles(tiles, nbytes, device)
     for part in (part for part in range(2, size + 1) if size % part == 0):
         groups = [group[at:at + part] for group in readers for at in range(0, size, part)]
-        for relayed in (False, True):
-            cycles = _shared_cycles(groups, nbytes, iterations, relayed, device)
+        for ways in _forwardings(len(groups)):
+            cycles = _shared_cycles(groups, nbytes, iterations, ways, device)
             if cycles < least:
-                best, least = (groups, relayed), cycles
+                best, least = (groups, ways), cycles
     return best
+
+
+def _forwardings(groups: int) -> list[tuple[int, ...] | None]:
+    """The ways of forwarding ``groups`` groups' blocks: directly from the owner
+    (None), or relayed, per group the way along its members (1: on to the next, -1:
+    back to the one before), every group the same way or each the other way from the
+    group before it (so that neighbouring groups' relays use the two directions of the
+    links)."""
+    alternating = tuple(-1 if index % 2 else 1 for index in range(groups))
+    return [None, (1,) * groups, *([alternating] if groups > 1 else [])]
 
 
 def _memory_cycles(readers: int, nbytes: int, device: Device) -> float:
@@ -217,8 +227,8 @@ def _memory_cycles(readers: int, nbytes: int, device: Device) -> float:
                nbytes / roof.dma_read_bytes_per_cycle)
 
 
-def _shared_cycles(groups: list[list[int]], nbytes: int, iterations: int, relayed: bool,
-                   device: Device) -> float:
+def _shared_cycles(groups: list[list[int]], nbytes: int, iterations: int,
+                   ways: tuple[int, ...] | None, device: Device) -> float:
     """The bound over the ``iterations`` of the copy read once per group and forwarded.
     An iteration's forwarding follows its copy; with the buffers used in turn the next
     iteration's copy overlaps this one's forwarding, so the first iteration costs both
@@ -227,26 +237,27 @@ def _shared_cycles(groups: list[list[int]], nbytes: int, iterations: int, relaye
     steps of successive iterations overlapping)."""
     size = len(groups[0])
     memory = _memory_cycles(len(groups), nbytes, device)
-    steps = [_forwards(groups, turn, relayed, device) for turn in range(size)]
+    steps = [_forwards(groups, turn, ways, device) for turn in range(size)]
     first = max(sum(_ring_cycles(step, nbytes, device) for step in turn) for turn in steps)
     later = sum(_ring_cycles([copy for step in turn for copy in step], nbytes, device)
                 for turn in steps) / size
     return memory + first + (iterations - 1) * max(memory, later)
 
 
-def _forwards(groups: list[list[int]], turn: int, relayed: bool,
+def _forwards(groups: list[list[int]], turn: int, ways: tuple[int, ...] | None,
               device: Device) -> list[list[tuple[int, list[tuple[int, int]]]]]:
     """The copies between cores of one iteration, (the copying core, its route), in the
     steps that follow one another, whose owners are those of ``turn`` (group ``g``'s
     member at position ``turn + g`` modulo its size): one step of each owner's copies
-    to every other member or, relayed, a step per member but the last (counted on from
-    the owner), each copying to the next."""
+    to every other member (``ways`` None) or, relayed, a step per member but the last
+    (counted on from the owner the group's way), each copying to the next that way."""
     steps: list[list[tuple[int, list[tuple[int, int]]]]] = []
     for index, group in enumerate(groups):
         size = len(group)
         owner = (turn + index) % size
-        if relayed:
-            pairs = [[(group[(owner + step) % size], group[(owner + step + 1) % size])]
+        if ways is not None:
+            way = ways[index]
+            pairs = [[(group[(owner + way * step) % size], group[(owner + way * (step + 1)) % size])]
                      for step in range(size - 1)]
         else:
             pairs = [[(group[owner], member) for member in group if member != group[owner]]]
@@ -292,30 +303,32 @@ def _stop_bandwidth(device: Device) -> int:
 
 
 def _share(transfer: ktdf.DataTransferOp, stage: ktdf.StageOp, groups: list[list[int]],
-           relayed: bool, linear: SSAValue, device: Device) -> None:
+           ways: tuple[int, ...] | None, linear: SSAValue, device: Device) -> None:
     """The copy made by the iteration's owner only, and a stage per other member of
-    the group forwarding it over the interconnect: from the owner, or relayed, from
-    the member before it."""
+    the group forwarding it over the interconnect: from the owner, or relayed (per
+    group the way of ``ways``), from the member before it."""
     tiles = sum(len(group) for group in groups)
     positions, members = [0] * tiles, [groups[0]] * tiles
     size = len(groups[0])
-    turns = [0] * tiles
+    turns, way = [0] * tiles, [1] * tiles
     for index, group in enumerate(groups):
         for position, tile in enumerate(group):
             positions[tile], members[tile] = position, group
             turns[tile] = (position - index) % size
+            way[tile] = 1 if ways is None else ways[index]
     owner = _owner(stage, linear, turns, size, transfer)
     _owned(transfer, owner)
     transfer.attributes.update(ktdf.shared_over_ring_attribute(positions))
     stop = StringAttr(device.interconnect.stop)
     outer = _outside(transfer.destination, stage)
-    mine = owner[1]
     forwards = []
     for rank in range(1, size):
-        step = 1 if relayed else rank
-        table = [members[tile][(positions[tile] + step) % size] for tile in range(tiles)]
-        copying = [(turn - rank + 1) % size for turn in turns] if relayed else turns
-        forwards.append(_forwarding_body(stage, transfer, outer, table, mine, copying, relayed))
+        step = way if ways is not None else [rank] * tiles
+        table = [members[tile][(positions[tile] + step[tile]) % size] for tile in range(tiles)]
+        copying = turns if ways is None else [(turns[tile] - way[tile] * (rank - 1)) % size
+                                              for tile in range(tiles)]
+        forwards.append(_forwarding_body(stage, transfer, outer, table, owner[1], copying,
+                                         ways is not None))
     _chain_after(stage, forwards, stop)
     _add_unit(stage, stop)
 
