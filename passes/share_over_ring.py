@@ -109,8 +109,8 @@ class ShareOverRing(ModulePass):
             grid = grid_of(func)
             readers = _groups(transfer, grid, device)
             iterations = prod(trips for *_, trips in _loops(stage))
-            chosen = None if readers is None else _cheapest(readers, _bytes(transfer),
-                                                            iterations, device)
+            chosen = None if readers is None else _cheapest(
+                readers, _bytes(transfer), iterations, _in_flight(transfer, stage), device)
             if chosen is None:
                 continue
             if func not in linears:
@@ -187,7 +187,7 @@ def _bytes(transfer: ktdf.DataTransferOp) -> int:
 # ---------------------------------------------------------------------------------
 
 
-def _cheapest(readers: list[list[int]], nbytes: int, iterations: int,
+def _cheapest(readers: list[list[int]], nbytes: int, iterations: int, in_flight: int | None,
               device: Device) -> tuple[list[list[int]], bool] | None:
     """The groups of the least bound, over the ``iterations`` of the copy, among the
     reader groups cut into runs of consecutive members of each size dividing theirs
@@ -203,7 +203,7 @@ def _cheapest(readers: list[list[int]], nbytes: int, iterations: int,
     for part in (part for part in range(2, size + 1) if size % part == 0):
         groups = [group[at:at + part] for group in readers for at in range(0, size, part)]
         for ways in _forwardings(len(groups)):
-            cycles = _shared_cycles(groups, nbytes, iterations, ways, device)
+            cycles = _shared_cycles(groups, nbytes, iterations, in_flight, ways, device)
             if cycles < least:
                 best, least = (groups, ways), cycles
     return best
@@ -219,6 +219,16 @@ def _forwardings(groups: int) -> list[tuple[int, ...] | None]:
     return [None, (1,) * groups, *([alternating] if groups > 1 else [])]
 
 
+def _in_flight(transfer: ktdf.DataTransferOp, stage: ktdf.StageOp) -> int | None:
+    """How many iterations' copies may be in flight at once: the copies of the buffer
+    used in turn (``ktdf.select_memref``); None when each iteration writes a buffer of
+    its own (a part of a larger one)."""
+    outer = _outside(transfer.destination, stage).owner
+    if isinstance(outer, ktdf.SelectMemrefOp):
+        return len(outer.candidates)
+    return None if isinstance(outer, memref.ReinterpretCastOp) else 1
+
+
 def _memory_cycles(readers: int, nbytes: int, device: Device) -> float:
     """Device memory's cycles for ``readers`` copies of a block at once: the port's
     bandwidth shared by all cores, each core no faster than its DMA link."""
@@ -227,20 +237,23 @@ def _memory_cycles(readers: int, nbytes: int, device: Device) -> float:
                nbytes / roof.dma_read_bytes_per_cycle)
 
 
-def _shared_cycles(groups: list[list[int]], nbytes: int, iterations: int,
+def _shared_cycles(groups: list[list[int]], nbytes: int, iterations: int, in_flight: int | None,
                    ways: tuple[int, ...] | None, device: Device) -> float:
     """The bound over the ``iterations`` of the copy read once per group and forwarded.
     An iteration's forwarding follows its copy; with the buffers used in turn the next
     iteration's copy overlaps this one's forwarding, so the first iteration costs both
     (its owners the worst placed; relayed, each step of the relay after the one before),
-    each later one the larger of the two (the owners in turn, on average; relayed, the
-    steps of successive iterations overlapping)."""
+    each later one the larger of the two (on average over the owners in turn, the
+    copies of ``in_flight`` iterations at once, every step of a relay among them; of
+    every iteration when None: each writes a buffer of its own)."""
     size = len(groups[0])
     memory = _memory_cycles(len(groups), nbytes, device)
     steps = [_forwards(groups, turn, ways, device) for turn in range(size)]
     first = max(sum(_ring_cycles(step, nbytes, device) for step in turn) for turn in steps)
-    later = sum(_ring_cycles([copy for step in turn for copy in step], nbytes, device)
-                for turn in steps) / size
+    window = min(in_flight or size, size)
+    later = sum(_ring_cycles([copy for at in range(turn, turn + window)
+                              for step in steps[at % size] for copy in step], nbytes, device)
+                for turn in range(size)) / (size * window)
     return memory + first + (iterations - 1) * max(memory, later)
 
 
