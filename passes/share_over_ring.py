@@ -341,7 +341,7 @@ def _share(transfer: ktdf.DataTransferOp, stage: ktdf.StageOp, groups: list[list
         copying = turns if ways is None else [(turns[tile] - way[tile] * (rank - 1)) % size
                                               for tile in range(tiles)]
         forwards.append(_forwarding_body(stage, transfer, outer, table, owner[1], copying,
-                                         ways is not None))
+                                         ways is not None and rank > 1))
     _chain_after(stage, forwards, stop)
     _add_unit(stage, stop)
 
