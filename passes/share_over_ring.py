@@ -20,17 +20,27 @@ cores waits for the owner's copy from device memory, the tile that reads the buf
 waits for every copy into it, and the next copy into a buffer waits until its reader
 is done with it.
 
+A copy between cores holds its route (every link direction of it, and the copying
+core's stop) for its whole transfer, so copies from one owner to members far apart
+cross the links one after another. The block may instead be relayed: the owner copies
+it to the next member, which copies it on to the next once it arrived (its stage
+``ktdf.relayed``, which ``convert-ktdf-to-dfir`` has wait for the copy before it), each
+copy a short route and each link carrying the block once; every group relays the same
+way along its members, or neighbouring groups the two ways (so that their copies use
+the two directions of the links).
+
 The bound, per copy, over its iterations (the trips of the loops of constant bounds
 around it; every figure from the device model): device memory serves ``groups`` blocks
 an iteration instead of one per tile (the port's bandwidth shared by all cores, each
 core no faster than its DMA link); the interconnect carries each block from the owner
-to the other members along the shorter way (the busiest link direction at the
-interconnect's bandwidth per direction, each stop sending at the bandwidth between the
-scratchpad and the stop, plus the farthest member's hop latency). An iteration's
-forwarding follows its copy, and with the buffers used in turn the next copy overlaps
-it: the first iteration costs the copy plus the forwarding of its worst-placed owners,
-each later one the larger of the copy and the forwarding averaged over the owners in
-turn. A copy is shared when that total is less than every tile reading the block from
+to the other members, directly the shorter way or relayed: each copy waits for every
+copy whose route meets its own (at the interconnect's bandwidth per direction or the
+stop's, the lower), plus the farthest hop's latency. An iteration's forwarding follows
+its copy, and with the buffers used in turn the next copy overlaps it: the first
+iteration costs the copy plus the forwarding of its worst-placed owners (a relay's
+steps one after another), each later one the larger of the copy and the forwarding of
+as many iterations at once as the buffer has copies, averaged over the owners in turn.
+Of the runs' sizes and ways of forwarding the pass takes the least bound. A copy is shared when that total is less than every tile reading the block from
 device memory at every iteration (so not a product of one iteration, whose forwarding
 only adds to its latency).
 
@@ -89,8 +99,11 @@ class ShareOverRing(ModulePass):
     static trips around the stage, modulo ``G``), marked ``ktdf.shared_over_ring`` (the
     positions); after its stage, ``G - 1`` stages on the interconnect stop, each the copy's stage with every transfer but a
     copy of the whole buffer into the same buffer of the tile ``r`` positions on in the
-    group (``ktdf.to_tiles``) removed, that copy under the same ``scf.if``; the stop
-    added to the ``applicable_units`` of the stages around. A module without such
+    group (``ktdf.to_tiles``) removed, that copy under the same ``scf.if``; relayed, the
+    ``r``-th a copy into the next member's buffer (the group's way) taken by the member
+    ``r - 1`` steps on from the owner (its table entry shifted so), marked
+    ``ktdf.relayed`` after the first; the stop added to the ``applicable_units`` of the
+    stages around. A module without such
     copies, or whose copies are marked, is unchanged: the pass is idempotent.
     """
 
