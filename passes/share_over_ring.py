@@ -256,18 +256,20 @@ def _shared_cycles(groups: list[list[int]], nbytes: int, iterations: int, in_fli
     An iteration's forwarding follows its copy; with the buffers used in turn the next
     iteration's copy overlaps this one's forwarding, so the first iteration costs both
     (its owners the worst placed; relayed, each step of the relay after the one before),
-    each later one the larger of the two (on average over the owners in turn, the
-    copies of ``in_flight`` iterations at once, every step of a relay among them; of
-    every iteration when None: each writes a buffer of its own)."""
+    each later one the larger of the copy and, on average over the owners in turn, the
+    forwarding of ``in_flight`` iterations at once (every step of a relay among them;
+    every iteration when None: each writes a buffer of its own), and no less than an
+    iteration's forwarding from first step to last over the ``in_flight`` buffers that
+    hold it meanwhile."""
     size = len(groups[0])
     memory = _memory_cycles(len(groups), nbytes, device)
     steps = [_forwards(groups, turn, ways, device) for turn in range(size)]
-    first = max(sum(_ring_cycles(step, nbytes, device) for step in turn) for turn in steps)
+    latency = [sum(_ring_cycles(step, nbytes, device) for step in turn) for turn in steps]
     window = min(in_flight or size, size)
-    later = sum(_ring_cycles([copy for at in range(turn, turn + window)
-                              for step in steps[at % size] for copy in step], nbytes, device)
-                for turn in range(size)) / (size * window)
-    return memory + first + (iterations - 1) * max(memory, later)
+    later = sum(max(_ring_cycles([copy for at in range(turn, turn + window)
+                                  for step in steps[at % size] for copy in step], nbytes, device),
+                    latency[turn]) for turn in range(size)) / (size * window)
+    return memory + max(latency) + (iterations - 1) * max(memory, later)
 
 
 def _forwards(groups: list[list[int]], turn: int, ways: tuple[int, ...] | None,
