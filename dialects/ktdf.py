@@ -1496,7 +1496,7 @@ RELAYED = "ktdf.relayed"
 """On a ``ktdf.data_transfer`` between two scratchpads (``ktdf.to_tiles``) that
 ``share-over-ring`` made: the copy forwards what the copy between cores before it in
 its pipeline brought into the same buffer (a block relayed from member to member of a
-group), so it waits for that copy on the tile it copied to."""
+group), so it waits for that copy on the tile that made it."""
 
 FROM_TILES = "ktdf.from_tiles"
 """On a ``ktdp.load`` of a ``ct_local`` view: per linear tile id, the tile whose

@@ -39,10 +39,11 @@ stop's, the lower), plus the farthest hop's latency. An iteration's forwarding f
 its copy, and with the buffers used in turn the next copy overlaps it: the first
 iteration costs the copy plus the forwarding of its worst-placed owners (a relay's
 steps one after another), each later one the larger of the copy and the forwarding of
-as many iterations at once as the buffer has copies, averaged over the owners in turn.
-Of the runs' sizes and ways of forwarding the pass takes the least bound. A copy is shared when that total is less than every tile reading the block from
-device memory at every iteration (so not a product of one iteration, whose forwarding
-only adds to its latency).
+as many iterations at once as the buffer has copies, averaged over the owners in turn
+(and no less than one iteration's forwarding, first step to last, over those buffers).
+A copy is shared when that total is less than every tile reading the block from device
+memory at every iteration (so not a product of one iteration, whose forwarding only
+adds to its latency), in the runs and the way of forwarding of the least total.
 
 The groups need not be all the tiles that read a block: a group may be cut into runs
 of consecutive members (neighbours on the ring when the members are), each of a size
@@ -61,7 +62,8 @@ from math import prod
 
 from xdsl.context import Context
 from xdsl.dialects import arith, memref, scf
-from xdsl.dialects.builtin import AffineMapAttr, DenseArrayBase, MemRefType, ModuleOp, StringAttr, i64
+from xdsl.dialects.builtin import (AffineMapAttr, DenseArrayBase, MemRefType, ModuleOp,
+                                   StringAttr, i64)
 from xdsl.dialects.func import FuncOp
 from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.ir.affine import AffineExpr, AffineMap
@@ -201,10 +203,10 @@ def _bytes(transfer: ktdf.DataTransferOp) -> int:
 
 
 def _cheapest(readers: list[list[int]], nbytes: int, iterations: int, in_flight: int | None,
-              device: Device) -> tuple[list[list[int]], bool] | None:
+              device: Device) -> tuple[list[list[int]], tuple[int, ...] | None] | None:
     """The groups of the least bound, over the ``iterations`` of the copy, among the
     reader groups cut into runs of consecutive members of each size dividing theirs
-    (larger than one), each forwarded directly or relayed, and whether relayed; None
+    (larger than one), each forwarded in each of ``_forwardings``, and that way; None
     when none is bound lower than every tile reading the block from device memory.
     Device memory serves one block per group, all tiles' copies sharing its port; each
     group's other members receive one block each over the interconnect: larger groups
