@@ -1492,6 +1492,12 @@ SHARED_OVER_RING = "ktdf.shared_over_ring"
 the same block. Only the group's owner of an iteration copies it; copies between cores
 forward it to the others, so the copy is not shared again."""
 
+RELAYED = "ktdf.relayed"
+"""On a ``ktdf.data_transfer`` between two scratchpads (``ktdf.to_tiles``) that
+``share-over-ring`` made: the copy forwards what the copy between cores before it in
+its pipeline brought into the same buffer (a block relayed from member to member of a
+group), so it waits for that copy on the tile that made it."""
+
 FROM_TILES = "ktdf.from_tiles"
 """On a ``ktdp.load`` of a ``ct_local`` view: per linear tile id, the tile whose
 scratchpad the tile reads, at the view's address (``split-distributed-views``, for a
@@ -1655,6 +1661,14 @@ def shared_over_ring_attribute(positions: Sequence[int]) -> dict[str, Attribute]
     return {SHARED_OVER_RING: DenseArrayBase.from_list(i64, list(positions))}
 
 
+def relayed(transfer: Operation) -> bool:
+    return RELAYED in transfer.attributes
+
+
+def relayed_attribute() -> dict[str, Attribute]:
+    return {RELAYED: UnitAttr()}
+
+
 def from_tiles(load: Operation) -> tuple[int, ...] | None:
     attr = load.attributes.get(FROM_TILES)
     return None if attr is None else tuple(attr.get_values())
@@ -1756,6 +1770,12 @@ def _check_shared_over_ring(op: Operation, attr: Attribute) -> str | None:
     return None
 
 
+def _check_relayed(op: Operation, attr: Attribute) -> str | None:
+    if not isinstance(attr, UnitAttr):
+        return "must be a unit attribute"
+    return None if TO_TILES in op.attributes else "needs ktdf.to_tiles: it is a copy between cores"
+
+
 def _check_from_tiles(op: Operation, attr: Attribute) -> str | None:
     if not isinstance(attr, DenseArrayBase) or attr.elt_type != i64 or not attr.get_values():
         return "must be a non-empty i64 array: one entry per tile"
@@ -1798,6 +1818,7 @@ DECLARED: dict[str, tuple[tuple[str, ...], Callable[[Operation, Attribute], str 
     TO_TILES: (("ktdf.data_transfer",), _check_to_tiles),
     FROM_TILES: (("ktdp.load",), _check_from_tiles),
     SHARED_OVER_RING: (("ktdf.data_transfer",), _check_shared_over_ring),
+    RELAYED: (("ktdf.data_transfer",), _check_relayed),
     MASKED: (("ktdp.construct_memory_view",), _check_masked),
     LOOP_TYPE: (("scf.for",), _check_loop_type),
     CONTRACTION_TILES: (("linalg.generic",), _check_contraction_tiles),

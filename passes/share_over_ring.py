@@ -20,19 +20,30 @@ cores waits for the owner's copy from device memory, the tile that reads the buf
 waits for every copy into it, and the next copy into a buffer waits until its reader
 is done with it.
 
+A copy between cores holds its route (every link direction of it, and the copying
+core's stop) for its whole transfer, so copies from one owner to members far apart
+cross the links one after another. The block may instead be relayed: the owner copies
+it to the next member, which copies it on to the next once it arrived (its stage
+``ktdf.relayed``, which ``convert-ktdf-to-dfir`` has wait for the copy before it), each
+copy a short route and each link carrying the block once; every group relays the same
+way along its members, or neighbouring groups the two ways (so that their copies use
+the two directions of the links).
+
 The bound, per copy, over its iterations (the trips of the loops of constant bounds
 around it; every figure from the device model): device memory serves ``groups`` blocks
 an iteration instead of one per tile (the port's bandwidth shared by all cores, each
 core no faster than its DMA link); the interconnect carries each block from the owner
-to the other members along the shorter way (the busiest link direction at the
-interconnect's bandwidth per direction, each stop sending at the bandwidth between the
-scratchpad and the stop, plus the farthest member's hop latency). An iteration's
-forwarding follows its copy, and with the buffers used in turn the next copy overlaps
-it: the first iteration costs the copy plus the forwarding of its worst-placed owners,
-each later one the larger of the copy and the forwarding averaged over the owners in
-turn. A copy is shared when that total is less than every tile reading the block from
-device memory at every iteration (so not a product of one iteration, whose forwarding
-only adds to its latency).
+to the other members, directly the shorter way or relayed: each copy waits for every
+copy whose route meets its own (at the interconnect's bandwidth per direction or the
+stop's, the lower), plus the farthest hop's latency. An iteration's forwarding follows
+its copy, and with the buffers used in turn the next copy overlaps it: the first
+iteration costs the copy plus the forwarding of its worst-placed owners (a relay's
+steps one after another), each later one the larger of the copy and the forwarding of
+as many iterations at once as the buffer has copies, averaged over the owners in turn
+(and no less than one iteration's forwarding, first step to last, over those buffers).
+A copy is shared when that total is less than every tile reading the block from device
+memory at every iteration (so not a product of one iteration, whose forwarding only
+adds to its latency), in the runs and the way of forwarding of the least total.
 
 The groups need not be all the tiles that read a block: a group may be cut into runs
 of consecutive members (neighbours on the ring when the members are), each of a size
@@ -51,7 +62,8 @@ from math import prod
 
 from xdsl.context import Context
 from xdsl.dialects import arith, memref, scf
-from xdsl.dialects.builtin import AffineMapAttr, MemRefType, ModuleOp, StringAttr
+from xdsl.dialects.builtin import (AffineMapAttr, DenseArrayBase, MemRefType, ModuleOp,
+                                   StringAttr, i64)
 from xdsl.dialects.func import FuncOp
 from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.ir.affine import AffineExpr, AffineMap
@@ -89,8 +101,11 @@ class ShareOverRing(ModulePass):
     static trips around the stage, modulo ``G``), marked ``ktdf.shared_over_ring`` (the
     positions); after its stage, ``G - 1`` stages on the interconnect stop, each the copy's stage with every transfer but a
     copy of the whole buffer into the same buffer of the tile ``r`` positions on in the
-    group (``ktdf.to_tiles``) removed, that copy under the same ``scf.if``; the stop
-    added to the ``applicable_units`` of the stages around. A module without such
+    group (``ktdf.to_tiles``) removed, that copy under the same ``scf.if``; relayed, the
+    ``r``-th a copy into the next member's buffer (the group's way) taken by the member
+    ``r - 1`` steps on from the owner (its table entry shifted so), marked
+    ``ktdf.relayed`` after the first; the stop added to the ``applicable_units`` of the
+    stages around. A module without such
     copies, or whose copies are marked, is unchanged: the pass is idempotent.
     """
 
@@ -109,13 +124,13 @@ class ShareOverRing(ModulePass):
             grid = grid_of(func)
             readers = _groups(transfer, grid, device)
             iterations = prod(trips for *_, trips in _loops(stage))
-            groups = None if readers is None else _cheapest(readers, _bytes(transfer),
-                                                            iterations, device)
-            if groups is None:
+            chosen = None if readers is None else _cheapest(
+                readers, _bytes(transfer), iterations, _in_flight(transfer, stage), device)
+            if chosen is None:
                 continue
             if func not in linears:
                 linears[func] = linear_tile_id(_top_level(stage, func), grid)
-            _share(transfer, stage, groups, linears[func], device)
+            _share(transfer, stage, *chosen, linears[func], device)
 
 
 # ---------------------------------------------------------------------------------
@@ -187,25 +202,46 @@ def _bytes(transfer: ktdf.DataTransferOp) -> int:
 # ---------------------------------------------------------------------------------
 
 
-def _cheapest(readers: list[list[int]], nbytes: int, iterations: int,
-              device: Device) -> list[list[int]] | None:
+def _cheapest(readers: list[list[int]], nbytes: int, iterations: int, in_flight: int | None,
+              device: Device) -> tuple[list[list[int]], tuple[int, ...] | None] | None:
     """The groups of the least bound, over the ``iterations`` of the copy, among the
     reader groups cut into runs of consecutive members of each size dividing theirs
-    (larger than one); None when none is bound lower than every tile reading the block
-    from device memory. Device memory serves one block per group, all tiles' copies
-    sharing its port; each owner sends one block per other member of its group from
-    its stop and over the links between them: larger groups read less from device
-    memory and forward more over the interconnect. Ties go to the smaller groups
-    (fewer forwarding stages)."""
+    (larger than one), each forwarded in each of ``_forwardings``, and that way; None
+    when none is bound lower than every tile reading the block from device memory.
+    Device memory serves one block per group, all tiles' copies sharing its port; each
+    group's other members receive one block each over the interconnect: larger groups
+    read less from device memory and forward more. Ties go to the smaller groups
+    (fewer forwarding stages), then to direct forwarding."""
     size = len(readers[0])
     tiles = sum(len(group) for group in readers)
     best, least = None, iterations * _memory_cycles(tiles, nbytes, device)
     for part in (part for part in range(2, size + 1) if size % part == 0):
         groups = [group[at:at + part] for group in readers for at in range(0, size, part)]
-        cycles = _shared_cycles(groups, nbytes, iterations, device)
-        if cycles < least:
-            best, least = groups, cycles
+        for ways in _forwardings(len(groups)):
+            cycles = _shared_cycles(groups, nbytes, iterations, in_flight, ways, device)
+            if cycles < least:
+                best, least = (groups, ways), cycles
     return best
+
+
+def _forwardings(groups: int) -> list[tuple[int, ...] | None]:
+    """The ways of forwarding ``groups`` groups' blocks: directly from the owner
+    (None), or relayed, per group the way along its members (1: on to the next, -1:
+    back to the one before), every group the same way or each the other way from the
+    group before it (so that neighbouring groups' relays use the two directions of the
+    links)."""
+    alternating = tuple(-1 if index % 2 else 1 for index in range(groups))
+    return [None, (1,) * groups, *([alternating] if groups > 1 else [])]
+
+
+def _in_flight(transfer: ktdf.DataTransferOp, stage: ktdf.StageOp) -> int | None:
+    """How many iterations' copies may be in flight at once: the copies of the buffer
+    used in turn (``ktdf.select_memref``); None when each iteration writes a buffer of
+    its own (a part of a larger one)."""
+    outer = _outside(transfer.destination, stage).owner
+    if isinstance(outer, ktdf.SelectMemrefOp):
+        return len(outer.candidates)
+    return None if isinstance(outer, memref.ReinterpretCastOp) else 1
 
 
 def _memory_cycles(readers: int, nbytes: int, device: Device) -> float:
@@ -216,44 +252,63 @@ def _memory_cycles(readers: int, nbytes: int, device: Device) -> float:
                nbytes / roof.dma_read_bytes_per_cycle)
 
 
-def _shared_cycles(groups: list[list[int]], nbytes: int, iterations: int,
-                   device: Device) -> float:
+def _shared_cycles(groups: list[list[int]], nbytes: int, iterations: int, in_flight: int | None,
+                   ways: tuple[int, ...] | None, device: Device) -> float:
     """The bound over the ``iterations`` of the copy read once per group and forwarded.
     An iteration's forwarding follows its copy; with the buffers used in turn the next
     iteration's copy overlaps this one's forwarding, so the first iteration costs both
-    (its owners the worst placed), each later one the larger of the two (the owners in
-    turn, on average)."""
+    (its owners the worst placed; relayed, each step of the relay after the one before),
+    each later one the larger of the copy and, on average over the owners in turn, the
+    forwarding of ``in_flight`` iterations at once (every step of a relay among them;
+    every iteration when None: each writes a buffer of its own), and no less than an
+    iteration's forwarding from first step to last over the ``in_flight`` buffers that
+    hold it meanwhile."""
     size = len(groups[0])
     memory = _memory_cycles(len(groups), nbytes, device)
-    first = memory + max(_ring_cycles(groups, nbytes, [turn], device) for turn in range(size))
-    later = max(memory, _ring_cycles(groups, nbytes, range(size), device))
-    return first + (iterations - 1) * later
+    steps = [_forwards(groups, turn, ways, device) for turn in range(size)]
+    latency = [sum(_ring_cycles(step, nbytes, device) for step in turn) for turn in steps]
+    window = min(in_flight or size, size)
+    later = sum(max(_ring_cycles([copy for at in range(turn, turn + window)
+                                  for step in steps[at % size] for copy in step], nbytes, device),
+                    latency[turn]) for turn in range(size)) / (size * window)
+    return memory + max(latency) + (iterations - 1) * max(memory, later)
 
 
-def _ring_cycles(groups: list[list[int]], nbytes: int, turns: Sequence[int],
-                 device: Device) -> float:
-    """The interconnect's cycles per iteration for one block per group, sent by the
-    owner of each of ``turns`` in turn (group ``g``'s member at position ``turn + g``
-    modulo its size) to the other members: the busiest link direction or stop, and the
-    farthest hop."""
-    ring = device.interconnect
-    links: dict[tuple[int, int], float] = {}
-    sent = [0.0] * device.cores
-    farthest = 0
+def _forwards(groups: list[list[int]], turn: int, ways: tuple[int, ...] | None,
+              device: Device) -> list[list[tuple[int, list[tuple[int, int]]]]]:
+    """The copies between cores of one iteration, (the copying core, its route), in the
+    steps that follow one another, whose owners are those of ``turn`` (group ``g``'s
+    member at position ``turn + g`` modulo its size): one step of each owner's copies
+    to every other member (``ways`` None) or, relayed, a step per member but the last
+    (counted on from the owner the group's way), each copying to the next that way."""
+    steps: list[list[tuple[int, list[tuple[int, int]]]]] = []
     for index, group in enumerate(groups):
-        share = nbytes / len(turns)
-        for owner in (group[(turn + index) % len(group)] for turn in turns):
-            for member in group:
-                if member == owner:
-                    continue
-                route = _route(owner, member, device)
-                farthest = max(farthest, len(route))
-                for link in route:
-                    links[link] = links.get(link, 0.0) + share
-                sent[owner] += share
-    stop = _stop_bandwidth(device)
-    return (max(max(links.values()) / ring.bytes_per_cycle, max(sent) / stop)
-            + farthest * ring.latency)
+        size = len(group)
+        owner = (turn + index) % size
+        if ways is not None:
+            way = ways[index]
+            pairs = [[(group[(owner + way * step) % size], group[(owner + way * (step + 1)) % size])]
+                     for step in range(size - 1)]
+        else:
+            pairs = [[(group[owner], member) for member in group if member != group[owner]]]
+        steps.extend([] for _ in range(len(pairs) - len(steps)))
+        for step, copies in zip(steps, pairs):
+            step.extend((source, _route(source, target, device)) for source, target in copies)
+    return steps
+
+
+def _ring_cycles(copies: list[tuple[int, list[tuple[int, int]]]], nbytes: int,
+                 device: Device) -> float:
+    """The interconnect's cycles for ``copies`` of one block each: a copy holds its
+    route (every link direction of it and the copying core's stop) for its whole
+    transfer, so it waits for every copy whose route meets its own; the slowest of
+    them, plus the farthest hop."""
+    ring = device.interconnect
+    transfer = nbytes / min(ring.bytes_per_cycle, _stop_bandwidth(device))
+    held = [{("stop", source), *route} for source, route in copies]
+    met = max(sum(1 for other in held if other & mine) for mine in held)
+    farthest = max(len(route) for _, route in copies)
+    return met * transfer + farthest * ring.latency
 
 
 def _route(source: int, target: int, device: Device) -> list[tuple[int, int]]:
@@ -278,24 +333,32 @@ def _stop_bandwidth(device: Device) -> int:
 
 
 def _share(transfer: ktdf.DataTransferOp, stage: ktdf.StageOp, groups: list[list[int]],
-           linear: SSAValue, device: Device) -> None:
+           ways: tuple[int, ...] | None, linear: SSAValue, device: Device) -> None:
     """The copy made by the iteration's owner only, and a stage per other member of
-    the group forwarding it over the interconnect."""
+    the group forwarding it over the interconnect: from the owner, or relayed (per
+    group the way of ``ways``), from the member before it."""
     tiles = sum(len(group) for group in groups)
     positions, members = [0] * tiles, [groups[0]] * tiles
     size = len(groups[0])
-    turns = [0] * tiles
+    turns, way = [0] * tiles, [1] * tiles
     for index, group in enumerate(groups):
         for position, tile in enumerate(group):
             positions[tile], members[tile] = position, group
             turns[tile] = (position - index) % size
-    _owned(transfer, _owner(stage, linear, turns, size, transfer))
+            way[tile] = 1 if ways is None else ways[index]
+    owner = _owner(stage, linear, turns, size, transfer)
+    _owned(transfer, owner)
     transfer.attributes.update(ktdf.shared_over_ring_attribute(positions))
     stop = StringAttr(device.interconnect.stop)
     outer = _outside(transfer.destination, stage)
-    forwards = [_forwarding_body(stage, transfer, outer, [
-        members[tile][(positions[tile] + rank) % size] for tile in range(tiles)])
-        for rank in range(1, size)]
+    forwards = []
+    for rank in range(1, size):
+        step = way if ways is not None else [rank] * tiles
+        table = [members[tile][(positions[tile] + step[tile]) % size] for tile in range(tiles)]
+        copying = turns if ways is None else [(turns[tile] - way[tile] * (rank - 1)) % size
+                                              for tile in range(tiles)]
+        forwards.append(_forwarding_body(stage, transfer, outer, table, owner[1], copying,
+                                         ways is not None and rank > 1))
     _chain_after(stage, forwards, stop)
     _add_unit(stage, stop)
 
@@ -382,21 +445,28 @@ def _owned(op: Operation, owner: list[Operation]) -> None:
 
 
 def _forwarding_body(stage: ktdf.StageOp, transfer: ktdf.DataTransferOp, outer: SSAValue,
-                     table: list[int]) -> list[Operation]:
+                     table: list[int], mine: ktdf.TileTableOp, copying: list[int],
+                     relayed: bool) -> list[Operation]:
     """The body of a stage on the stop: ``stage``'s ops with ``transfer`` a copy of the whole of
     ``outer`` into the same buffer of the tile ``table`` names, every other transfer
-    removed (so only the conditions around ``transfer``, its owner's among them, stay)."""
+    removed (so only the conditions around ``transfer`` stay, the owner's taken by the
+    tiles ``copying`` names: the iteration's turn at which each copies), marked
+    ``ktdf.relayed`` when it forwards what the stage before it brought."""
     body = Block()
     mapping: dict[SSAValue, SSAValue] = {}
     for op in stage.body.block.ops:
         body.add_op(op.clone(value_mapper=mapping))
+    mapping[mine.result].owner.properties["values"] = DenseArrayBase.from_list(i64, copying)
     copies = [op for op in body.walk() if isinstance(op, ktdf.DataTransferOp)]
     index = [op for op in stage.body.walk() if isinstance(op, ktdf.DataTransferOp)].index(transfer)
     shape = list(outer.type.get_shape())
+    attributes = ktdf.to_tiles_attribute(table)
+    if relayed:
+        attributes.update(ktdf.relayed_attribute())
     forward = ktdf.DataTransferOp(outer, shape, outer, shape,
                                   source_access=(origin(len(shape)), []),
                                   dest_access=(origin(len(shape)), []),
-                                  attributes=ktdf.to_tiles_attribute(table))
+                                  attributes=attributes)
     forward.location = transfer.location
     Rewriter.insert_op(forward, InsertPoint.before(copies[index]))
     for op in copies:

@@ -37,6 +37,7 @@ from ktc.dialects.ktdf import (
     StageOp,
     WriteToFifoOp,
     address,
+    relayed,
     to_tiles,
 )
 from ktc.passes.analysis.memory_layout import Buffer, buffers
@@ -265,7 +266,7 @@ class Plan:
         for buffer, writers in writes.items():
             for writer in writers:
                 for reader in reads.get(buffer, []):
-                    if self.kind_of[writer] == self.kind_of[reader]:
+                    if self.kind_of[writer] == self.kind_of[reader] and not _relays(writer, reader):
                         continue
                     handoff = self._handoff(writer, reader, buffer, waves)
                     key = _key(handoff)
@@ -379,7 +380,7 @@ class Plan:
                           reader_child, rotating_copies(buffer, chain[::-1]),
                           loops + chain[::-1], carried)
         handoff.pairs = [(w, r, 0, 0) for w, r in self._pairs(handoff, writer, reader)]
-        for is_writer, stage in ((True, writer), (False, reader)):
+        for is_writer, stage in ((False, reader), (True, writer)):
             if (table := ring_table(stage)) is not None:
                 handoff.ring = (is_writer and not order_only, table)
         if handoff.ring is not None and carried and not order_only:
@@ -448,6 +449,16 @@ def _inside_stage(op: Operation) -> bool:
 
 def _transfers(stage: StageOp) -> list[DataTransferOp]:
     return [op for op in stage.walk() if isinstance(op, DataTransferOp)]
+
+
+def _relays(writer: StageOp, reader: StageOp) -> bool:
+    """Whether ``reader`` relays what ``writer``, a copy between cores before it in
+    their pipeline, brought: the writer's copies land where the reader copies from
+    (``ktdf.relayed``), so the reader on the tile written to waits for it."""
+    return (writer.parent_block() is reader.parent_block() and ring_table(writer) is not None
+            and any(relayed(op) for op in _transfers(reader))
+            and writer.parent_block().get_operation_index(writer)
+            < reader.parent_block().get_operation_index(reader))
 
 
 def ring_table(stage: StageOp) -> tuple[int, ...] | None:

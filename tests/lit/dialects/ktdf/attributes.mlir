@@ -1,5 +1,5 @@
 // The attributes one pass leaves for another (ktdf.address, ktdf.copy_stride,
-// ktdf.tile_size, ktdf.tile_sizes, ktdf.to_tiles, ktdf.masked, loop_type) are declared by the ktdf
+// ktdf.tile_size, ktdf.tile_sizes, ktdf.to_tiles, ktdf.relayed, ktdf.masked, loop_type) are declared by the ktdf
 // dialect: the module verifier accepts them well formed on the ops they belong to,
 // and rejects a malformed value, a misplaced one or an undeclared ktdf.* name at
 // the op that carries it. A ktdf.address on an alloc loads the dialect's check by
@@ -11,12 +11,14 @@
 // CHECK: memref.alloc() {ktdf.address = 256 : i64, ktdf.copy_stride = 128 : i64}
 // CHECK: arith.constant {ktdf.tile_size = "cost model"} 8 : index
 // CHECK: ktdf.to_tiles = array<i64: -1, 0>
+// CHECK: {ktdf.relayed, ktdf.to_tiles = array<i64: 1, 0>}
 // CHECK: loop_type = #ktdf.loop_type<parallel_loop>
 // CHECK: ktdf.masked
 func.func @well_formed(%n: index) attributes {grid = [2], ktdf.tile_sizes = {L1_capacity = 65536 : i64, L1_peak_bytes = 1024 : i64, chosen_by = "cost model", estimated_cycles = 840 : i64, sizes = array<i64: 8>}} {
   %buffer = memref.alloc() {ktdf.address = 256 : i64, ktdf.copy_stride = 128 : i64} : memref<2x8xf16, "L1">
   %size = arith.constant {ktdf.tile_size = "cost model"} 8 : index
   ktdf.data_transfer from %buffer[1, 0] size [1, 8] to %buffer[1, 0] size [1, 8] {ktdf.to_tiles = array<i64: -1, 0>} : memref<2x8xf16, "L1">, memref<2x8xf16, "L1">
+  ktdf.data_transfer from %buffer[0, 0] size [1, 8] to %buffer[0, 0] size [1, 8] {ktdf.relayed, ktdf.to_tiles = array<i64: 1, 0>} : memref<2x8xf16, "L1">, memref<2x8xf16, "L1">
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   scf.for %i = %c0 to %n step %c1 {
@@ -109,6 +111,22 @@ func.func @bad_table(%buffer: memref<2x8xf16, "L1">) {
 func.func @empty_table(%buffer: memref<2x8xf16, "L1">) {
   // expected-error@+1 {{'ktdf.to_tiles' must be a non-empty i64 array: one entry per tile}}
   ktdf.data_transfer from %buffer[1, 0] size [1, 8] to %buffer[1, 0] size [1, 8] {ktdf.to_tiles = array<i64>} : memref<2x8xf16, "L1">, memref<2x8xf16, "L1">
+  func.return
+}
+
+// -----
+
+func.func @relayed_without_table(%buffer: memref<2x8xf16, "L1">) {
+  // expected-error@+1 {{'ktdf.data_transfer' op 'ktdf.relayed' needs ktdf.to_tiles: it is a copy between cores}}
+  ktdf.data_transfer from %buffer[1, 0] size [1, 8] to %buffer[1, 0] size [1, 8] {ktdf.relayed} : memref<2x8xf16, "L1">, memref<2x8xf16, "L1">
+  func.return
+}
+
+// -----
+
+func.func @relayed_with_a_value(%buffer: memref<2x8xf16, "L1">) {
+  // expected-error@+1 {{'ktdf.data_transfer' op 'ktdf.relayed' must be a unit attribute}}
+  ktdf.data_transfer from %buffer[1, 0] size [1, 8] to %buffer[1, 0] size [1, 8] {ktdf.relayed = 1 : i64, ktdf.to_tiles = array<i64: 1, 0>} : memref<2x8xf16, "L1">, memref<2x8xf16, "L1">
   func.return
 }
 

@@ -2,24 +2,30 @@
 // columns of B (the benchmark's matmul, 256 x 64 x 256 in k steps of 64), so every tile
 // copies the same k tile of B at every iteration. One owner for the 32 would send 31
 // blocks from its stop; the bound cuts the group into 4 runs of 8 ring neighbours
-// (4 blocks through device memory an iteration, 7 forwarded by each owner): the
-// positions count 0 to 7 four times; the owner's table is each tile's position less
-// its run's index (modulo 8: run g's owner at iteration i is its member i + g), so that
-// the four owners of an iteration are not side by side; 7 forwarding stages (not 31)
-// copy the k tile into the tile r positions on within the run (tile 7 to 0, 15 to 8,
-// ...).
+// (4 blocks through device memory an iteration): the positions count 0 to 7 four
+// times; the owner's table is each tile's position less its run's index (modulo 8:
+// run g's owner at iteration i is its member i + g), so that the four owners of an
+// iteration are not side by side. A copy holds its whole route, so the bound relays
+// the block rather than have the owner send 7: 7 forwarding stages (not 31) each copy
+// the k tile one member on, runs 0 and 2 onwards (tile 7 to 0), runs 1 and 3 back
+// (tile 8 to 15), the neighbouring runs' relays on the two directions of the links.
+// The first stage is taken by the owner; the r-th by the member r - 1 steps on from
+// it, whose table is the owner's less r - 1 steps (run 1 the other way: plus), and
+// which forwards what the stage before brought (ktdf.relayed).
 
-// RUN: ktc-opt %s --arch spyre -p normalize-contractions,contraction-tiling,contraction-pipeline,share-over-ring | filecheck %s
+// RUN: ktc-opt %s --arch spyre -p normalize-contractions,contraction-tiling,contraction-pipeline,share-over-ring > %t
+// RUN: filecheck %s < %t
+// RUN: ktc-opt %t -p share-over-ring | diff %t -
 
 // CHECK:     ktdf.tile_table %{{.+}} {values = array<i64: 0, 1, 2, 3, 4, 5, 6, 7, 7, 0, 1, 2, 3, 4, 5, 6, 6, 7, 0, 1, 2, 3, 4, 5, 5, 6, 7, 0, 1, 2, 3, 4>}
 // CHECK:     ktdf.data_transfer {{.+}} {ktdf.shared_over_ring = array<i64: 0, 1, 2, 3, 4, 5, 6, 7, 0, 1, 2, 3, 4, 5, 6, 7, 0, 1, 2, 3, 4, 5, 6, 7, 0, 1, 2, 3, 4, 5, 6, 7>}
-// CHECK:     ktdf.to_tiles = array<i64: 1, 2, 3, 4, 5, 6, 7, 0, 9, 10, 11, 12, 13, 14, 15, 8, 17,
-// CHECK:     ktdf.to_tiles = array<i64: 2,
-// CHECK:     ktdf.to_tiles = array<i64: 3,
-// CHECK:     ktdf.to_tiles = array<i64: 4,
-// CHECK:     ktdf.to_tiles = array<i64: 5,
-// CHECK:     ktdf.to_tiles = array<i64: 6,
-// CHECK:     ktdf.to_tiles = array<i64: 7, 0, 1, 2, 3, 4, 5, 6, 15, 8,
+// CHECK:     ktdf.tile_table %{{.+}} {values = array<i64: 0, 1, 2, 3, 4, 5, 6, 7, 7, 0, 1, 2, 3, 4, 5, 6, 6, 7, 0, 1, 2, 3, 4, 5, 5, 6, 7, 0, 1, 2, 3, 4>}
+// CHECK:     ktdf.data_transfer
+// CHECK-NOT: ktdf.relayed
+// CHECK-SAME: ktdf.to_tiles = array<i64: 1, 2, 3, 4, 5, 6, 7, 0, 15, 8, 9, 10, 11, 12, 13, 14, 17, 18, 19, 20, 21, 22, 23, 16, 31, 24, 25, 26, 27, 28, 29, 30>
+// CHECK:     ktdf.tile_table %{{.+}} {values = array<i64: 7, 0, 1, 2, 3, 4, 5, 6, 0, 1, 2, 3, 4, 5, 6, 7, 5, 6, 7, 0, 1, 2, 3, 4, 6, 7, 0, 1, 2, 3, 4, 5>}
+// CHECK:     ktdf.data_transfer {{.+}} {ktdf.relayed, ktdf.to_tiles = array<i64: 1, 2, 3, 4, 5, 6, 7, 0, 15, 8, 9, 10, 11, 12, 13, 14, 17,
+// CHECK-COUNT-5: ktdf.relayed, ktdf.to_tiles = array<i64: 1, 2, 3, 4, 5, 6, 7, 0, 15, 8,
 // CHECK-NOT: ktdf.to_tiles
 // CHECK-NOT: ktdf.shared_over_ring
 
