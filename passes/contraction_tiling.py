@@ -63,7 +63,7 @@ from xdsl.passes import ModulePass
 from ktc.arch.model import Device, device_of
 from ktc.dialects import ktdf, ktdp
 from ktc.dialects.diagnostics import KtcError, where
-from ktc.passes.analysis.contractions import Contraction, contraction, loaded_from_view, units_sharing
+from ktc.passes.analysis.contractions import Contraction, contraction, loaded_from_view, unit_shares
 from ktc.passes.utils.ir import enclosing_function
 from ktc.passes.utils.loops import static_trip_count
 from ktc.passes.utils.phases import programs
@@ -289,9 +289,9 @@ def _fits(p: _Problem, tiles: ktdf.ContractionTiles) -> bool:
                 "rhs": 2 * a + depth * tiles.n}[tiles.resident] * p.input_bytes
     result = p.m * p.n * p.accumulator_bytes + tiles.m * tiles.n * p.result_bytes
     capacity = p.device.memory(p.device.scratchpad).size
-    blocks = tiles.n // tiles.block
-    held = -(-blocks // units_sharing(p.device, tiles.n, tiles.block)) * tiles.block
-    return (tiles.m * held * p.accumulator_bytes <= unit.accumulator_bytes
+    shares = unit_shares(p.device, tiles.m, tiles.n, tiles.block)
+    held = shares.per_unit * shares.rows * tiles.block
+    return (held * p.accumulator_bytes <= unit.accumulator_bytes
             and 2 * tiles.block * p.accumulator_bytes <= drain
             and operands + result <= SCRATCHPAD_SHARE[p.alone] * capacity)
 
@@ -340,23 +340,16 @@ def _estimate(p: _Problem, m: int, n: int, k: int, chunk: int, block: int, resid
     tiles = (p.m // m) * (p.n // n) * (p.k // k)
     runs, written = _traffic(p, m, n, k, chunk, block, resident)
     memory = tiles * max(runs / roof.dma_read_bytes_per_cycle, _write_cycles(device, written))
-    products = tiles * (n // block) * (k // chunk)
-    share = _unit_share(device, n, block)
-    matrix = share * products * (unit.cycles(m, chunk, block) + unit.fill + unit.drain)
-    feed_bytes = products * (m * chunk + chunk * block) * p.input_bytes
-    feed = share * 2 * feed_bytes / _bandwidth(device, unit.feeds[0], unit.kind)
-    drain = share * 2 * p.m * p.n * p.accumulator_bytes / _bandwidth(device, unit.kind, unit.drains[0])
+    shares = unit_shares(device, m, n, block)
+    steps = tiles * (k // chunk) * shares.per_unit
+    matrix = steps * (unit.cycles(shares.rows, chunk, block) + unit.fill + unit.drain)
+    feed_bytes = steps * (shares.rows * chunk + chunk * block) * p.input_bytes
+    feed = 2 * feed_bytes / _bandwidth(device, unit.feeds[0], unit.kind)
+    drained = shares.per_unit / shares.pieces * p.m * p.n * p.accumulator_bytes
+    drain = 2 * drained / _bandwidth(device, unit.kind, unit.drains[0])
     first = sum(link.latency or 0 for link in device.path(
         device.node(device.device_memory), device.node(unit.kind)))
     return int(max(memory, matrix, feed) + drain + first * (p.k // k))
-
-
-def _unit_share(device: Device, n: int, block: int) -> float:
-    """The share of an output tile's blocks of accumulators the busiest matrix unit of
-    a core multiplies, feeds and drains (``units_sharing``: each unit with its own load
-    and store units)."""
-    blocks = n // block
-    return math.ceil(blocks / units_sharing(device, n, block)) / blocks
 
 
 def _scratchpad_link(device: Device):
