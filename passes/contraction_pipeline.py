@@ -31,7 +31,10 @@ shared out over them: zeroing, streaming and multiplying, and draining each run 
 the k tiles the DMA copied once into the scratchpad they share, and its store unit
 draining its blocks; each unit's accumulators hold only its own blocks (the
 ``ktdf.parallel`` gives each a run of consecutive blocks, each at its place in the
-run). When the kernel only stores the product (one ``ktdp.store`` of
+run). A tile of fewer blocks than units, or of a count of blocks they do not divide,
+has each block cut into runs of rows (``UnitShares``), the pieces shared out the same
+way: each unit's load unit feeds it its rows of A's chunks and the whole chunk of the
+piece's block of B, and its store unit drains its rows. When the kernel only stores the product (one ``ktdp.store`` of
 it, the accumulator zero, into a box of a memory view whose tile is known before the
 product), each output tile is stored as soon as it is drained: its part of the result
 buffer is loaded, rounded to the stored type into a scratchpad buffer of one output
@@ -143,13 +146,15 @@ class ContractionPipeline(ModulePass):
     chunk-major, a ``ktdp.store`` of a ``tensor.extract_slice`` per block; the matrix
     unit multiplying each pair into a block of accumulators), and a pipeline draining
     the accumulators row by row into a scratchpad buffer of the whole result in the
-    accumulator type; with several matrix units a core, one per sub-core, and an
-    output tile of several blocks, the zeroing, the streaming and multiplying, and the
-    draining each a stage (on their kinds) holding a ``ktdf.parallel`` over the blocks
-    (``num_instances`` the units, lower bound 0, step 1) whose body is one pipeline
-    for its block, its FIFOs private to it, the DMA stage staying outside; the
-    accumulators (``ceil(blocks / units) x m x block``) each unit's blocks, block j
-    at ``j`` modulo that count. When the
+    accumulator type; with several matrix units a core, one per sub-core, sharing
+    the output tile (``UnitShares``: its blocks as wide as the lanes, or its one
+    block, each cut into ``parts`` runs of ``rows`` rows), the zeroing, the streaming
+    and multiplying, and the draining each a stage (on their kinds) holding a
+    ``ktdf.parallel`` over the pieces (``num_instances`` the units, lower bound 0,
+    step 1) whose body is one pipeline for its piece (rows ``(j mod parts) * rows``
+    of block ``j floordiv parts``), its FIFOs private to it, the DMA stage staying
+    outside; the accumulators (``per_unit x rows x block``) each unit's pieces,
+    piece j at ``j`` modulo that count. When the
     product's one use is a ``ktdp.store`` of it (zero accumulator) into an identity-order
     box of a memory view whose tile's operands are defined before the product: an
     ``scf.for`` over the output tiles, each iteration that pipeline for one tile, then

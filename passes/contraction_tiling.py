@@ -31,11 +31,13 @@ and the drain of the accumulators; the tiles with the least estimate win, then t
 reading fewer bytes from device memory, then those whose copies write fewer (wider
 chunks: the copies of all cores share device memory and the ring, which the estimate
 does not see), then the larger. An output tile of several blocks as wide as the unit's
-lanes has them shared out over the core's matrix units (one per sub-core, each with
-its own load and store units and accumulators: two on spyre), so the unit's steps, its
-feed and the drain count the busiest unit's share of them, and each unit's
-accumulators hold its share of the tile (a 128 x 256 f32 tile is two 128 x 64 blocks,
-64 KiB, in each of spyre's two units).
+lanes, or of one block, is shared out over the core's matrix units (one per sub-core,
+each with its own load and store units and accumulators: two on spyre), its blocks
+cut into runs of rows when the units do not divide their count (``UnitShares``: a
+32 x 64 tile is 16 rows on each of spyre's units), so the unit's steps, its feed and
+the drain count the busiest unit's share of the pieces, and each unit's accumulators
+hold its share of the tile (a 128 x 256 f32 tile is two 128 x 64 blocks, 64 KiB, in
+each of spyre's two units).
 
 Operand reuse: the accumulators hold one output tile, so the output tiles of a program
 that share rows of A (a row of tiles) or columns of B (a column) would each copy them
