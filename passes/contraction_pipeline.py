@@ -34,16 +34,16 @@ draining its blocks; each unit's accumulators hold only its own blocks (the
 run). A tile of fewer blocks than units, or of a count of blocks they do not divide,
 has each block cut into runs of rows (``UnitShares``), the pieces shared out the same
 way: each unit's load unit feeds it its rows of A's chunks and the whole chunk of the
-piece's block of B, and its store unit drains its rows. When the kernel only stores the product (one ``ktdp.store`` of
-it, the accumulator zero, into a box of a memory view whose tile is known before the
-product), each output tile is stored as soon as it is drained: its part of the result
-buffer is loaded, rounded to the stored type into a scratchpad buffer of one output
-tile, and the DMA copies that buffer, rows whole, to the tile's place in device memory,
-so the store overlaps the next output tile's products and each row written is
-contiguous. Otherwise the contraction's result is that buffer, loaded and rounded once
-to the result's type: written once, after the last product (and, when a reduction
-reads it, stored rounded into a scratchpad buffer and loaded back, as on the SIMD
-engine below).
+piece's block of B, and its store unit drains its rows. When the kernel only stores
+the product (one ``ktdp.store`` of it, the accumulator zero, into a box of a memory
+view whose tile is known before the product), each output tile is stored as soon as it
+is drained: its part of the result buffer is loaded, rounded to the stored type into a
+scratchpad buffer of one output tile, and the DMA copies that buffer, rows whole, to
+the tile's place in device memory, so the store overlaps the next output tile's
+products and each row written is contiguous. Otherwise the contraction's result is
+that buffer, loaded and rounded once to the result's type: written once, after the
+last product (and, when a reduction reads it, stored rounded into a scratchpad buffer
+and loaded back, as on the SIMD engine below).
 
 On the SIMD engine (a device without a matrix unit for the operands), the contraction
 stays a generic, rewritten to multiply and reduce along k innermost: an input stored
