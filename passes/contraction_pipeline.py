@@ -31,16 +31,19 @@ shared out over them: zeroing, streaming and multiplying, and draining each run 
 the k tiles the DMA copied once into the scratchpad they share, and its store unit
 draining its blocks; each unit's accumulators hold only its own blocks (the
 ``ktdf.parallel`` gives each a run of consecutive blocks, each at its place in the
-run). When the kernel only stores the product (one ``ktdp.store`` of
-it, the accumulator zero, into a box of a memory view whose tile is known before the
-product), each output tile is stored as soon as it is drained: its part of the result
-buffer is loaded, rounded to the stored type into a scratchpad buffer of one output
-tile, and the DMA copies that buffer, rows whole, to the tile's place in device memory,
-so the store overlaps the next output tile's products and each row written is
-contiguous. Otherwise the contraction's result is that buffer, loaded and rounded once
-to the result's type: written once, after the last product (and, when a reduction
-reads it, stored rounded into a scratchpad buffer and loaded back, as on the SIMD
-engine below).
+run). A tile of fewer blocks than units, or of a count of blocks they do not divide,
+has each block cut into runs of rows (``UnitShares``), the pieces shared out the same
+way: each unit's load unit feeds it its rows of A's chunks and the whole chunk of the
+piece's block of B, and its store unit drains its rows. When the kernel only stores
+the product (one ``ktdp.store`` of it, the accumulator zero, into a box of a memory
+view whose tile is known before the product), each output tile is stored as soon as it
+is drained: its part of the result buffer is loaded, rounded to the stored type into a
+scratchpad buffer of one output tile, and the DMA copies that buffer, rows whole, to
+the tile's place in device memory, so the store overlaps the next output tile's
+products and each row written is contiguous. Otherwise the contraction's result is
+that buffer, loaded and rounded once to the result's type: written once, after the
+last product (and, when a reduction reads it, stored rounded into a scratchpad buffer
+and loaded back, as on the SIMD engine below).
 
 On the SIMD engine (a device without a matrix unit for the operands), the contraction
 stays a generic, rewritten to multiply and reduce along k innermost: an input stored
@@ -94,7 +97,7 @@ from ktc.passes.analysis.contractions import (
     is_zero,
     loaded_from_view,
     matmul_maps,
-    units_sharing,
+    unit_shares,
 )
 from ktc.passes.utils.affine import box
 from ktc.passes.utils.ir import enclosing_function, erase_unused, locate
@@ -110,7 +113,7 @@ STREAMED_COPIES = 2
 k tiles (``contraction-tiling`` counts them: double-buffered)."""
 
 Body = Callable[[SSAValue, Sequence[SSAValue]], list[Operation]]
-"""A stage's work for one block of accumulators, given the block and the FIFO slots."""
+"""A stage's work for one piece of the accumulators, given the piece and the FIFO slots."""
 
 
 @dataclass(frozen=True)
@@ -143,13 +146,15 @@ class ContractionPipeline(ModulePass):
     chunk-major, a ``ktdp.store`` of a ``tensor.extract_slice`` per block; the matrix
     unit multiplying each pair into a block of accumulators), and a pipeline draining
     the accumulators row by row into a scratchpad buffer of the whole result in the
-    accumulator type; with several matrix units a core, one per sub-core, and an
-    output tile of several blocks, the zeroing, the streaming and multiplying, and the
-    draining each a stage (on their kinds) holding a ``ktdf.parallel`` over the blocks
-    (``num_instances`` the units, lower bound 0, step 1) whose body is one pipeline
-    for its block, its FIFOs private to it, the DMA stage staying outside; the
-    accumulators (``ceil(blocks / units) x m x block``) each unit's blocks, block j
-    at ``j`` modulo that count. When the
+    accumulator type; with several matrix units a core, one per sub-core, sharing
+    the output tile (``UnitShares``: its blocks as wide as the lanes, or its one
+    block, each cut into ``parts`` runs of ``rows`` rows), the zeroing, the streaming
+    and multiplying, and the draining each a stage (on their kinds) holding a
+    ``ktdf.parallel`` over the pieces (``num_instances`` the units, lower bound 0,
+    step 1) whose body is one pipeline for its piece (rows ``(j mod parts) * rows``
+    of block ``j floordiv parts``), its FIFOs private to it, the DMA stage staying
+    outside; the accumulators (``per_unit x rows x block``) each unit's pieces,
+    piece j at ``j`` modulo that count. When the
     product's one use is a ``ktdp.store`` of it (zero accumulator) into an identity-order
     box of a memory view whose tile's operands are defined before the product: an
     ``scf.for`` over the output tiles, each iteration that pipeline for one tile, then
@@ -270,10 +275,11 @@ class _Schedule:
         self.acc = self.unit.accumulator
         anchor = self.loop if self.loop is not None else c.op
         t = self.tiles
+        self.shares = unit_shares(device, t.m, t.n, t.block)
         self.result_buffer = memref.AllocOp([], [], MemRefType(
             self.acc, [self.M, self.N], memory_space=StringAttr(device.scratchpad)))
         self.accumulators = memref.AllocOp([], [], MemRefType(
-            self.acc, [self._unit_blocks(), t.m, t.block], memory_space=StringAttr(self.unit.accumulators)))
+            self.acc, [self.shares.per_unit, self.shares.rows, t.block], memory_space=StringAttr(self.unit.accumulators)))
         entry = enclosing_function(anchor).body.block
         self.stored = self._stored_whole(anchor)
         self.rounded = (memref.AllocOp([], [], MemRefType(
@@ -491,7 +497,7 @@ class _Schedule:
                                  [IteratorTypeAttr(IteratorType.PARALLEL)] * 2, []))
             return ops
 
-        stages, resources = self._per_block([(self.unit.kind, lambda j, _: fill(j))])
+        stages, resources = self._per_piece([(self.unit.kind, lambda j, _: fill(j))])
         return _pipeline(stages, resources)
 
     def _tile_pipeline(self, tile: SSAValue, kt: SSAValue, kernel_iv: SSAValue | None,
@@ -509,17 +515,18 @@ class _Schedule:
         ends = (StringAttr(self.unit.feeds[0]), StringAttr(self.unit.kind))
 
         def fifos() -> ktdf.FifoAllocateOp:
-            return ktdf.FifoAllocateOp([ktdf.FifoSlotType(*ends, t.m * t.chunk, self.input),
+            return ktdf.FifoAllocateOp([ktdf.FifoSlotType(*ends, rows * t.chunk, self.input),
                                         ktdf.FifoSlotType(*ends, t.chunk * t.block, self.input)])
 
+        rows = self.shares.rows
         d0, d1 = AffineExpr.dimension(0), AffineExpr.dimension(1)
         zero = AffineExpr.constant(0)
-        b_chunk = AffineMap(2, 0, (d0, d1 * t.chunk, zero))
+        b_chunk = AffineMap(2, 0, (self._piece_block(d0), d1 * t.chunk, zero))
 
         def feed(j: SSAValue, slots: Sequence[SSAValue]) -> list[Operation]:
             a_fifo, b_fifo = slots
             return self._loops([chunks], lambda kc: [
-                self._a_feed(a_buffer, a_fifo, tile, kt, kc),
+                self._a_feed(a_buffer, a_fifo, tile, kt, kc, j),
                 ktdf.DataTransferOp(b_buffer, [1, t.chunk, t.block], b_fifo, [t.chunk * t.block],
                                     source_access=(b_chunk, [j, kc])),
             ])
@@ -530,7 +537,7 @@ class _Schedule:
             a_fifo, b_fifo = slots
 
             def step(kc: SSAValue) -> list[Operation]:
-                a = ktdf.ReadFromFifoOp(a_fifo, MemRefType(self.input, [t.m, t.chunk], memory_space=local))
+                a = ktdf.ReadFromFifoOp(a_fifo, MemRefType(self.input, [rows, t.chunk], memory_space=local))
                 b = ktdf.ReadFromFifoOp(b_fifo, MemRefType(self.input, [t.chunk, t.block], memory_space=local))
                 view, ops = self._block(j)
                 return [a, b, *ops, canonical(a.result, b.result, view, matmul_maps(), 3, (2,))]
@@ -539,7 +546,7 @@ class _Schedule:
 
         dma = [StringAttr(self.device.mover(self.device.device_memory, self.device.scratchpad))]
         copies = [(copy, dma) for copy in self._copies(tile, kt, kernel_iv, a_buffer, b_buffer)]
-        stages, fifo = self._per_block([(self.unit.feeds[0], feed), (self.unit.kind, multiply)], fifos)
+        stages, fifo = self._per_piece([(self.unit.feeds[0], feed), (self.unit.kind, multiply)], fifos)
         return [*before, _pipeline([*copies, *stages], fifo)]
 
     def _streamed(self) -> dict[str, list[memref.AllocOp]]:
@@ -567,24 +574,27 @@ class _Schedule:
         return _cast(self.panel.memref, at.result, shape, [shape[1] * shape[2], shape[2], 1], before)
 
     def _a_feed(self, a_buffer: SSAValue, a_fifo: SSAValue, tile: SSAValue, kt: SSAValue,
-                kc: SSAValue) -> ktdf.DataTransferOp:
-        """Chunk ``kc`` of k tile ``kt`` of A into its FIFO: from the copied chunks, or,
-        from A staged on chip, this output tile's rows over the chunk's columns (of
-        the row-major buffer, or the chunk's block of the chunk-major one)."""
+                kc: SSAValue, j: SSAValue) -> ktdf.DataTransferOp:
+        """Chunk ``kc`` of k tile ``kt`` of A into its FIFO, the rows of piece ``j`` of
+        the accumulators: from the copied chunks, or, from A staged on chip, this output
+        tile's rows over the chunk's columns (of the row-major buffer, or the chunk's
+        block of the chunk-major one)."""
         t = self.tiles
-        d0, d1, d2 = (AffineExpr.dimension(i) for i in range(3))
+        rows = self.shares.rows
+        d0, d1, d2, d3 = (AffineExpr.dimension(i) for i in range(4))
         zero = AffineExpr.constant(0)
         if self.staged is None:
-            return ktdf.DataTransferOp(a_buffer, [1, t.m, t.chunk], a_fifo, [t.m * t.chunk],
-                                       source_access=(AffineMap(1, 0, (d0, zero, zero)), [kc]))
-        first_row = self._origin(d0)[0]
+            chunk = AffineMap(2, 0, (d0, self._piece_row(d1), zero))
+            return ktdf.DataTransferOp(a_buffer, [1, rows, t.chunk], a_fifo, [rows * t.chunk],
+                                       source_access=(chunk, [kc, j]))
+        first_row = self._origin(d0)[0] + self._piece_row(d3)
         if self._row_major_staging():
-            rows = AffineMap(3, 0, (first_row, d1 * t.k + d2 * t.chunk))
-            return ktdf.DataTransferOp(a_buffer, [t.m, t.chunk], a_fifo, [t.m * t.chunk],
-                                       source_access=(rows, [tile, kt, kc]))
-        block = AffineMap(3, 0, (d1 * (t.k // t.chunk) + d2, first_row, zero))
-        return ktdf.DataTransferOp(a_buffer, [1, t.m, t.chunk], a_fifo, [t.m * t.chunk],
-                                   source_access=(block, [tile, kt, kc]))
+            columns = AffineMap(4, 0, (first_row, d1 * t.k + d2 * t.chunk))
+            return ktdf.DataTransferOp(a_buffer, [rows, t.chunk], a_fifo, [rows * t.chunk],
+                                       source_access=(columns, [tile, kt, kc, j]))
+        block = AffineMap(4, 0, (d1 * (t.k // t.chunk) + d2, first_row, zero))
+        return ktdf.DataTransferOp(a_buffer, [1, rows, t.chunk], a_fifo, [rows * t.chunk],
+                                   source_access=(block, [tile, kt, kc, j]))
 
     def _copies(self, tile: SSAValue, kt: SSAValue, kernel_iv: SSAValue | None,
                 a_buffer: SSAValue, b_buffer: SSAValue) -> list[list[Operation]]:
@@ -664,27 +674,31 @@ class _Schedule:
 
     # Accumulators -----------------------------------------------------------------
 
-    def _unit_blocks(self) -> int:
-        """The blocks of accumulators of an output tile each matrix unit holds (the
-        ``ktdf.parallel`` over the units gives each a run of consecutive blocks)."""
-        blocks = self.tiles.n // self.tiles.block
-        return -(-blocks // self._instances())
-
     def _local(self, j: AffineExpr) -> AffineExpr:
-        """Block ``j``'s place among its unit's blocks (all of them on one unit)."""
-        return j % self._unit_blocks() if self._instances() > 1 else j
+        """Piece ``j``'s place among its unit's pieces (all of them on one unit)."""
+        return j % self.shares.per_unit if self.shares.units > 1 else j
+
+    def _piece_block(self, j: AffineExpr) -> AffineExpr:
+        """The block of accumulators piece ``j`` is rows of."""
+        parts = self.shares.parts
+        return j // parts if parts > 1 else j
+
+    def _piece_row(self, j: AffineExpr) -> AffineExpr:
+        """The first row of piece ``j`` in its block."""
+        parts = self.shares.parts
+        return (j % parts) * self.shares.rows if parts > 1 else AffineExpr.constant(0)
 
     def _block(self, j: SSAValue) -> tuple[SSAValue, list[Operation]]:
-        """The accumulators of block ``j``: ``m x block`` in its unit's memory, the
-        unit's blocks one after another."""
-        t = self.tiles
-        return self._accumulators_at([j], (self._local(AffineExpr.dimension(0)) * (t.m * t.block),),
-                                     [t.m, t.block])
+        """The accumulators of piece ``j``: ``rows x block`` in its unit's memory, the
+        unit's pieces one after another."""
+        t, rows = self.tiles, self.shares.rows
+        return self._accumulators_at([j], (self._local(AffineExpr.dimension(0)) * (rows * t.block),),
+                                     [rows, t.block])
 
     def _row(self, j: SSAValue, r: SSAValue) -> tuple[SSAValue, list[Operation]]:
-        """Row ``r`` of the accumulators of block ``j``."""
+        """Row ``r`` of the accumulators of piece ``j``."""
         t = self.tiles
-        offset = (self._local(AffineExpr.dimension(0)) * (t.m * t.block)
+        offset = (self._local(AffineExpr.dimension(0)) * (self.shares.rows * t.block)
                   + AffineExpr.dimension(1) * t.block)
         return self._accumulators_at([j, r], (offset,), [t.block])
 
@@ -707,52 +721,48 @@ class _Schedule:
 
         d = [AffineExpr.dimension(i) for i in range(3)]
         row, column = self._origin(d[0])
-        into = AffineMap(3, 0, (row + d[2], column + d[1] * t.block))
+        into = AffineMap(3, 0, (row + self._piece_row(d[1]) + d[2],
+                                column + self._piece_block(d[1]) * t.block))
 
         def out(j: SSAValue, slots: Sequence[SSAValue]) -> list[Operation]:
             def one(r: SSAValue) -> list[Operation]:
                 row, ops = self._row(j, r)
                 return [*ops, ktdf.WriteToFifoOp(row, slots[0])]
-            return self._loops([t.m], one)
+            return self._loops([self.shares.rows], one)
 
         def into_buffer(j: SSAValue, slots: Sequence[SSAValue]) -> list[Operation]:
-            return self._loops([t.m], lambda r: [
+            return self._loops([self.shares.rows], lambda r: [
                 ktdf.DataTransferOp(slots[0], [t.block], self.result_buffer.memref, [1, t.block],
                                     dest_access=(into, [tile, j, r]))])
 
-        return _pipeline(*self._per_block([(self.unit.kind, out), (drain, into_buffer)], fifo))
+        return _pipeline(*self._per_piece([(self.unit.kind, out), (drain, into_buffer)], fifo))
 
-    def _per_block(self, stages: Sequence[tuple[str, Body]],
+    def _per_piece(self, stages: Sequence[tuple[str, Body]],
                    fifos: Callable[[], ktdf.FifoAllocateOp] | None = None):
-        """Pipeline stages doing ``body(j, slots)`` on their kind for every block ``j``
-        of the output tile's accumulators, and the resources private to them (the
-        FIFOs ``fifos`` allocates, whose slots are ``slots``). With several matrix
-        units a core (``Device.matrix_subcores``) and several blocks, the blocks are
-        shared out over them: one stage on all the kinds holding a ``ktdf.parallel``
-        over the blocks, each instance (a sub-core, with its own load and store units,
-        FIFOs and accumulators) running a pipeline of the stages for each of its
-        blocks; else each stage loops over all the blocks."""
-        blocks = self.tiles.n // self.tiles.block
+        """Pipeline stages doing ``body(j, slots)`` on their kind for every piece ``j``
+        of the output tile's accumulators (``UnitShares``: a block, or a run of its
+        rows), and the resources private to them (the FIFOs ``fifos`` allocates, whose
+        slots are ``slots``). With the pieces shared out over several matrix units a
+        core (``Device.matrix_subcores``): one stage on all the kinds holding a
+        ``ktdf.parallel`` over the pieces, each instance (a sub-core, with its own load
+        and store units, FIFOs and accumulators) running a pipeline of the stages for
+        each of its pieces; else each stage loops over all the pieces."""
+        shares = self.shares
 
         def stages_of(loop_body: Callable[[Body, Sequence[SSAValue]], list[Operation]]):
             allocate = [fifos()] if fifos is not None else []
             slots = [slot for op in allocate for slot in op.slots]
             return [(loop_body(body, slots), [StringAttr(kind)]) for kind, body in stages], allocate
 
-        if self._instances() < 2:
-            return stages_of(lambda body, slots: self._loops([blocks], lambda j: body(j, slots)))
+        if shares.units < 2:
+            return stages_of(lambda body, slots: self._loops([shares.pieces], lambda j: body(j, slots)))
         region = Block(arg_types=[IndexType(), IndexType()])
         j = region.args[0]
         region.add_ops([_pipeline(*stages_of(lambda body, slots: body(j, slots))),
                         ktdf.ParallelYieldOp()])
-        parallel = ktdf.ParallelOp([self._constant(0)], [self._constant(blocks)], [self._constant(1)],
-                                   self._instances(), Region(region))
+        parallel = ktdf.ParallelOp([self._constant(0)], [self._constant(shares.pieces)],
+                                   [self._constant(1)], shares.units, Region(region))
         return [([parallel], [StringAttr(kind) for kind, _ in stages])], []
-
-    def _instances(self) -> int:
-        """The matrix units an output tile's blocks are shared out over
-        (``units_sharing``)."""
-        return units_sharing(self.device, self.tiles.n, self.tiles.block)
 
     # The result ---------------------------------------------------------------------
 

@@ -31,11 +31,13 @@ and the drain of the accumulators; the tiles with the least estimate win, then t
 reading fewer bytes from device memory, then those whose copies write fewer (wider
 chunks: the copies of all cores share device memory and the ring, which the estimate
 does not see), then the larger. An output tile of several blocks as wide as the unit's
-lanes has them shared out over the core's matrix units (one per sub-core, each with
-its own load and store units and accumulators: two on spyre), so the unit's steps, its
-feed and the drain count the busiest unit's share of them, and each unit's
-accumulators hold its share of the tile (a 128 x 256 f32 tile is two 128 x 64 blocks,
-64 KiB, in each of spyre's two units).
+lanes, or of one block, is shared out over the core's matrix units (one per sub-core,
+each with its own load and store units and accumulators: two on spyre), its blocks
+cut into runs of rows when the units do not divide their count (``UnitShares``: a
+32 x 64 tile is 16 rows on each of spyre's units), so the unit's steps, its feed and
+the drain count the busiest unit's share of the pieces, and each unit's accumulators
+hold its share of the tile (a 128 x 256 f32 tile is two 128 x 64 blocks, 64 KiB, in
+each of spyre's two units).
 
 Operand reuse: the accumulators hold one output tile, so the output tiles of a program
 that share rows of A (a row of tiles) or columns of B (a column) would each copy them
@@ -63,7 +65,7 @@ from xdsl.passes import ModulePass
 from ktc.arch.model import Device, device_of
 from ktc.dialects import ktdf, ktdp
 from ktc.dialects.diagnostics import KtcError, where
-from ktc.passes.analysis.contractions import Contraction, contraction, loaded_from_view, units_sharing
+from ktc.passes.analysis.contractions import Contraction, contraction, loaded_from_view, unit_shares
 from ktc.passes.utils.ir import enclosing_function
 from ktc.passes.utils.loops import static_trip_count
 from ktc.passes.utils.phases import programs
@@ -289,9 +291,9 @@ def _fits(p: _Problem, tiles: ktdf.ContractionTiles) -> bool:
                 "rhs": 2 * a + depth * tiles.n}[tiles.resident] * p.input_bytes
     result = p.m * p.n * p.accumulator_bytes + tiles.m * tiles.n * p.result_bytes
     capacity = p.device.memory(p.device.scratchpad).size
-    blocks = tiles.n // tiles.block
-    held = -(-blocks // units_sharing(p.device, tiles.n, tiles.block)) * tiles.block
-    return (tiles.m * held * p.accumulator_bytes <= unit.accumulator_bytes
+    shares = unit_shares(p.device, tiles.m, tiles.n, tiles.block)
+    held = shares.per_unit * shares.rows * tiles.block
+    return (held * p.accumulator_bytes <= unit.accumulator_bytes
             and 2 * tiles.block * p.accumulator_bytes <= drain
             and operands + result <= SCRATCHPAD_SHARE[p.alone] * capacity)
 
@@ -340,23 +342,16 @@ def _estimate(p: _Problem, m: int, n: int, k: int, chunk: int, block: int, resid
     tiles = (p.m // m) * (p.n // n) * (p.k // k)
     runs, written = _traffic(p, m, n, k, chunk, block, resident)
     memory = tiles * max(runs / roof.dma_read_bytes_per_cycle, _write_cycles(device, written))
-    products = tiles * (n // block) * (k // chunk)
-    share = _unit_share(device, n, block)
-    matrix = share * products * (unit.cycles(m, chunk, block) + unit.fill + unit.drain)
-    feed_bytes = products * (m * chunk + chunk * block) * p.input_bytes
-    feed = share * 2 * feed_bytes / _bandwidth(device, unit.feeds[0], unit.kind)
-    drain = share * 2 * p.m * p.n * p.accumulator_bytes / _bandwidth(device, unit.kind, unit.drains[0])
+    shares = unit_shares(device, m, n, block)
+    steps = tiles * (k // chunk) * shares.per_unit
+    matrix = steps * (unit.cycles(shares.rows, chunk, block) + unit.fill + unit.drain)
+    feed_bytes = steps * (shares.rows * chunk + chunk * block) * p.input_bytes
+    feed = 2 * feed_bytes / _bandwidth(device, unit.feeds[0], unit.kind)
+    drained = shares.per_unit / shares.pieces * p.m * p.n * p.accumulator_bytes
+    drain = 2 * drained / _bandwidth(device, unit.kind, unit.drains[0])
     first = sum(link.latency or 0 for link in device.path(
         device.node(device.device_memory), device.node(unit.kind)))
     return int(max(memory, matrix, feed) + drain + first * (p.k // k))
-
-
-def _unit_share(device: Device, n: int, block: int) -> float:
-    """The share of an output tile's blocks of accumulators the busiest matrix unit of
-    a core multiplies, feeds and drains (``units_sharing``: each unit with its own load
-    and store units)."""
-    blocks = n // block
-    return math.ceil(blocks / units_sharing(device, n, block)) / blocks
 
 
 def _scratchpad_link(device: Device):

@@ -11,6 +11,7 @@ and ``contraction-pipeline`` read it back.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -115,15 +116,45 @@ def contraction(op: Operation) -> Contraction | None:
     return None if roles is None else Contraction(op, maps, *roles)
 
 
-def units_sharing(device: Device, n: int, block: int) -> int:
-    """The matrix units of a core an output tile of ``n`` columns in blocks of
-    ``block`` has its blocks shared out over: the core's units, one per sub-core
-    (``Device.matrix_subcores``), when the tile has several blocks each as wide as the
-    unit's lanes; else 1 (a block narrower than the lanes takes as many steps as one
-    of their width, so two units on narrow blocks gain nothing over one on wide).
-    ``contraction-tiling`` estimates by it, ``contraction-pipeline`` schedules by it."""
-    shared = n // block > 1 and block == device.matrix.lanes
-    return device.matrix_subcores if shared else 1
+@dataclass(frozen=True)
+class UnitShares:
+    """How a core's matrix units share an output tile's accumulators: each of its
+    ``blocks`` blocks cut into ``parts`` runs of ``rows`` rows, the ``pieces`` (piece
+    ``i`` the rows from ``(i mod parts) * rows`` of block ``i floordiv parts``) given
+    out over ``units`` units in runs of ``per_unit`` consecutive pieces, each unit
+    with its own load and store units and accumulators. ``contraction-tiling``
+    estimates by it, ``contraction-pipeline`` schedules by it."""
+
+    units: int
+    blocks: int
+    parts: int
+    rows: int
+
+    @property
+    def pieces(self) -> int:
+        return self.blocks * self.parts
+
+    @property
+    def per_unit(self) -> int:
+        return -(-self.pieces // self.units)
+
+
+def unit_shares(device: Device, m: int, n: int, block: int) -> UnitShares:
+    """How the matrix units of a core (``Device.matrix_subcores``, one per sub-core)
+    share an ``m x n`` output tile in blocks of ``block``: all of them when its blocks
+    are as wide as the unit's lanes or it is one block (blocks narrower than the lanes
+    take as many steps as blocks of their width, so shared out they gain nothing over
+    wide blocks on one unit); each block cut into the fewest runs of rows that make the
+    pieces a multiple of the units (a tile of fewer blocks than units has its rows
+    split between them), when each run is whole steps of the unit's rows; else the
+    whole blocks shared out, or one unit for one block."""
+    blocks, units = n // block, device.matrix_subcores
+    if units < 2 or (blocks > 1 and block != device.matrix.lanes):
+        return UnitShares(1, blocks, 1, m)
+    parts = units // math.gcd(blocks, units)
+    if m % (parts * device.matrix.rows):
+        parts = 1
+    return UnitShares(min(units, blocks * parts), blocks, parts, m // parts)
 
 
 def loaded_from_view(value: SSAValue) -> bool:
