@@ -13,8 +13,10 @@ shape whose bytes are apart (``constant_bytes``). Any other two may share bytes.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from xdsl.dialects import arith
-from xdsl.dialects.builtin import IndexType
+from xdsl.dialects.builtin import DYNAMIC_INDEX, IndexType
 from xdsl.dialects.func import CallOp, FuncOp
 from xdsl.ir import BlockArgument, SSAValue
 
@@ -23,18 +25,31 @@ from ktc.passes.utils.ir import enclosing_function
 
 
 def constant_bytes(view: ktdp.ConstructMemoryViewOp) -> tuple[int, int] | None:
-    """The bytes ``[first, end)`` a view at a constant address of static shape spans,
-    or None when they are not known here."""
-    address = view.offset.owner
-    if not isinstance(address, arith.ConstantOp) or view.sizes or view.strides:
+    """The bytes ``[first, end)`` a view at a constant address spans, its sizes and
+    strides constants (static, or ``arith.constant`` operands), or None when they are
+    not known here."""
+    start = _constant(view.offset)
+    sizes = _values(view.static_sizes.get_values(), view.sizes)
+    strides = _values(view.static_strides.get_values(), view.strides)
+    if start is None or sizes is None or strides is None:
         return None
-    start = address.value.value.data
     element = view.result.type.get_element_type().bitwidth // 8
-    reach = [(n - 1) * s for n, s in zip(view.static_sizes.get_values(),
-                                         view.static_strides.get_values())]
+    reach = [(n - 1) * s for n, s in zip(sizes, strides)]
     first = start + sum(min(r, 0) for r in reach)
     end = start + sum(max(r, 0) for r in reach) + 1
     return first * element, end * element
+
+
+def _values(static: Sequence[int], dynamic: Sequence[SSAValue]) -> list[int] | None:
+    """Static sizes or strides with each dynamic one its constant; None if one is not."""
+    operands = iter(dynamic)
+    values = [_constant(next(operands)) if n == DYNAMIC_INDEX else n for n in static]
+    return None if None in values else values
+
+
+def _constant(value: SSAValue) -> int | None:
+    op = value.owner
+    return op.value.value.data if isinstance(op, arith.ConstantOp) else None
 
 
 def apart(a: ktdp.ConstructMemoryViewOp, b: ktdp.ConstructMemoryViewOp,

@@ -2,7 +2,8 @@
 // one array (@same_array) is gathered whole into a tile buffer and stored from it, as
 // one whose two sides may share bytes must be: streamed, a row would be written before
 // a later row is read. The same copy between views at constant addresses whose bytes
-// are apart (@apart) streams, a row at a time through a buffer of one row.
+// are apart (@apart, one of its sizes an SSA constant, as the corpus writes them)
+// streams, a row at a time through a buffer of one row.
 
 // RUN: ktc-opt %s --arch toy -p indirect-access-lowering | filecheck %s
 
@@ -35,7 +36,8 @@ func.func @apart() {
   %table_at = arith.constant 0 : index
   %ids_at = arith.constant 4096 : index
   %out_at = arith.constant 6400 : index
-  %tv = ktdp.construct_memory_view %table_at, sizes: [100, 64], strides: [64, 1] {coordinate_set = #table, memory_space = #ktdp.memory_space<global>} : memref<100x64xf16>
+  %c100 = arith.constant 100 : index
+  %tv = ktdp.construct_memory_view %table_at, sizes: [%c100, 64], strides: [64, 1] {coordinate_set = #table, memory_space = #ktdp.memory_space<global>} : memref<100x64xf16>
   %iv = ktdp.construct_memory_view %ids_at, sizes: [8], strides: [1] {coordinate_set = #ids, memory_space = #ktdp.memory_space<global>} : memref<8xi32>
   %ov = ktdp.construct_memory_view %out_at, sizes: [8, 64], strides: [64, 1] {coordinate_set = #rows, memory_space = #ktdp.memory_space<global>} : memref<8x64xf16>
   %it = ktdp.construct_indirect_access_tile intermediate_variables(%m, %k) %tv[ind(%iv[%m]), (%k)] {
