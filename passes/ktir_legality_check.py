@@ -127,6 +127,9 @@ NOT_YET: dict[str, str] = {
         "which lower-parallel-loops makes scf.for before this check)",
     ),
     "func.call": "a kernel is one function; inline the callee",
+    "memref.subview": "a part of a memory view is addressed by its access tiles: start "
+                      "the tile at the part's offset (%view[%i + 32, %j]), or construct a "
+                      "memory view at the part's start",
 }
 """Ops rejected for now, with what the pipeline does instead."""
 
