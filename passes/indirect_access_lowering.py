@@ -21,17 +21,26 @@ Produces, per load (gather) or store (scatter) of an indirect tile:
   a scatter, a ``ktdp.store`` of the data into it before the pipeline.
 
 A copy (a gather only stored to a direct tile of a memory view, or a scatter of a
-load of one) whose runs span at least one loop variable, or whose tile and index
-views do not fit the scratchpad, is moved one run at a time instead: a pipeline
-copying the index views, then one ``scf.for`` over the points of the outer loop
-variables (each split out of it by ``affine.apply``) around a pipeline of two stages
-sharing a private scratchpad buffer of one run: the first (device memory into the
-scratchpad) reads the run from the copy's source, the second (back) writes it to its
-destination; the load, the store and the direct tile are erased. No tile of the
-copy's shape is on chip, and the SIMD engine takes no part: its DMA engines alone
-move the data, a run written out while the next is read (the benchmark's small paged
-gather on spyre, a tile of 4 runs per core: 1,035 cycles through the load, compute
-and store units, 822 streamed).
+load of one) whose source and destination share no byte (``passes/analysis/arrays.py``:
+views of two pointer arguments, or at constant addresses apart) is moved one run at a
+time instead, when its runs span at least one loop variable or its tile and index
+views do not fit the scratchpad: a pipeline copying the index views, then one
+``scf.for`` over the points of the outer loop variables (each split out of it by
+``affine.apply``) around a pipeline of two stages sharing a private scratchpad buffer
+of one run: the first (device memory into the scratchpad) reads the run from the
+copy's source, the second (back) writes it to its destination; the load, the store
+and the direct tile are erased. No tile of the copy's shape is on chip, and the SIMD
+engine takes no part: its DMA engines alone move the data, a run written out while
+the next is read (the benchmark's small paged gather on spyre, a tile of 4 runs per
+core: 1,035 cycles through the load, compute and store units, 822 streamed).
+Streamed, a run is written before later runs are read, where the reference reads the
+whole tile before it writes any: a copy whose two sides may share bytes (the corpus's
+``indirect-access-copy.mlir``, whose Y overlaps X at its fixed addresses) is gathered
+whole, and is an error at its store when it does not fit. A copy of single elements
+(no loop variable in a run) that fits is gathered whole too, a choice of speed alone
+(both are right): one DMA an element either way, and whole it took 801 cycles on toy
+and 8,754 on spyre for a 16 x 16 point gather, 5,525 and 9,812 streamed (line4, whose
+DMA engine moves both ways: 945 whole, 692 streamed).
 
 The indirect tile is erased; a program without one is unchanged (idempotent).
 An index outside its base view's coordinate set is masked as the reference masks it
@@ -53,6 +62,7 @@ from math import prod
 from xdsl.context import Context
 from xdsl.dialects import arith, memref, scf
 from xdsl.dialects.builtin import AffineMapAttr, IndexType, MemRefType, ModuleOp, StringAttr
+from xdsl.dialects.func import CallOp
 from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.ir.affine import AffineConstantExpr, AffineExpr, AffineMap
 from xdsl.passes import ModulePass
@@ -60,12 +70,14 @@ from xdsl.rewriter import InsertPoint, Rewriter
 
 from ktc.arch.model import Device, device_of
 from ktc.dialects import ktdf, ktdp
+from ktc.dialects.diagnostics import KtcError, where
 from ktc.dialects.upstream import ApplyOp
+from ktc.passes.analysis.arrays import apart
 from ktc.passes.analysis.indirect import Indirect, describe
 from ktc.passes.analysis.ranges import Ranges
 from ktc.passes.utils.affine import box_bounds
 from ktc.passes.utils.copies import flat_loop, staged_copy
-from ktc.passes.utils.ir import enclosing_function, locate
+from ktc.passes.utils.ir import calls_by_callee, enclosing_function, locate
 from ktc.passes.utils.phases import programs
 from ktc.passes.utils.tiles import box_tile, origin
 from ktc.passes.utils.views import type_with_memory
@@ -82,11 +94,11 @@ class IndirectAccessLowering(ModulePass):
                  if isinstance(inner, ktdp.ConstructIndirectAccessTileOp)]
         if not tiles:
             return
-        device, ranges = device_of(op), Ranges(op)
+        device, ranges, calls = device_of(op), Ranges(op), calls_by_callee(op)
         for tile in tiles:
             facts = describe(tile)
             for use in list(tile.result.uses):
-                _lower(facts, use.operation, device, ranges)
+                _lower(facts, use.operation, device, ranges, calls)
             Rewriter.erase_op(tile)
 
 
@@ -119,7 +131,8 @@ def _masked_indices(facts: Indirect, ranges: Ranges) -> list[tuple[int, ...] | N
     return masked
 
 
-def _lower(facts: Indirect, access: Operation, device: Device, ranges: Ranges) -> None:
+def _lower(facts: Indirect, access: Operation, device: Device, ranges: Ranges,
+           calls: dict[str, list[CallOp]]) -> None:
     tile = facts.op
     func = enclosing_function(tile)
     base = tile.base.owner
@@ -132,7 +145,7 @@ def _lower(facts: Indirect, access: Operation, device: Device, ranges: Ranges) -
                for view, bounds in zip(tile.indirect_memrefs, _masked_indices(facts, ranges))]
     into = device.mover(device.device_memory, device.scratchpad)
     copy = _copy_partner(facts, access)
-    if copy is not None and (facts.runs > 0 or not _fits(facts, device)):
+    if copy is not None and _streamed(facts, copy, device, calls):
         _lower_copy(facts, indices, copy, into, device)
         return
     element = tile.base.type.get_element_type()
@@ -186,12 +199,40 @@ def _copy_partner(facts: Indirect, access: Operation) -> _Copy | None:
     return _Copy(load, store, direct)
 
 
+def _streamed(facts: Indirect, copy: _Copy, device: Device, calls: dict[str, list[CallOp]]) -> bool:
+    """Whether the copy moves one run at a time: only when its source and destination
+    share no byte (``passes/analysis/arrays.py``), since streamed a run is written
+    before the next is read, where the reference reads the whole tile before it writes
+    any; then when its runs span at least one loop variable, or when it does not fit
+    the scratchpad. A copy that may write what it reads and does not fit is an error."""
+    fits = _fits(facts, device)
+    if not apart(facts.op.base.owner, copy.direct.base.owner, calls):
+        if not fits:
+            raise KtcError(
+                f"copies between views that may share bytes (%{_name(facts.op.base)} and "
+                f"%{_name(copy.direct.base)}), so the whole tile is read before any of it is "
+                f"written; the tile and its index views take {_needed(facts)} bytes, more "
+                f"than the {device.memory(device.scratchpad).size} bytes of the scratchpad "
+                f"({device.scratchpad}) of device @{device.name}: copy into a view of "
+                "another array, or a smaller tile", where(copy.store))
+        return False
+    return facts.runs > 0 or not fits
+
+
+def _name(view: SSAValue) -> str:
+    return view.name_hint or "view"
+
+
 def _fits(facts: Indirect, device: Device) -> bool:
     """Whether the tile and the index views fit in the scratchpad together."""
+    return _needed(facts) <= device.memory(device.scratchpad).size
+
+
+def _needed(facts: Indirect) -> int:
+    """The bytes of the tile and the index views."""
     views = [facts.op.base, *facts.op.indirect_memrefs]
     sizes = [prod(facts.shape), *(prod(view.type.get_shape()) for view in views[1:])]
-    needed = sum(size * _element_bytes(view) for size, view in zip(sizes, views))
-    return needed <= device.memory(device.scratchpad).size
+    return sum(size * _element_bytes(view) for size, view in zip(sizes, views))
 
 
 def _element_bytes(view: SSAValue) -> int:

@@ -62,7 +62,7 @@ from ktc.passes.analysis.positions import (
 from ktc.passes.analysis.ranges import Ranges
 from ktc.passes.analysis.reductions import arg_combiner_of, arg_extremum_of, extremum_of
 from ktc.passes.analysis.remote import remote_access
-from ktc.passes.utils.affine import box_bounds
+from ktc.passes.utils.affine import box_bounds, box_range
 from ktc.passes.utils.compares import instructions_of
 from ktc.passes.utils.phases import holds_compute
 from ktc.passes.utils.values import evaluate
@@ -127,6 +127,9 @@ NOT_YET: dict[str, str] = {
         "which lower-parallel-loops makes scf.for before this check)",
     ),
     "func.call": "a kernel is one function; inline the callee",
+    "memref.subview": "a part of a memory view is addressed by its access tiles: start "
+                      "the tile at the part's offset (%view[%i + 32, %j]), or construct a "
+                      "memory view at the part's start",
 }
 """Ops rejected for now, with what the pipeline does instead."""
 
@@ -594,6 +597,7 @@ def _end_byte(view: ConstructMemoryViewOp) -> int | None:
 
 
 def _access_tile(op: ConstructAccessTileOp) -> None:
+    _fills_its_type(op)
     if isinstance(op.base.owner, ConstructDistributedMemoryViewOp):
         return
     if not isinstance(op.base.owner, ConstructMemoryViewOp):
@@ -615,6 +619,30 @@ def _access_tile(op: ConstructAccessTileOp) -> None:
             f"has access_tile_order {affine_map_text(order)}; the compiler reads tiles in "
             "an order that permutes their dimensions only",
         )
+
+
+def _fills_its_type(op: ConstructAccessTileOp) -> None:
+    """A tile whose ``access_tile_set`` is a box holds as many points as its type: the
+    compiler moves the type's whole box, so a set of other extents (or of extents known
+    only at launch) would move points outside it (the reference refuses it too)."""
+    shape = op.result.type.get_shape()
+    ranged = box_range(op.access_tile_set.data)
+    if ranged is None or any(n < 0 for n in shape):
+        return
+    symbols = [evaluate(value, []) for value in op.symbol_operands]
+    if None in symbols:
+        launched = ", ".join(f"%{v.name_hint or 'symbol'}" for v, n in zip(op.symbol_operands, symbols)
+                             if n is None)
+        raise _error(op, f"has an access_tile_set whose extents depend on {launched}, known only "
+                         "at launch; the compiler moves whole tiles of static shape: give the "
+                         "tile its largest size and bound the memory view's coordinate_set by "
+                         "the run-time size, which masks the coordinates past it")
+    extents = [max(high.eval([], symbols) - low.eval([], symbols), 0) for low, high in zip(*ranged)]
+    if prod(extents) != prod(shape):
+        raise _error(op, f"has an access_tile_set of {prod(extents)} points "
+                         f"({'x'.join(map(str, extents))}) for a tile type of {prod(shape)} "
+                         f"(<{'x'.join(map(str, shape))}>); the compiler moves the type's whole "
+                         "tile: give the tile its set's shape")
 
 
 def _inter_tile(op: InterTileProduceOp) -> None:

@@ -64,6 +64,7 @@ from ktc.dialects import ktdf, ktdp
 from ktc.dialects.diagnostics import KtcError, where
 from ktc.dialects.ktdp import MemorySpaceAttr, MemorySpaceKind, grid_of
 from ktc.dialects.upstream import ApplyOp
+from ktc.passes.analysis.arrays import constant_bytes
 from ktc.passes.analysis.distributed import tile_box, tile_coordinates
 from ktc.passes.analysis.remote import RemoteAccess, remote_access, remote_view
 from ktc.passes.utils.affine import box
@@ -155,30 +156,16 @@ def _space(view: ktdp.ConstructMemoryViewOp) -> MemorySpaceAttr | None:
     return space if isinstance(space, MemorySpaceAttr) else None
 
 
-def _bytes(view: ktdp.ConstructMemoryViewOp) -> tuple[int, int] | None:
-    """The bytes ``[first, end)`` a view at a constant address of static shape spans,
-    or None when they are not known here."""
-    address = view.offset.owner
-    if not isinstance(address, arith.ConstantOp) or view.sizes or view.strides:
-        return None
-    element = view.result.type.get_element_type().bitwidth // 8
-    reach = [(n - 1) * s for n, s in zip(view.static_sizes.get_values(),
-                                         view.static_strides.get_values())]
-    first = address.value.value.data + sum(min(r, 0) for r in reach)
-    end = address.value.value.data + sum(max(r, 0) for r in reach) + 1
-    return first * element, end * element
-
-
 def _unraced(store: ktdp.StoreOp, func: FuncOp) -> None:
     """No access of ``func`` but ``store`` reads the scratchpad bytes it writes into
     another tile's scratchpad."""
-    written = _bytes(remote_view(store))
+    written = constant_bytes(remote_view(store))
     for op in func.walk():
         view = _view(op) if isinstance(op, ktdp.LoadOp) else None
         space = _space(view) if view is not None else None
         if space is None or space.kind.data != MemorySpaceKind.CT_LOCAL:
             continue
-        read = _bytes(view)
+        read = constant_bytes(view)
         if written is None or read is None or (read[0] < written[1] and written[0] < read[1]):
             raise KtcError("stores into another tile's scratchpad bytes that the program also "
                            "reads; nothing orders the owner's accesses against the copy over "

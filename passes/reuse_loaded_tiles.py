@@ -16,13 +16,14 @@ from xdsl.context import Context
 from xdsl.dialects import arith, memref, scf
 from xdsl.dialects.builtin import IntegerAttr, MemRefType, ModuleOp, StringAttr
 from xdsl.dialects.func import CallOp, FuncOp
-from xdsl.ir import Block, BlockArgument, Operation, SSAValue
+from xdsl.ir import Block, Operation, SSAValue
 from xdsl.ir.affine import AffineConstantExpr, AffineExpr, AffineMap
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from ktc.arch.model import Device, device_of
 from ktc.dialects import ktdp
+from ktc.passes.analysis.arrays import apart
 from ktc.passes.analysis.ranges import Ranges
 from ktc.passes.utils.affine import box_bounds
 from ktc.passes.utils.ir import calls_by_callee, defined_inside, erase_unused
@@ -45,9 +46,10 @@ class ReuseLoadedTiles(ModulePass):
     (same view, start map, set and shape) each later loop loads directly in its body
     at the same indices (each the loop's own variable or a value defined before the
     first loop), with no ``ktdp.store`` from the first loop to the last into the view's
-    array (a store through a view of another pointer argument of the program, bound to
-    another argument of the kernel at every call, writes another array: the launch
-    allocates each its own), stores its tensor also into a scratchpad buffer
+    array (a store through a view sharing no byte with it, ``passes/analysis/arrays.py``:
+    of another pointer argument of the program, bound to another argument of the kernel
+    at every call, since the launch allocates each its own array, or at constant
+    addresses apart), stores its tensor also into a scratchpad buffer
     (``memref.alloc`` at the program's start) and each later loop loads the buffer
     instead. The buffer is the tile's extent along the dimensions its start does not
     take from the loop variable (there index 0) and the view's along those it does
@@ -208,7 +210,7 @@ def _written_between(view: ktdp.ConstructMemoryViewOp, first: scf.ForOp, last: k
 
 def _may_write(store: ktdp.StoreOp, view: ktdp.ConstructMemoryViewOp, context: _Context) -> bool:
     """Whether ``store`` may write the array ``view`` reads: unless it stores through a
-    view of a scratchpad or of another array."""
+    view of a scratchpad or of a view sharing no byte with it (``passes/analysis/arrays.py``)."""
     target = store.access_tile.owner
     base = getattr(target, "base", None)
     written = base.owner if base is not None else None
@@ -217,26 +219,7 @@ def _may_write(store: ktdp.StoreOp, view: ktdp.ConstructMemoryViewOp, context: _
     device = context.device
     if device.memory_space(written.memory_space).kind != device.device_memory:
         return False
-    return not _other_arrays(written.offset, view.offset, context)
-
-
-def _other_arrays(a: SSAValue, b: SSAValue, context: _Context) -> bool:
-    """Whether pointer values ``a`` and ``b`` are two arguments of the program bound to
-    two distinct arguments of the kernel at every call of it."""
-    entry = context.program.body.block
-    arguments = (a, b)
-    if a is b or not all(isinstance(v, BlockArgument) and v.owner is entry for v in arguments):
-        return False
-    calls = context.calls.get(context.program.sym_name.data, [])
-    if not calls:
-        return True
-    return all(_distinct_arguments(call.arguments[a.index], call.arguments[b.index])
-               for call in calls)
-
-
-def _distinct_arguments(a: SSAValue, b: SSAValue) -> bool:
-    return (a is not b and isinstance(a, BlockArgument) and isinstance(b, BlockArgument)
-            and a.owner is b.owner and isinstance(a.owner.parent_op(), FuncOp))
+    return not apart(written, view, context.calls)
 
 
 @dataclass(frozen=True)

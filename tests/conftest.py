@@ -46,7 +46,6 @@ CORPUS_IN_SCOPE = [
     "ktir-cpu/triton-ktir/softmax_fwd_ktir.mlir",
     "ktir-cpu/triton-ktir/layernorm_fwd_ktir.mlir",
     "ktir-cpu/rfc/add-with-control-flow.mlir",
-    "ktir-mlir-frontend/tensor-extract-slice.mlir",
     "ktir-cpu/rfc/paged-tensor-copy.mlir",
     "ktir-cpu/rfc/paged-tensor-write.mlir",
     "ktir-mlir-frontend/paged-tensor-copy.mlir",

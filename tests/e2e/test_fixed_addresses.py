@@ -19,6 +19,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from conftest import DEVICES, corpus_kernel  # noqa: E402
 
 from ktc.driver import compile as compile_kernel  # noqa: E402
+from ktc.errors import KtcError  # noqa: E402
 from ktc.runtime.executable import prepare  # noqa: E402
 from ktc.sim.reference import Kernel, Placement  # noqa: E402
 from ktc.sim.simulator import Simulator  # noqa: E402
@@ -73,7 +74,17 @@ def test_fixed_address_kernels_as_written(device: str, name: str):
 
 SLICE_STORE_SET = "-d0 + 1 >= 0, d1 >= 0, -d1 + 63 >= 0)>,\n        access_tile_order = affine_map<(d0, d1) -> (d0, d1)>\n    } : memref<96x64xf16> -> !ktdp.access_tile<1x64xindex>"
 """The set of ``tensor-extract-slice.mlir``'s store tile: two rows for a tile typed
-<1x64>, which the reference refuses (its 128 points do not fill the tile)."""
+<1x64>, which the compiler and the reference refuse (its 128 points do not fill the tile)."""
+
+
+def test_the_slice_of_a_sum_as_written_is_refused():
+    """As written, its store tile's set of two rows does not fit the tile's one-row
+    type: refused at the tile (a whole one-row tile would leave the set's second row
+    unwritten), as the reference refuses it."""
+    text = corpus_kernel("ktir-mlir-frontend/tensor-extract-slice.mlir").read_text()
+    with pytest.raises(KtcError, match=r"access_tile_set of 128 points \(2x64\) for a tile "
+                                       r"type of 64 \(<1x64>\)"):
+        compile_kernel(text, "spyre")
 
 
 @pytest.mark.parametrize("device", DEVICES)

@@ -19,8 +19,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-from conftest import DEVICES, ROOT, require_corpus  # noqa: E402
+from conftest import DEVICES, ROOT, pipeline_through, require_corpus, run_pipeline  # noqa: E402
 from simulated import agree, run  # noqa: E402
+
+from xdsl.dialects import memref  # noqa: E402
 
 from ktc.driver import compile as compile_kernel  # noqa: E402
 from ktc.errors import KtcError  # noqa: E402
@@ -82,28 +84,39 @@ func.func @scatter_add_one(%x: index, %ids: index, %y: index) {
 }
 """
 
-POINTS = """#square = affine_set<(d0, d1) : (d0 >= 0, -d0 + 15 >= 0, d1 >= 0, -d1 + 15 >= 0)>
+def _points(n: int, scatter: bool = False) -> str:
+    """A copy of ``n x n`` f16 elements through two indirect dimensions, one element
+    per point (the corpus's ``indirect-access-copy`` and ``indirect-scatter`` with
+    pointer arguments): ``y = x[i1, i2]`` as a gather, ``y[i1, i2] = x`` as a scatter."""
+    view = "{coordinate_set = #square, memory_space = #ktdp.memory_space<global>}"
+    square = f"memref<{n}x{n}xf16>"
+    tile = f"!ktdp.access_tile<{n}x{n}xindex>"
+    indirect, direct = ("%yv", "%xv") if scatter else ("%xv", "%yv")
+    views = "\n".join(
+        f"  {name} = ktdp.construct_memory_view {pointer}, sizes: [{n}, {n}], strides: [{n}, 1]\n"
+        f"      {view} : memref<{n}x{n}x{element}>"
+        for name, pointer, element in (("%xv", "%x", "f16"), ("%r", "%i1", "i32"),
+                                        ("%c", "%i2", "i32"), ("%yv", "%y", "f16")))
+    load, store = ("%dt", "%it") if scatter else ("%it", "%dt")
+    return f"""#square = affine_set<(d0, d1) : (d0 >= 0, -d0 + {n - 1} >= 0, d1 >= 0, -d1 + {n - 1} >= 0)>
 #id = affine_map<(d0, d1) -> (d0, d1)>
-func.func @point_copy(%x: index, %i1: index, %i2: index, %y: index) {
+func.func @point_copy(%x: index, %i1: index, %i2: index, %y: index) {{
   %c0 = arith.constant 0 : index
-  %xv = ktdp.construct_memory_view %x, sizes: [16, 16], strides: [16, 1]
-      {coordinate_set = #square, memory_space = #ktdp.memory_space<global>} : memref<16x16xf16>
-  %r = ktdp.construct_memory_view %i1, sizes: [16, 16], strides: [16, 1]
-      {coordinate_set = #square, memory_space = #ktdp.memory_space<global>} : memref<16x16xi32>
-  %c = ktdp.construct_memory_view %i2, sizes: [16, 16], strides: [16, 1]
-      {coordinate_set = #square, memory_space = #ktdp.memory_space<global>} : memref<16x16xi32>
-  %yv = ktdp.construct_memory_view %y, sizes: [16, 16], strides: [16, 1]
-      {coordinate_set = #square, memory_space = #ktdp.memory_space<global>} : memref<16x16xf16>
-  %xt = ktdp.construct_indirect_access_tile intermediate_variables(%m, %k)
-      %xv[ind(%r[%m, %k]), ind(%c[%m, %k])] {variables_space_set = #square, variables_space_order = #id}
-      : memref<16x16xf16>, memref<16x16xi32>, memref<16x16xi32> -> !ktdp.access_tile<16x16xindex>
-  %yt = ktdp.construct_access_tile %yv[%c0, %c0] {access_tile_set = #square, access_tile_order = #id}
-      : memref<16x16xf16> -> !ktdp.access_tile<16x16xindex>
-  %v = ktdp.load %xt : !ktdp.access_tile<16x16xindex> -> tensor<16x16xf16>
-  ktdp.store %v, %yt : tensor<16x16xf16>, !ktdp.access_tile<16x16xindex>
+{views}
+  %it = ktdp.construct_indirect_access_tile intermediate_variables(%m, %k)
+      {indirect}[ind(%r[%m, %k]), ind(%c[%m, %k])] {{variables_space_set = #square, variables_space_order = #id}}
+      : {square}, memref<{n}x{n}xi32>, memref<{n}x{n}xi32> -> {tile}
+  %dt = ktdp.construct_access_tile {direct}[%c0, %c0] {{access_tile_set = #square, access_tile_order = #id}}
+      : {square} -> {tile}
+  %v = ktdp.load {load} : {tile} -> tensor<{n}x{n}xf16>
+  ktdp.store %v, {store} : tensor<{n}x{n}xf16>, {tile}
   return
-}
+}}
 """
+
+
+POINTS = _points(16)
+
 
 LOOPED = """#table = affine_set<(d0, d1) : (d0 >= 0, -d0 + 99 >= 0, d1 >= 0, -d1 + 63 >= 0)>
 #ids = affine_set<(d0) : (d0 >= 0, -d0 + 7 >= 0)>
@@ -390,6 +403,138 @@ def test_generated_block_tables_match_numpy(pages: list[int], repeat: bool):
 def test_generated_embedding_indices_match_numpy(ids: list[int]):
     """Indices drawn with repeats, in any order."""
     _embedding("spyre", np.array(ids))
+
+
+# Copies streamed one run at a time -----------------------------------------------
+
+SIDE = 24
+"""The side of the point copies below: a tile of 24 x 24 f16 (1,152 bytes) through two
+index views of 24 x 24 i32 (4,608 bytes together)."""
+INDEX_BYTES, TILE_BYTES = 2 * SIDE * SIDE * 4, SIDE * SIDE * 2
+
+
+@pytest.fixture(scope="module")
+def small(tmp_path_factory) -> dict[str, str]:
+    """Spyre's and toy's arch files with a scratchpad holding a point copy's index views
+    and 512 bytes more, not its tile beside them: the copy streams."""
+    size = INDEX_BYTES + 512
+    assert size < INDEX_BYTES + TILE_BYTES
+    directory = tmp_path_factory.mktemp("small_scratchpad")
+    scratchpads = {"spyre": 'kind = "L1",\n  size = 2097152', "toy": 'kind = "L1", size = 65536'}
+    paths = {}
+    for device, scratchpad in scratchpads.items():
+        text = (ROOT / "arch" / f"{device}.mlir").read_text()
+        assert scratchpad in text
+        paths[device] = str(directory / f"{device}.mlir")
+        Path(paths[device]).write_text(text.replace(scratchpad, scratchpad.rsplit(" ", 1)[0] + f" {size}"))
+    return paths
+
+
+@pytest.mark.parametrize("device", ["spyre", "toy"])
+@pytest.mark.parametrize("scatter", [False, True], ids=["gather", "scatter"])
+def test_a_point_copy_larger_than_the_scratchpad_streams(device: str, scatter: bool, small, tmp_path):
+    """On the small scratchpad the copy holds no buffer of its tile, only one of a run;
+    on the device as shipped it is gathered (scattered) whole."""
+    path = tmp_path / "point_copy.mlir"
+    path.write_text(_points(SIDE, scatter))
+    through = pipeline_through("indirect-access-lowering")
+    for arch, streamed in ((small[device], True), (device, False)):
+        module = run_pipeline(path, arch, through)
+        buffers = {op.memref.name_hint for op in module.walk() if isinstance(op, memref.AllocOp)}
+        assert ("run" in buffers) == streamed
+        assert ({"gathered", "scattered"} & buffers == set()) == streamed
+
+
+def _point_copy(arch: str, rows: np.ndarray, cols: np.ndarray, scatter: bool) -> None:
+    rng = np.random.default_rng(8)
+    x, y = (rng.standard_normal((SIDE, SIDE)).astype(np.float16) for _ in range(2))
+    inputs = {"x": x, "i1": rows, "i2": cols, "y": y.copy()}
+    simulated, reference, _ = run_reported(_points(SIDE, scatter), "point_copy", arch, inputs)
+    inside = (rows >= 0) & (rows < SIDE) & (cols >= 0) & (cols < SIDE)
+    if scatter:
+        expected = y.copy()
+        for m, k in zip(*np.nonzero(inside)):  # in point order: a repeated target keeps the later
+            expected[rows[m, k], cols[m, k]] = x[m, k]
+    else:
+        at = np.clip(rows, 0, SIDE - 1), np.clip(cols, 0, SIDE - 1)
+        expected = np.where(inside, x[at], np.float16(0))
+    check(simulated, reference, {"x": x, "i1": rows, "i2": cols, "y": expected})
+
+
+def _grid(values) -> np.ndarray:
+    return np.array(values, np.int32).reshape(SIDE, SIDE)
+
+
+POINT_INDICES = st.one_of(
+    st.permutations(range(SIDE * SIDE)).map(lambda p: tuple(_grid(np.divmod(p, SIDE)[j]) for j in (0, 1))),
+    st.tuples(*[st.lists(st.integers(-3, SIDE + 2), min_size=SIDE * SIDE, max_size=SIDE * SIDE).map(_grid)] * 2),
+)
+"""Row and column index tensors: a permutation of the points, or indices drawn with
+repeats, some outside the view (negative or past its end)."""
+
+
+@settings(max_examples=4, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(indices=POINT_INDICES)
+@pytest.mark.parametrize("streamed", [True, False], ids=["streamed", "whole"])
+@pytest.mark.parametrize("device", ["spyre", "toy"])
+@pytest.mark.parametrize("scatter", [False, True], ids=["gather", "scatter"])
+def test_generated_point_copies_match_numpy(scatter: bool, device: str, streamed: bool, small,
+                                            indices):
+    """Gathers and scatters of single elements, streamed on the small scratchpad and
+    whole on the device as shipped, each against numpy."""
+    _point_copy(small[device] if streamed else device, *indices, scatter)
+
+
+IN_PLACE = """#table = affine_set<(d0, d1) : (d0 >= 0, -d0 + 99 >= 0, d1 >= 0, -d1 + 63 >= 0)>
+#ids = affine_set<(d0) : (d0 >= 0, -d0 + 7 >= 0)>
+#rows = affine_set<(d0, d1) : (d0 >= 0, -d0 + 7 >= 0, d1 >= 0, -d1 + 63 >= 0)>
+#id = affine_map<(d0, d1) -> (d0, d1)>
+func.func @in_place(%table: index, %ids: index) {
+  %c0 = arith.constant 0 : index
+  %tv = ktdp.construct_memory_view %table, sizes: [100, 64], strides: [64, 1]
+      {coordinate_set = #table, memory_space = #ktdp.memory_space<global>} : memref<100x64xf16>
+  %iv = ktdp.construct_memory_view %ids, sizes: [8], strides: [1]
+      {coordinate_set = #ids, memory_space = #ktdp.memory_space<global>} : memref<8xi32>
+  %first = ktdp.construct_memory_view %table, sizes: [8, 64], strides: [64, 1]
+      {coordinate_set = #rows, memory_space = #ktdp.memory_space<global>} : memref<8x64xf16>
+  %it = ktdp.construct_indirect_access_tile intermediate_variables(%m, %k)
+      %tv[ind(%iv[%m]), (%k)] {variables_space_set = #rows, variables_space_order = #id}
+      : memref<100x64xf16>, memref<8xi32> -> !ktdp.access_tile<8x64xindex>
+  %dt = ktdp.construct_access_tile %first[%c0, %c0] {access_tile_set = #rows, access_tile_order = #id}
+      : memref<8x64xf16> -> !ktdp.access_tile<8x64xindex>
+  %v = ktdp.load LOADED : !ktdp.access_tile<8x64xindex> -> tensor<8x64xf16>
+  ktdp.store %v, STORED : tensor<8x64xf16>, !ktdp.access_tile<8x64xindex>
+  return
+}
+"""
+"""A copy between rows of one table: its first 8 rows gathered from the rows the ids
+name (LOADED %it, STORED %dt), or scattered to them (LOADED %dt, STORED %it)."""
+
+
+@pytest.mark.parametrize("device", DEVICES)
+@pytest.mark.parametrize("scatter", [False, True], ids=["gather", "scatter"])
+def test_a_copy_within_one_table_reads_every_row_before_it_writes(device: str, scatter: bool):
+    """The gather writes row r from row 7 - r, the scatter row r + 1 from row r: moved a
+    row at a time, a row would be read after it was written (rows of 64 elements are
+    runs, which stream at any size when the two sides share no byte)."""
+    table = _table(np.random.default_rng(9))
+    ids = np.arange(1, ROWS + 1, dtype=np.int32) if scatter else np.arange(ROWS)[::-1].astype(np.int32)
+    loaded, stored = ("%dt", "%it") if scatter else ("%it", "%dt")
+    text = IN_PLACE.replace("LOADED", loaded).replace("STORED", stored)
+    simulated, reference, _ = run_reported(text, "in_place", device, {"table": table.ravel(), "ids": ids})
+    expected = table.copy()
+    if scatter:
+        expected[ids] = table[:ROWS]
+    else:
+        expected[:ROWS] = table[ids]
+    check(simulated, reference, {"table": expected.ravel(), "ids": ids})
+
+
+def test_a_copy_within_one_array_too_large_to_hold_is_refused(small):
+    """Its two sides may share bytes, so it is not streamed; whole, it does not fit."""
+    text = _points(SIDE).replace("construct_memory_view %y,", "construct_memory_view %x,")
+    with pytest.raises(KtcError, match="may share bytes .*%xv and %yv.* more than the 5120 bytes"):
+        compile_kernel(text, small["toy"], "point_copy")
 
 
 # The corpus -----------------------------------------------------------------------

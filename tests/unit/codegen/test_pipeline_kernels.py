@@ -29,7 +29,6 @@ CORPUS_IN_SCOPE = [
     "ktir-cpu/triton-ktir/softmax_fwd_ktir.mlir",
     "ktir-cpu/triton-ktir/layernorm_fwd_ktir.mlir",
     "ktir-cpu/rfc/add-with-control-flow.mlir",
-    "ktir-mlir-frontend/tensor-extract-slice.mlir",
 ]
 LOCATED = (isa.Dma, isa.Vld, isa.Vst, isa.Send, isa.Recv, isa.Vop, isa.Vreduce, isa.Vsplat,
            isa.Vbcast, isa.Vcvt, isa.Ssend, isa.Srecv)
