@@ -91,6 +91,7 @@ from ktc.passes.analysis.contractions import (
     Contraction,
     canonical,
     contraction,
+    feeds_rhs_transposed,
     is_zero,
     loaded_from_view,
     matmul_maps,
@@ -259,6 +260,7 @@ class _Schedule:
         self.lhs = (_operand(c.lhs, c.op, device, c.transposed(0)) if loaded_from_view(c.lhs)
                     else None)
         self.rhs = _operand(c.rhs, c.op, device, c.transposed(1))
+        self.rhs_fed_transposed = feeds_rhs_transposed(c, device)
         self.loop = _accumulating_loop(c, [o for o in (self.lhs, self.rhs) if o is not None])
         if self.lhs is None and self.loop is not None:
             raise KtcError("a loop accumulating a contraction on the matrix unit loads both "
@@ -368,9 +370,14 @@ class _Schedule:
 
     def _tile_shape(self, operand: str) -> list[int]:
         """The scratchpad layout of one k tile of A (chunks of ``m x chunk``) or B
-        (blocks of ``k x block``)."""
+        (blocks of ``k x block``; of a B the unit takes ``n x k``, its blocks' chunks
+        of ``block x chunk``, block by block)."""
         t = self.tiles
-        return [t.k // t.chunk, t.m, t.chunk] if operand == "lhs" else [t.n // t.block, t.k, t.block]
+        if operand == "lhs":
+            return [t.k // t.chunk, t.m, t.chunk]
+        if self.rhs_fed_transposed:
+            return [(t.n // t.block) * (t.k // t.chunk), t.block, t.chunk]
+        return [t.n // t.block, t.k, t.block]
 
     def _origin(self, tile: AffineExpr) -> tuple[AffineExpr, AffineExpr]:
         """The first row and column of output tile ``tile``: in column order when B's
@@ -514,13 +521,16 @@ class _Schedule:
 
         d0, d1 = AffineExpr.dimension(0), AffineExpr.dimension(1)
         zero = AffineExpr.constant(0)
-        b_chunk = AffineMap(2, 0, (d0, d1 * t.chunk, zero))
+        if self.rhs_fed_transposed:
+            b_chunk, b_shape = AffineMap(2, 0, (d0 * chunks + d1, zero, zero)), [t.block, t.chunk]
+        else:
+            b_chunk, b_shape = AffineMap(2, 0, (d0, d1 * t.chunk, zero)), [t.chunk, t.block]
 
         def feed(j: SSAValue, slots: Sequence[SSAValue]) -> list[Operation]:
             a_fifo, b_fifo = slots
             return self._loops([chunks], lambda kc: [
                 self._a_feed(a_buffer, a_fifo, tile, kt, kc),
-                ktdf.DataTransferOp(b_buffer, [1, t.chunk, t.block], b_fifo, [t.chunk * t.block],
+                ktdf.DataTransferOp(b_buffer, [1, *b_shape], b_fifo, [t.chunk * t.block],
                                     source_access=(b_chunk, [j, kc])),
             ])
 
@@ -531,9 +541,10 @@ class _Schedule:
 
             def step(kc: SSAValue) -> list[Operation]:
                 a = ktdf.ReadFromFifoOp(a_fifo, MemRefType(self.input, [t.m, t.chunk], memory_space=local))
-                b = ktdf.ReadFromFifoOp(b_fifo, MemRefType(self.input, [t.chunk, t.block], memory_space=local))
+                b = ktdf.ReadFromFifoOp(b_fifo, MemRefType(self.input, b_shape, memory_space=local))
                 view, ops = self._block(j)
-                return [a, b, *ops, canonical(a.result, b.result, view, matmul_maps(), 3, (2,))]
+                maps = matmul_maps(transpose_rhs=self.rhs_fed_transposed)
+                return [a, b, *ops, canonical(a.result, b.result, view, maps, 3, (2,))]
 
             return self._loops([chunks], step)
 
@@ -603,6 +614,12 @@ class _Schedule:
         b_k, b_column = _logical_strides(self.rhs)
         moves = [("rhs", self.rhs, (d1 * t.k, cols), [t.k, blocks, t.block],
                   [b_k, t.block * b_column, b_column], b_buffer, [t.block, t.k * t.block, 1])]
+        if self.rhs_fed_transposed:
+            # Blocks, their rows, chunks of k, within a chunk: each chunk's rows
+            # together, block by block, as the unit takes them.
+            moves[0] = ("rhs", self.rhs, (d1 * t.k, cols), [blocks, t.block, chunks, t.chunk],
+                        [t.block * b_column, b_column, t.chunk * b_k, b_k], b_buffer,
+                        [chunks * t.block * t.chunk, t.chunk, t.block * t.chunk, 1])
         if self.lhs is not None:
             a_row, a_k = _logical_strides(self.lhs)
             moves.insert(0, ("lhs", self.lhs, (rows, d1 * t.k), [t.m, chunks, t.chunk],
@@ -623,7 +640,7 @@ class _Schedule:
         at = self._offset(operand, mapping, within, [tile, kt], ops)
         shape, strides, layout = _in_stored_order(sizes, strides, layout)
         moved: list[Operation] = []
-        if operand.transposed:
+        if operand.transposed and not (name == "rhs" and self.rhs_fed_transposed):
             moved += self._rows(_Copy(operand.view, at, shape, strides, buffer, layout,
                                       operand.load.location))
         else:

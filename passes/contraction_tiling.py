@@ -10,7 +10,9 @@ tile's accumulators while ``k``-deep tiles of A and B stream through the scratch
 k-major (A as ``k x m``, B as ``n x k``: a linear's weight, attention's keys) is
 transposed by the DMA as it copies it: it reads the stored rows whole from device
 memory and writes each element to its place in the scratchpad, one transfer of the
-link's granularity per element. A left operand computed on chip (attention's
+link's granularity per element; a B stored ``n x k`` goes to a matrix unit that takes
+it so (``transposed_rhs`` in the arch file) as it is stored, copied as ``n x chunk``
+blocks, each row a run of ``chunk`` elements. A left operand computed on chip (attention's
 probabilities, SwiGLU's gated product) is stored into the scratchpad and fed from there
 (a FIFO takes a block contiguous in memory): as whole rows, one chunk of all k, or, any
 rows an output tile, chunks a part of a row long that start and end on the scratchpad's
@@ -63,7 +65,13 @@ from xdsl.passes import ModulePass
 from ktc.arch.model import Device, device_of
 from ktc.dialects import ktdf, ktdp
 from ktc.dialects.diagnostics import KtcError, where
-from ktc.passes.analysis.contractions import Contraction, contraction, loaded_from_view, units_sharing
+from ktc.passes.analysis.contractions import (
+    Contraction,
+    contraction,
+    feeds_rhs_transposed,
+    loaded_from_view,
+    units_sharing,
+)
 from ktc.passes.utils.ir import enclosing_function
 from ktc.passes.utils.loops import static_trip_count
 from ktc.passes.utils.phases import programs
@@ -130,6 +138,8 @@ class _Problem:
     device: Device
     transposed: tuple[bool, bool]
     """Whether A is stored ``k x m`` and B ``n x k``."""
+    rhs_fed_transposed: bool
+    """Whether B, stored ``n x k``, goes to the matrix unit so (``feeds_rhs_transposed``)."""
     computed_lhs: bool
     """Whether A is computed on chip (stored into the scratchpad: row-major, whole rows
     a chunk, or chunk-major)."""
@@ -171,7 +181,8 @@ def choose(c: Contraction, device: Device) -> ktdf.ContractionTiles | None:
     problem = _Problem(sizes[c.m[0]], sizes[c.n[0]], sizes[c.k[0]],
                        _bytes(unit.input), _bytes(unit.accumulator),
                        _bytes(c.result.type.get_element_type()), device,
-                       (c.transposed(0), c.transposed(1)), not loaded_from_view(c.lhs),
+                       (c.transposed(0), c.transposed(1)), feeds_rhs_transposed(c, device),
+                       not loaded_from_view(c.lhs),
                        _kernel_trips(c), _alone(c))
     candidates = [tiles for tiles in _candidates(problem) if _fits(problem, tiles)]
     best = min(candidates, key=lambda tiles: (tiles.estimated_cycles, _copied_bytes(problem, tiles),
@@ -309,7 +320,8 @@ def _traffic(p: _Problem, m: int, n: int, k: int, chunk: int, block: int,
     b_rows = (n, k) if p.transposed[1] else (k, n)
     a_written = ((0, 0) if p.computed_lhs else (m * k, 1) if p.transposed[0] and chunk > 1
                  else (m * (k // chunk), chunk))
-    b_written = (k * n, 1) if p.transposed[1] and block > 1 else (k * (n // block), block)
+    b_written = ((n * (k // chunk), chunk) if p.rhs_fed_transposed
+                 else (k * n, 1) if p.transposed[1] and block > 1 else (k * (n // block), block))
     read = _rounded(p, (a_rows, b_rows), shared, p.device.roofline.dma_granularity)
     written = _rounded(p, (a_written, b_written), shared,
                        min(_scratchpad_link(p.device).granularity, default=1))

@@ -126,6 +126,14 @@ def units_sharing(device: Device, n: int, block: int) -> int:
     return device.matrix_subcores if shared else 1
 
 
+def feeds_rhs_transposed(c: Contraction, device: Device) -> bool:
+    """Whether the matrix unit takes ``c``'s right operand as it is stored, ``n x k``
+    (a unit with ``transposed_rhs``), so that no copy transposes it: its k tiles are
+    copied into the scratchpad as ``n x chunk`` blocks, each a block the unit takes.
+    ``contraction-tiling`` estimates by it, ``contraction-pipeline`` schedules by it."""
+    return c.transposed(1) and device.matrix is not None and device.matrix.transposed_rhs
+
+
 def loaded_from_view(value: SSAValue) -> bool:
     """Whether ``value`` is a ``ktdp.load`` of an access tile of a memory view (not
     computed on chip)."""
