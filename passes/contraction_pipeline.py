@@ -25,7 +25,7 @@ loop) is one scratchpad buffer for the whole product: the output tiles that shar
 follow one another (a column of tiles for B, a row for A) and only the first copies
 each k tile of it from device memory (under an ``scf.if``); the others read it where
 it is. On a core with a matrix unit in each sub-core (``Device.matrix_subcores``: two
-on spyre), an output tile's blocks of accumulators (as wide as the unit's lanes) are
+on spyre), an output tile's blocks of accumulators (when it has several) are
 shared out over them: zeroing, streaming and multiplying, and draining each run as a
 ``ktdf.parallel`` over the blocks, each sub-core's load unit feeding its own unit from
 the k tiles the DMA copied once into the scratchpad they share, and its store unit

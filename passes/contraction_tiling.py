@@ -32,8 +32,8 @@ the matrix unit's steps (with its fill and drain per product), the load unit's f
 and the drain of the accumulators; the tiles with the least estimate win, then those
 reading fewer bytes from device memory, then those whose copies write fewer (wider
 chunks: the copies of all cores share device memory and the ring, which the estimate
-does not see), then the larger. An output tile of several blocks as wide as the unit's
-lanes has them shared out over the core's matrix units (one per sub-core, each with
+does not see), then the larger. An output tile of several blocks has them
+shared out over the core's matrix units (one per sub-core, each with
 its own load and store units and accumulators: two on spyre), so the unit's steps, its
 feed and the drain count the busiest unit's share of them, and each unit's
 accumulators hold its share of the tile (a 128 x 256 f32 tile is two 128 x 64 blocks,

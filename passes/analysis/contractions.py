@@ -118,11 +118,14 @@ def contraction(op: Operation) -> Contraction | None:
 def units_sharing(device: Device, n: int, block: int) -> int:
     """The matrix units of a core an output tile of ``n`` columns in blocks of
     ``block`` has its blocks shared out over: the core's units, one per sub-core
-    (``Device.matrix_subcores``), when the tile has several blocks each as wide as the
-    unit's lanes; else 1 (a block narrower than the lanes takes as many steps as one
-    of their width, so two units on narrow blocks gain nothing over one on wide).
-    ``contraction-tiling`` estimates by it, ``contraction-pipeline`` schedules by it."""
-    shared = n // block > 1 and block == device.matrix.lanes
+    (``Device.matrix_subcores``), when the tile has several blocks; else 1. A block
+    narrower than the lanes takes as many steps as one of their width, so the tiling's
+    estimate prefers wide blocks where it can have them; where it cannot (attention's
+    P V: a staged A's chunks are whole sticks, and a B chunk of that depth and the
+    lanes' width does not fit the FIFO), two units on narrow blocks still take half
+    the steps of one. ``contraction-tiling`` estimates by it, ``contraction-pipeline``
+    schedules by it."""
+    shared = n // block > 1
     return device.matrix_subcores if shared else 1
 
 
