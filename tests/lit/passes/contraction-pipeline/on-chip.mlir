@@ -4,8 +4,8 @@
 // its shape before the product (the SIMD engine computes and stores it); the tiles
 // take its whole rows as one chunk, so the load unit feeds the output tile's 32 rows
 // of it straight from that buffer as one contiguous block (once per block of 32
-// columns of B, which is all the FIFO holds beside it), and only B is copied in by
-// the DMA.
+// columns of B, which is all the FIFO holds beside it; the two blocks shared out over
+// the core's two matrix units), and only B is copied in by the DMA.
 
 // RUN: ktc-opt %s --arch spyre -p compute-group-extraction,normalize-contractions,contraction-tiling,contraction-pipeline | filecheck %s
 
@@ -15,10 +15,11 @@
 // CHECK-NEXT:  %[[INTO:.+]] = ktdp.construct_access_tile %[[STAGED]][0, 0]
 // CHECK-NEXT:  ktdp.store %[[SQUARES]], %[[INTO]] : tensor<32x64xf16>
 // CHECK:       ktdf.select_memref %{{.+}}[%{{.+}}, %{{.+}}] : memref<2x64x32xf16, "L1">
-// CHECK:       ktdf.private -> (!ktdf.fifo.slot<"L1LU" -> "PT", 2048xf16>, !ktdf.fifo.slot<"L1LU" -> "PT", 2048xf16>
 // CHECK:         ktdf.data_transfer {{.*}} size [64, 2, 32] {{.*}} size [64, 2, 32]
 // CHECK-NOT:     ktdf.data_transfer
 // CHECK:       } {applicable_units = ["MNILU"]}
+// CHECK:       ktdf.parallel {{.*}} distribute(num_instances = 2)
+// CHECK:       ktdf.private -> (!ktdf.fifo.slot<"L1LU" -> "PT", 2048xf16>, !ktdf.fifo.slot<"L1LU" -> "PT", 2048xf16>
 // CHECK:         ktdf.data_transfer from %[[STAGED]][%{{.+}} * 32, %{{.+}} * 64 + %{{.+}} * 64] size [32, 64] to %{{.+}} size [2048]
 // CHECK:       } {applicable_units = ["L1LU"]}
 // CHECK:         linalg.generic {{.*}} ins({{.*}} : memref<32x64xf16, "PT_ACC">, memref<64x32xf16, "PT_ACC">)
