@@ -117,8 +117,8 @@ Matrix unit:
 - ``vmma.<layout> <type> <source type> vD, vC, vA, vB, m, k, n``: vD = vC + vA · vB, vA an
   ``m x k`` and vB a ``k x n`` matrix of the source type, vC and vD ``m x n`` of the
   type, all row-major, but vB ``n x k`` row-major for the layout ``nk`` (``kn`` the
-  other; ``MATRIX_LAYOUTS``), on a unit that takes it so; the products are added to vC exactly and rounded once to the
-  type. On a unit of ``rows x lanes`` it takes ``k * ceil(m / rows) * ceil(n / lanes)``
+  other; ``MATRIX_LAYOUTS``), on a unit that takes it so; the products are added to
+  vC exactly and rounded once to the type. On a unit of ``rows x lanes`` it takes ``k * ceil(m / rows) * ceil(n / lanes)``
   steps (``ktc.arch.model.MatrixUnit``).
 
 Which engines may run an instruction is ``RUNS_ON``, by ``ENGINE_CLASSES``.

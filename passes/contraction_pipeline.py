@@ -9,7 +9,10 @@ device memory into the scratchpad, each operand by a DMA stage of its own into t
 buffers used in turn, so that the copy of the next k tile overlaps the feed of this
 one (A as chunks of ``m x chunk``, B as blocks of ``k x block``, so that each operand the unit takes is contiguous; an operand stored
 k-major, A as ``k x m`` or B as ``n x k``, is transposed by that copy: it reads the
-stored rows whole and writes each element to its place in the chunk or block; an A
+stored rows whole and writes each element to its place in the chunk or block, except
+a B stored ``n x k`` on a matrix unit that takes it so (``transposed_rhs``), copied as
+stored into ``block x chunk`` chunks, block by block, and multiplied through the map
+(n, k); an A
 computed on chip is stored into a scratchpad buffer before the pipeline and not
 copied, its chunk the output tile's rows over the chunk's columns of the k tile:
 row-major when a chunk is whole rows, else chunk-major, ``K / chunk`` row-major blocks
