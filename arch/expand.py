@@ -440,7 +440,8 @@ def _matrix(kind: str, value: Attribute | None, at: str) -> MatrixUnit | None:
     number = {name: integer(field_of(value, name)) for name in
               ("rows", "lanes", "issue_cycles", "fill", "drain")}
     return MatrixUnit(kind=kind, input=field_of(value, "input"),
-                      accumulator=field_of(value, "accumulator"), where=at, **number)
+                      accumulator=field_of(value, "accumulator"), where=at,
+                      transposed_rhs=field_of(value, "transposed_rhs") is not None, **number)
 
 
 def _with_matrix_links(kinds: dict[str, EngineKind], links: Iterable[Link],

@@ -249,6 +249,10 @@ class MatrixUnit:
     drains: tuple[str, ...] = ()
     """The engine kinds its FIFOs take results to."""
 
+    transposed_rhs: bool = False
+    """Whether it also takes its right operand as an ``n x k`` block (a step's row of
+    ``lanes`` elements is then a column of the block)."""
+
     def steps(self, m: int, k: int, n: int) -> int:
         """Steps of an ``m x k`` by ``k x n`` product."""
         return k * -(-m // self.rows) * -(-n // self.lanes)

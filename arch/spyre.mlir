@@ -121,16 +121,19 @@
 // The matrix unit of a sub-core: one step a cycle multiplies a column of 8 fp16
 // elements by a row of 64 and adds the outer product to fp32 accumulators (8 x 64
 // multiply-accumulates: 1,024 flop per cycle, 2,048 per core with both sub-cores).
+// It takes the left operand row-major (m x k, each step's column of it read across
+// its rows) and the right one either k x n or n x k (transposed_rhs: each step's row
+// a column of the block, as it reads the left one), an example value.
 #PT = {
   kind = "PT",
   ktdf_arch.features = {
     ktdf_arch.feature.matrix = {
       rows = 8, lanes = 64, input = f16, accumulator = f32,
-      issue_cycles = 1, fill = 8, drain = 8
+      issue_cycles = 1, fill = 8, drain = 8, transposed_rhs
     }
   },
   ktdf_arch.scalar_cycles = {scalar = 1, control = 1},
-  ktdf_arch.example_values = ["matrix.fill", "matrix.drain", "scalar_cycles"]
+  ktdf_arch.example_values = ["matrix.fill", "matrix.drain", "matrix.transposed_rhs", "scalar_cycles"]
 }
 // Its accumulators: 64 KiB beside it (16,384 fp32), read and written in place.
 #PT_ACC = {kind = "PT_ACC", size = 65536, ktdf_arch.example_values = ["size"]}

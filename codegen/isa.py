@@ -114,10 +114,11 @@ SIMD compute:
 
 Matrix unit:
 
-- ``vmma <type> <source type> vD, vC, vA, vB, m, k, n``: vD = vC + vA · vB, vA an
+- ``vmma.<layout> <type> <source type> vD, vC, vA, vB, m, k, n``: vD = vC + vA · vB, vA an
   ``m x k`` and vB a ``k x n`` matrix of the source type, vC and vD ``m x n`` of the
-  type, all row-major; the products are added to vC exactly and rounded once to the
-  type. On a unit of ``rows x lanes`` it takes ``k * ceil(m / rows) * ceil(n / lanes)``
+  type, all row-major, but vB ``n x k`` row-major for the layout ``nk`` (``kn`` the
+  other; ``MATRIX_LAYOUTS``), on a unit that takes it so; the products are added to
+  vC exactly and rounded once to the type. On a unit of ``rows x lanes`` it takes ``k * ceil(m / rows) * ceil(n / lanes)``
   steps (``ktc.arch.model.MatrixUnit``).
 
 Which engines may run an instruction is ``RUNS_ON``, by ``ENGINE_CLASSES``.
@@ -601,10 +602,16 @@ class Vcvt(Instruction):
     src: int = vreg()
 
 
+MATRIX_LAYOUTS = ("kn", "nk")
+"""How a ``vmma``'s right operand lies: ``k x n`` row-major, or ``n x k`` (transposed,
+on a unit with ``transposed_rhs``); the variant code is the position."""
+
+
 @dataclass(frozen=True)
 class Vmma(Instruction):
-    """``vmma <type>, <source type>, vD, vC, vA, vB, m, k, n``: vD = vC + vA · vB on the
-    matrix unit (vA ``m x k``, vB ``k x n``, vC and vD ``m x n``, row-major)."""
+    """``vmma.<layout> <type>, <source type>, vD, vC, vA, vB, m, k, n``: vD = vC + vA · vB
+    on the matrix unit (vA ``m x k``, vC and vD ``m x n``, row-major; vB ``k x n``
+    row-major, or ``n x k`` for the layout ``nk``)."""
 
     OPCODE: ClassVar = 0x47
     MNEMONIC: ClassVar = "vmma"
@@ -617,6 +624,7 @@ class Vmma(Instruction):
     m: int = count()
     k: int = count()
     n: int = count()
+    rhs: str = field(default="kn", metadata={"slot": "variant", "table": MATRIX_LAYOUTS})
 
     def check(self) -> None:
         if 0 in (self.m, self.k, self.n):

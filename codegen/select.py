@@ -610,7 +610,8 @@ def _matmul(s: Selector, op: dfir.MatmulOp) -> None:
     m, k, n = op.shape.get_values()
     s.emit(isa.Vmma(_element(op, op.result.type.element_type),
                     _element(op, op.lhs.type.element_type), s.define(op.result, op),
-                    s.reg(op.acc), s.reg(op.lhs), s.reg(op.rhs), m, k, n), op)
+                    s.reg(op.acc), s.reg(op.lhs), s.reg(op.rhs), m, k, n,
+                    "kn" if op.transposed_rhs is None else "nk"), op)
 
 
 RULES: dict[str, Callable[[Selector, Operation], None]] = {

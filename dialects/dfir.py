@@ -1103,10 +1103,12 @@ class ConvertOp(IRDLOperation):
 @irdl_op_definition
 class MatmulOp(IRDLOperation):
     """One product on the matrix unit: ``acc + lhs · rhs`` for an ``m x k`` lhs and a
-    ``k x n`` rhs, each a row-major one-dimensional vector, the accumulator and the
-    result ``m x n`` of the accumulator type.
+    ``k x n`` rhs (``n x k`` with ``transposed_rhs``, for a unit that takes it so), each
+    a row-major one-dimensional vector, the accumulator and the result ``m x n`` of the
+    accumulator type.
 
     ``%d = dfir.matmul %a, %b, %c [64, 32, 64] : vector<2048xf16>, vector<2048xf16> -> vector<4096xf32>``
+    ``%d = dfir.matmul %a, %b, %c [64, 32, 64] transposed_rhs : ...``
     """
 
     name = "dfir.matmul"
@@ -1116,6 +1118,8 @@ class MatmulOp(IRDLOperation):
     acc = operand_def(VectorType)
     shape = prop_def(DenseArrayBase)
     """``[m, k, n]``."""
+    transposed_rhs = opt_prop_def(UnitAttr)
+    """The rhs is ``n x k``."""
     result = result_def(VectorType)
 
     traits = traits_def(Pure(), HasAncestor(ProgramOp))
@@ -1124,6 +1128,9 @@ class MatmulOp(IRDLOperation):
     def parse(cls, parser: Parser) -> MatmulOp:
         operands = parser.parse_comma_separated_list(parser.Delimiter.NONE, parser.parse_unresolved_operand)
         shape = parser.parse_comma_separated_list(parser.Delimiter.SQUARE, parser.parse_integer)
+        properties = {"shape": DenseArrayBase.from_list(i64, shape)}
+        if parser.parse_optional_keyword("transposed_rhs") is not None:
+            properties["transposed_rhs"] = UnitAttr()
         attributes = parser.parse_optional_attr_dict()
         parser.parse_punctuation(":")
         lhs = parser.parse_type()
@@ -1136,12 +1143,14 @@ class MatmulOp(IRDLOperation):
         resolved = [parser.resolve_operand(operand, type_)
                     for operand, type_ in zip(operands, (lhs, rhs, result))]
         return cls.build(operands=resolved, result_types=[result], attributes=attributes,
-                         properties={"shape": DenseArrayBase.from_list(i64, shape)})
+                         properties=properties)
 
     def print(self, printer: Printer) -> None:
         printer.print_string(" ")
         printer.print_list((self.lhs, self.rhs, self.acc), printer.print_operand)
         printer.print_string(" [" + ", ".join(str(n) for n in self.shape.get_values()) + "]")
+        if self.transposed_rhs is not None:
+            printer.print_string(" transposed_rhs")
         printer.print_op_attributes(self.attributes)
         printer.print_string(" : ")
         printer.print_list((self.lhs.type, self.rhs.type), printer.print_attribute)

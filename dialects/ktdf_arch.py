@@ -501,12 +501,18 @@ MATRIX_FIELDS = {
     "fill": _bounded_field("fill", 0, MATRIX_CYCLES_LIMIT),
     "drain": _bounded_field("drain", 0, MATRIX_CYCLES_LIMIT),
 }
-"""The fields of ``ktdf_arch.feature.matrix``, every one required: a matrix unit of
+"""The required fields of ``ktdf_arch.feature.matrix``: a matrix unit of
 ``rows`` x ``lanes`` multiply-accumulates per step, operands of the ``input`` type,
 accumulators of the ``accumulator`` type (held in a memory defined beside the unit);
 a step issues in ``issue_cycles``, products reach the accumulators ``fill`` cycles
 after their operands enter, and accumulators leave ``drain`` cycles after the last
 step."""
+
+MATRIX_OPTIONS = {"transposed_rhs": _unit_field("transposed_rhs")}
+"""The optional fields of ``ktdf_arch.feature.matrix``: ``transposed_rhs``, the unit
+also takes its right operand as an ``n x k`` block (each step's row of ``lanes``
+elements a column of it), so that a right operand stored n x k reaches it without a
+transposing copy."""
 
 SCALAR_CLASSES = ("scalar", "control")
 """The classes of the instructions an execution unit may state a cost for
@@ -616,7 +622,7 @@ FEATURES: dict[str, Feature] = {
         {"splat": _unit_field("splat"), "zero_pad": _unit_field("zero_pad"), "lanes": _lanes},
     ),
     "ktdf_arch.feature.matrix": Feature(
-        EXEC_UNIT, "execution units", MATRIX_FIELDS, tuple(MATRIX_FIELDS)
+        EXEC_UNIT, "execution units", {**MATRIX_FIELDS, **MATRIX_OPTIONS}, tuple(MATRIX_FIELDS)
     ),
     "ktdf_arch.feature.queue": Feature(
         LINK,

@@ -9,7 +9,10 @@ device memory into the scratchpad, each operand by a DMA stage of its own into t
 buffers used in turn, so that the copy of the next k tile overlaps the feed of this
 one (A as chunks of ``m x chunk``, B as blocks of ``k x block``, so that each operand the unit takes is contiguous; an operand stored
 k-major, A as ``k x m`` or B as ``n x k``, is transposed by that copy: it reads the
-stored rows whole and writes each element to its place in the chunk or block; an A
+stored rows whole and writes each element to its place in the chunk or block, except
+a B stored ``n x k`` on a matrix unit that takes it so (``transposed_rhs``), copied as
+stored into ``block x chunk`` chunks, block by block, and multiplied through the map
+(n, k); an A
 computed on chip is stored into a scratchpad buffer before the pipeline and not
 copied, its chunk the output tile's rows over the chunk's columns of the k tile:
 row-major when a chunk is whole rows, else chunk-major, ``K / chunk`` row-major blocks
@@ -25,7 +28,7 @@ loop) is one scratchpad buffer for the whole product: the output tiles that shar
 follow one another (a column of tiles for B, a row for A) and only the first copies
 each k tile of it from device memory (under an ``scf.if``); the others read it where
 it is. On a core with a matrix unit in each sub-core (``Device.matrix_subcores``: two
-on spyre), an output tile's blocks of accumulators (as wide as the unit's lanes) are
+on spyre), an output tile's blocks of accumulators (when it has several) are
 shared out over them: zeroing, streaming and multiplying, and draining each run as a
 ``ktdf.parallel`` over the blocks, each sub-core's load unit feeding its own unit from
 the k tiles the DMA copied once into the scratchpad they share, and its store unit
@@ -94,6 +97,7 @@ from ktc.passes.analysis.contractions import (
     Contraction,
     canonical,
     contraction,
+    feeds_rhs_transposed,
     is_zero,
     loaded_from_view,
     matmul_maps,
@@ -264,6 +268,7 @@ class _Schedule:
         self.lhs = (_operand(c.lhs, c.op, device, c.transposed(0)) if loaded_from_view(c.lhs)
                     else None)
         self.rhs = _operand(c.rhs, c.op, device, c.transposed(1))
+        self.rhs_fed_transposed = feeds_rhs_transposed(c, device)
         self.loop = _accumulating_loop(c, [o for o in (self.lhs, self.rhs) if o is not None])
         if self.lhs is None and self.loop is not None:
             raise KtcError("a loop accumulating a contraction on the matrix unit loads both "
@@ -374,9 +379,14 @@ class _Schedule:
 
     def _tile_shape(self, operand: str) -> list[int]:
         """The scratchpad layout of one k tile of A (chunks of ``m x chunk``) or B
-        (blocks of ``k x block``)."""
+        (blocks of ``k x block``; of a B the unit takes ``n x k``, its blocks' chunks
+        of ``block x chunk``, block by block)."""
         t = self.tiles
-        return [t.k // t.chunk, t.m, t.chunk] if operand == "lhs" else [t.n // t.block, t.k, t.block]
+        if operand == "lhs":
+            return [t.k // t.chunk, t.m, t.chunk]
+        if self.rhs_fed_transposed:
+            return [(t.n // t.block) * (t.k // t.chunk), t.block, t.chunk]
+        return [t.n // t.block, t.k, t.block]
 
     def _origin(self, tile: AffineExpr) -> tuple[AffineExpr, AffineExpr]:
         """The first row and column of output tile ``tile``: in column order when B's
@@ -521,13 +531,17 @@ class _Schedule:
         rows = self.shares.rows
         d0, d1 = AffineExpr.dimension(0), AffineExpr.dimension(1)
         zero = AffineExpr.constant(0)
-        b_chunk = AffineMap(2, 0, (self._piece_block(d0), d1 * t.chunk, zero))
+        block = self._piece_block(d0)
+        if self.rhs_fed_transposed:
+            b_chunk, b_shape = AffineMap(2, 0, (block * chunks + d1, zero, zero)), [t.block, t.chunk]
+        else:
+            b_chunk, b_shape = AffineMap(2, 0, (block, d1 * t.chunk, zero)), [t.chunk, t.block]
 
         def feed(j: SSAValue, slots: Sequence[SSAValue]) -> list[Operation]:
             a_fifo, b_fifo = slots
             return self._loops([chunks], lambda kc: [
                 self._a_feed(a_buffer, a_fifo, tile, kt, kc, j),
-                ktdf.DataTransferOp(b_buffer, [1, t.chunk, t.block], b_fifo, [t.chunk * t.block],
+                ktdf.DataTransferOp(b_buffer, [1, *b_shape], b_fifo, [t.chunk * t.block],
                                     source_access=(b_chunk, [j, kc])),
             ])
 
@@ -538,9 +552,10 @@ class _Schedule:
 
             def step(kc: SSAValue) -> list[Operation]:
                 a = ktdf.ReadFromFifoOp(a_fifo, MemRefType(self.input, [rows, t.chunk], memory_space=local))
-                b = ktdf.ReadFromFifoOp(b_fifo, MemRefType(self.input, [t.chunk, t.block], memory_space=local))
+                b = ktdf.ReadFromFifoOp(b_fifo, MemRefType(self.input, b_shape, memory_space=local))
                 view, ops = self._block(j)
-                return [a, b, *ops, canonical(a.result, b.result, view, matmul_maps(), 3, (2,))]
+                maps = matmul_maps(transpose_rhs=self.rhs_fed_transposed)
+                return [a, b, *ops, canonical(a.result, b.result, view, maps, 3, (2,))]
 
             return self._loops([chunks], step)
 
@@ -613,6 +628,12 @@ class _Schedule:
         b_k, b_column = _logical_strides(self.rhs)
         moves = [("rhs", self.rhs, (d1 * t.k, cols), [t.k, blocks, t.block],
                   [b_k, t.block * b_column, b_column], b_buffer, [t.block, t.k * t.block, 1])]
+        if self.rhs_fed_transposed:
+            # Blocks, their rows, chunks of k, within a chunk: each chunk's rows
+            # together, block by block, as the unit takes them.
+            moves[0] = ("rhs", self.rhs, (d1 * t.k, cols), [blocks, t.block, chunks, t.chunk],
+                        [t.block * b_column, b_column, t.chunk * b_k, b_k], b_buffer,
+                        [chunks * t.block * t.chunk, t.chunk, t.block * t.chunk, 1])
         if self.lhs is not None:
             a_row, a_k = _logical_strides(self.lhs)
             moves.insert(0, ("lhs", self.lhs, (rows, d1 * t.k), [t.m, chunks, t.chunk],
@@ -633,7 +654,7 @@ class _Schedule:
         at = self._offset(operand, mapping, within, [tile, kt], ops)
         shape, strides, layout = _in_stored_order(sizes, strides, layout)
         moved: list[Operation] = []
-        if operand.transposed:
+        if operand.transposed and not (name == "rhs" and self.rhs_fed_transposed):
             moved += self._rows(_Copy(operand.view, at, shape, strides, buffer, layout,
                                       operand.load.location))
         else:

@@ -10,7 +10,9 @@ tile's accumulators while ``k``-deep tiles of A and B stream through the scratch
 k-major (A as ``k x m``, B as ``n x k``: a linear's weight, attention's keys) is
 transposed by the DMA as it copies it: it reads the stored rows whole from device
 memory and writes each element to its place in the scratchpad, one transfer of the
-link's granularity per element. A left operand computed on chip (attention's
+link's granularity per element; a B stored ``n x k`` goes to a matrix unit that takes
+it so (``transposed_rhs`` in the arch file) as it is stored, copied as ``n x chunk``
+blocks, each row a run of ``chunk`` elements. A left operand computed on chip (attention's
 probabilities, SwiGLU's gated product) is stored into the scratchpad and fed from there
 (a FIFO takes a block contiguous in memory): as whole rows, one chunk of all k, or, any
 rows an output tile, chunks a part of a row long that start and end on the scratchpad's
@@ -30,14 +32,13 @@ the matrix unit's steps (with its fill and drain per product), the load unit's f
 and the drain of the accumulators; the tiles with the least estimate win, then those
 reading fewer bytes from device memory, then those whose copies write fewer (wider
 chunks: the copies of all cores share device memory and the ring, which the estimate
-does not see), then the larger. An output tile of several blocks as wide as the unit's
-lanes, or of one block, is shared out over the core's matrix units (one per sub-core,
-each with its own load and store units and accumulators: two on spyre), its blocks
-cut into runs of rows when the units do not divide their count (``UnitShares``: a
-32 x 64 tile is 16 rows on each of spyre's units), so the unit's steps, its feed and
-the drain count the busiest unit's share of the pieces, and each unit's accumulators
-hold its share of the tile (a 128 x 256 f32 tile is two 128 x 64 blocks, 64 KiB, in
-each of spyre's two units).
+does not see), then the larger. An output tile of several blocks, or of one, is shared
+out over the core's matrix units (one per sub-core, each with its own load and store
+units and accumulators: two on spyre), its blocks cut into runs of rows when the units
+do not divide their count (``UnitShares``: a 32 x 64 tile is 16 rows on each of spyre's
+units), so the unit's steps, its feed and the drain count the busiest unit's share of
+the pieces, and each unit's accumulators hold its share of the tile (a 128 x 256 f32
+tile is two 128 x 64 blocks, 64 KiB, in each of spyre's two units).
 
 Operand reuse: the accumulators hold one output tile, so the output tiles of a program
 that share rows of A (a row of tiles) or columns of B (a column) would each copy them
@@ -65,7 +66,13 @@ from xdsl.passes import ModulePass
 from ktc.arch.model import Device, device_of
 from ktc.dialects import ktdf, ktdp
 from ktc.dialects.diagnostics import KtcError, where
-from ktc.passes.analysis.contractions import Contraction, contraction, loaded_from_view, unit_shares
+from ktc.passes.analysis.contractions import (
+    Contraction,
+    contraction,
+    feeds_rhs_transposed,
+    loaded_from_view,
+    unit_shares,
+)
 from ktc.passes.utils.ir import enclosing_function
 from ktc.passes.utils.loops import static_trip_count
 from ktc.passes.utils.phases import programs
@@ -132,6 +139,8 @@ class _Problem:
     device: Device
     transposed: tuple[bool, bool]
     """Whether A is stored ``k x m`` and B ``n x k``."""
+    rhs_fed_transposed: bool
+    """Whether B, stored ``n x k``, goes to the matrix unit so (``feeds_rhs_transposed``)."""
     computed_lhs: bool
     """Whether A is computed on chip (stored into the scratchpad: row-major, whole rows
     a chunk, or chunk-major)."""
@@ -173,7 +182,8 @@ def choose(c: Contraction, device: Device) -> ktdf.ContractionTiles | None:
     problem = _Problem(sizes[c.m[0]], sizes[c.n[0]], sizes[c.k[0]],
                        _bytes(unit.input), _bytes(unit.accumulator),
                        _bytes(c.result.type.get_element_type()), device,
-                       (c.transposed(0), c.transposed(1)), not loaded_from_view(c.lhs),
+                       (c.transposed(0), c.transposed(1)), feeds_rhs_transposed(c, device),
+                       not loaded_from_view(c.lhs),
                        _kernel_trips(c), _alone(c))
     candidates = [tiles for tiles in _candidates(problem) if _fits(problem, tiles)]
     best = min(candidates, key=lambda tiles: (tiles.estimated_cycles, _copied_bytes(problem, tiles),
@@ -311,7 +321,8 @@ def _traffic(p: _Problem, m: int, n: int, k: int, chunk: int, block: int,
     b_rows = (n, k) if p.transposed[1] else (k, n)
     a_written = ((0, 0) if p.computed_lhs else (m * k, 1) if p.transposed[0] and chunk > 1
                  else (m * (k // chunk), chunk))
-    b_written = (k * n, 1) if p.transposed[1] and block > 1 else (k * (n // block), block)
+    b_written = ((n * (k // chunk), chunk) if p.rhs_fed_transposed
+                 else (k * n, 1) if p.transposed[1] and block > 1 else (k * (n // block), block))
     read = _rounded(p, (a_rows, b_rows), shared, p.device.roofline.dma_granularity)
     written = _rounded(p, (a_written, b_written), shared,
                        min(_scratchpad_link(p.device).granularity, default=1))

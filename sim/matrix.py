@@ -1,7 +1,8 @@
 """The simulator's matrix unit: ``vmma`` on an engine whose kind has the matrix
 feature in the arch file (``ktc.arch.model.MatrixUnit``).
 
-``vmma vD, vC, vA, vB, m, k, n`` (``ktc.codegen.isa.Vmma``) waits for its operands
+``vmma vD, vC, vA, vB, m, k, n`` (``ktc.codegen.isa.Vmma``; vB ``k x n``, or ``n x k``
+for the layout ``nk``, which a unit with ``transposed_rhs`` takes) waits for its operands
 vA and vB (counted as starved, like any instruction reading a register whose data is
 on its way), then holds the engine for its steps,
 ``k * ceil(m / rows) * ceil(n / lanes) * issue_cycles``. Its products reach the
@@ -107,8 +108,9 @@ def vmma(e, i: isa.Vmma, following: int):
 
 
 def _product(i: isa.Vmma, acc: np.ndarray, a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    rhs = b.reshape(i.n, i.k).T if i.rhs == "nk" else b.reshape(i.k, i.n)
     product = np.einsum("ik,kj->ij", a.reshape(i.m, i.k).astype(np.float64),
-                        b.reshape(i.k, i.n).astype(np.float64), optimize=False)
+                        rhs.astype(np.float64), optimize=False)
     return numerics.rounding(i.dtype)(acc.astype(np.float64) + product.reshape(-1))
 
 
@@ -132,6 +134,8 @@ def unfit(i: isa.Vmma, unit, name: str) -> str | None:
         return f"{name} multiplies {_name(unit.input)}, not {i.source_type}"
     if isa.ELEMENT_TYPES[i.dtype] != unit.accumulator:
         return f"{name} accumulates in {_name(unit.accumulator)}, not {i.dtype}"
+    if i.rhs == "nk" and not unit.transposed_rhs:
+        return f"{name} takes its right operand k x n only (no transposed_rhs in the arch file)"
     tile = i.m * i.n * numerics.bytes_per_element(i.dtype)
     if tile > unit.accumulator_bytes:
         return (f"a {i.m} x {i.n} tile of {i.dtype} ({tile} bytes) does not fit the "

@@ -141,20 +141,30 @@ class UnitShares:
 
 def unit_shares(device: Device, m: int, n: int, block: int) -> UnitShares:
     """How the matrix units of a core (``Device.matrix_subcores``, one per sub-core)
-    share an ``m x n`` output tile in blocks of ``block``: all of them when its blocks
-    are as wide as the unit's lanes or it is one block (blocks narrower than the lanes
-    take as many steps as blocks of their width, so shared out they gain nothing over
-    wide blocks on one unit); each block cut into the fewest runs of rows that make the
-    pieces a multiple of the units (a tile of fewer blocks than units has its rows
-    split between them), when each run is whole steps of the unit's rows; else the
-    whole blocks shared out, or one unit for one block."""
+    share an ``m x n`` output tile in blocks of ``block``: all of them, each block cut
+    into the fewest runs of rows that make the pieces a multiple of the units (a tile of
+    fewer blocks than units has its rows split between them), when each run is whole
+    steps of the unit's rows; else the whole blocks shared out, or one unit for one
+    block. A block narrower than the lanes takes as many steps as one of their width,
+    so the tiling's estimate prefers wide blocks where it can have them; where it cannot
+    (attention's P V: a staged A's chunks are whole sticks, and a B chunk of that depth
+    and the lanes' width does not fit the FIFO), two units on narrow blocks still take
+    half the steps of one."""
     blocks, units = n // block, device.matrix_subcores
-    if units < 2 or (blocks > 1 and block != device.matrix.lanes):
+    if units < 2:
         return UnitShares(1, blocks, 1, m)
     parts = units // math.gcd(blocks, units)
     if m % (parts * device.matrix.rows):
         parts = 1
     return UnitShares(min(units, blocks * parts), blocks, parts, m // parts)
+
+
+def feeds_rhs_transposed(c: Contraction, device: Device) -> bool:
+    """Whether the matrix unit takes ``c``'s right operand as it is stored, ``n x k``
+    (a unit with ``transposed_rhs``), so that no copy transposes it: its k tiles are
+    copied into the scratchpad as ``n x chunk`` blocks, each a block the unit takes.
+    ``contraction-tiling`` estimates by it, ``contraction-pipeline`` schedules by it."""
+    return c.transposed(1) and device.matrix is not None and device.matrix.transposed_rhs
 
 
 def loaded_from_view(value: SSAValue) -> bool:

@@ -47,6 +47,7 @@ from xdsl.dialects.builtin import (
     IntegerAttr,
     IntegerType,
     ShapedType,
+    UnitAttr,
     VectorType,
     f32,
     i32,
@@ -56,6 +57,7 @@ from xdsl.dialects.linalg.attrs import IteratorType
 from xdsl.dialects.linalg.ops import GenericOp, YieldOp
 from xdsl.ir import Attribute, Block, BlockArgument, Operation, SSAValue
 
+from ktc.arch.model import MatrixUnit
 from ktc.dialects.dfir import (
     ARITY,
     ComputeKind,
@@ -596,16 +598,24 @@ def lower_fill(generic: GenericOp, emit: Emit) -> SSAValue | None:
 
 
 def lower_contraction(generic: GenericOp, inputs: Sequence[SSAValue], outputs: Sequence[SSAValue | None],
-                      emit: Emit) -> SSAValue | None:
-    """A contraction ``C[m, n] += A[m, k] * B[k, n]`` (row-major two-dimensional
-    operands, the accumulator read) as one ``dfir.matmul``; None for any other generic."""
+                      emit: Emit, unit: MatrixUnit) -> SSAValue | None:
+    """A contraction ``C[m, n] += A[m, k] * B[k, n]`` (two-dimensional operands, A
+    row-major, B row-major or, on a unit with ``transposed_rhs``, stored n x k; the
+    accumulator read) as one ``dfir.matmul``; None for any other generic."""
     found = contraction(generic)
     if found is None:
         return None
-    if not found.is_matrix_product or found.transposed(0) or found.transposed(1) or outputs[0] is None:
-        raise KtcError("the matrix unit multiplies C[m, n] += A[m, k] * B[k, n] with A and B "
-                       "row-major", where(generic))
-    (m, k), (_, n) = (value.type.get_shape() for value in generic.inputs)
+    transposed = found.transposed(1)
+    if (not found.is_matrix_product or found.transposed(0) or outputs[0] is None
+            or (transposed and not unit.transposed_rhs)):
+        raise KtcError("the matrix unit multiplies C[m, n] += A[m, k] * B[k, n] with A "
+                       "row-major and B row-major (or n x k, on a unit with transposed_rhs)",
+                       where(generic))
+    (m, k), rhs = (value.type.get_shape() for value in generic.inputs)
+    n = rhs[0] if transposed else rhs[1]
     acc = outputs[0]
+    properties = {"shape": DenseArrayBase.from_list(i64, [m, k, n])}
+    if transposed:
+        properties["transposed_rhs"] = UnitAttr()
     return emit(MatmulOp.build(operands=[inputs[0], inputs[1], acc], result_types=[acc.type],
-                               properties={"shape": DenseArrayBase.from_list(i64, [m, k, n])})).results[0]
+                               properties=properties)).results[0]

@@ -217,7 +217,7 @@ class Walker:
             outputs = [self.operand(value, op) if arg.uses else None
                        for value, arg in zip(op.outputs, out_args)]
             if self.p.kind == self.p.df.device.matrix_kind:
-                result = lower_contraction(op, inputs, outputs, self.p.emit)
+                result = lower_contraction(op, inputs, outputs, self.p.emit, self.p.df.device.matrix)
             if result is None:
                 result = lower_generic(op, inputs, outputs, self.p.emit, self.capture, self.p.value,
                                        self.p.df.device.engine_kinds[self.p.kind].instructions)

@@ -214,11 +214,12 @@ def test_transposed_operand_is_multiplied_on_the_matrix_unit(device, transposed)
 ])
 def test_on_chip_operand_is_multiplied_on_the_matrix_unit(example, shapes, products):
     """Attention's P V (P the softmax of the scores) and SwiGLU's down product (its
-    left operand the gated product) run on spyre's matrix unit beside the products of
+    left operand the gated product) run on spyre's matrix units beside the products of
     loaded operands: the report's issued-traffic bound counts, over the matrix units
     that ran (a product's rows or blocks shared out over a core's two), at least the
     steps of every product of each of the two tiles (``products``: m, k, n; without the
-    on-chip one it falls short)."""
+    on-chip one it falls short), and the ideal's matrix compute term the
+    multiply-accumulates of those products, however they are shared out."""
     text = (ROOT / "examples" / f"{example}.mlir").read_text()
     simulator = Simulator("spyre")
     executable = prepare(compile_kernel(text, "spyre", f"{example}.mlir"), simulator)
@@ -230,6 +231,10 @@ def test_on_chip_operand_is_multiplied_on_the_matrix_unit(example, shapes, produ
     ran = sum(1 for name, figures in report.instances.items() if name.startswith("PT[") and figures.busy)
     # "matrix issue" is the units' issued steps on average over those that ran.
     assert report.bound_terms["matrix issue"] * ran >= 2 * steps
+    roof = simulator.device.roofline
+    peak = roof.matrix_units * roof.matrix.rows * roof.matrix.lanes
+    macs = 2 * sum(m * k * n for m, k, n in products)
+    assert report.ideal_terms["matrix compute"] == -(-macs // peak)
 
 
 @settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -39,7 +39,7 @@
 // SPYRE-NEXT:       {{.*}}datapath {{.*}} [[L1SU]] to [[L1]] : exec_unit, memory
 // SPYRE-NEXT:       [[PT:%[^ ]+]] = {{.*}}group @pt_block {kind = "PT_Block"} share() {
 // SPYRE-NEXT:         {{.*}}memory @acc {kind = "PT_ACC", ktdf_arch.example_values = ["size"], size = 65536 : i64}
-// SPYRE-NEXT:         [[PTU:%[^ ]+]] = {{.*}}exec_unit @pt {kind = "PT", ktdf_arch.example_values = ["matrix.fill", "matrix.drain", "scalar_cycles"], ktdf_arch.features = {ktdf_arch.feature.matrix = {accumulator = f32, drain = 8 : i64, fill = 8 : i64, input = f16, issue_cycles = 1 : i64, lanes = 64 : i64, rows = 8 : i64}}, ktdf_arch.scalar_cycles = {control = 1 : i64, scalar = 1 : i64}}
+// SPYRE-NEXT:         [[PTU:%[^ ]+]] = {{.*}}exec_unit @pt {kind = "PT", ktdf_arch.example_values = ["matrix.fill", "matrix.drain", "matrix.transposed_rhs", "scalar_cycles"], ktdf_arch.features = {ktdf_arch.feature.matrix = {accumulator = f32, drain = 8 : i64, fill = 8 : i64, input = f16, issue_cycles = 1 : i64, lanes = 64 : i64, rows = 8 : i64, transposed_rhs}}, ktdf_arch.scalar_cycles = {control = 1 : i64, scalar = 1 : i64}}
 // SPYRE-NEXT:         {{.*}}yield [[PTU]]
 // SPYRE-NEXT:       } -> exec_unit
 // SPYRE-NEXT:       {{.*}}datapath {kind = "fifo", {{.*}}ktdf_arch.feature.queue = {depth = 128 : i64, ordered, size = 128 : i64}}{{.*}} [[L1LU]] to [[PT]] : exec_unit, exec_unit

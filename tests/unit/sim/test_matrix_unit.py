@@ -170,3 +170,26 @@ def test_encoding_round_trips():
     assert isa.decode(isa.encode([instruction])) == [instruction]
     with pytest.raises(isa.IsaError, match="empty product"):
         isa.encode([isa.Vmma("f32", "f16", 3, 2, 0, 1, 0, 32, 64)])
+
+
+def test_a_right_operand_n_by_k_is_multiplied_transposed():
+    """``vmma.nk`` reads vB as n x k: its product is A times vB transposed, checked
+    against numpy, and the same bits as ``vmma.kn`` of B laid out k x n."""
+    rng = np.random.default_rng(3)
+    m, k, n = 3, 5, 4
+    a = rng.standard_normal((m, k)).astype(np.float16)
+    b = rng.standard_normal((n, k)).astype(np.float16)
+    acc = rng.standard_normal(m * n).astype(np.float32)
+    transposed = isa.Vmma("f32", "f16", 3, 2, 0, 1, m, k, n, "nk")
+    plain = isa.Vmma("f32", "f16", 3, 2, 0, 1, m, k, n)
+    got = matrix.vmma_value(transposed, [acc, a.reshape(-1), b.reshape(-1)])
+    expected = (acc.astype(np.float64) + (a.astype(np.float64) @ b.astype(np.float64).T).reshape(-1))
+    np.testing.assert_allclose(got, expected.astype(np.float32), rtol=1e-6)
+    assert np.array_equal(got, matrix.vmma_value(plain, [acc, a.reshape(-1), b.T.reshape(-1)]))
+
+
+def test_only_a_unit_with_transposed_rhs_takes_n_by_k():
+    transposed = isa.Vmma("f32", "f16", 3, 2, 0, 1, 8, 32, 64, "nk")
+    assert matrix.unfit(transposed, Device.load("spyre").matrix, "PT") is None
+    assert "k x n only" in matrix.unfit(transposed, Device.load("toy").matrix, "PT")
+    assert isa.decode(isa.encode([transposed])) == [transposed]

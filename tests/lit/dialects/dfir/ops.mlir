@@ -182,6 +182,8 @@ func.func @product() {
       %b = arith.constant dense<2.000000e+00> : vector<128xf16>
       %c = arith.constant dense<0.000000e+00> : vector<64xf32>
       %d = dfir.matmul %a, %b, %c [4, 8, 16] : vector<32xf16>, vector<128xf16> -> vector<64xf32>
+      // CHECK-NEXT: %{{.*}} = dfir.matmul %[[A]], %[[B]], %[[C]] [4, 8, 16] transposed_rhs : vector<32xf16>, vector<128xf16> -> vector<64xf32>
+      %e = dfir.matmul %a, %b, %c [4, 8, 16] transposed_rhs : vector<32xf16>, vector<128xf16> -> vector<64xf32>
     }
   }
   func.return

@@ -2,12 +2,10 @@
 // trip: A, the squares of a loaded 32 x 64 tile (any elementwise compute), multiplied
 // by a loaded 64 x 64 B on spyre. A is stored row-major into a scratchpad buffer of
 // its shape before the product (the SIMD engine computes and stores it); the tiles
-// take its whole rows as one chunk, so the load unit feeds an output tile's rows of
-// it straight from that buffer as one contiguous block, and only B is copied in by
-// the DMA. The output tiles are 32 x 32 (one block of 32 columns of B, which is all
-// the FIFO holds beside A's rows), each block's rows split between the core's two
-// matrix units: each sub-core's load unit feeds its unit 16 rows of A (row
-// (tile floordiv 2) * 32 + (piece mod 2) * 16) and the whole block of B.
+// take its whole rows as one chunk, so the load unit feeds the output tile's 32 rows
+// of it straight from that buffer as one contiguous block (once per block of 32
+// columns of B, which is all the FIFO holds beside it; the two blocks shared out over
+// the core's two matrix units), and only B is copied in by the DMA.
 
 // RUN: ktc-opt %s --arch spyre -p compute-group-extraction,normalize-contractions,contraction-tiling,contraction-pipeline | filecheck %s
 
@@ -16,15 +14,15 @@
 // CHECK:       %[[SQUARES:.+]] = arith.mulf
 // CHECK-NEXT:  %[[INTO:.+]] = ktdp.construct_access_tile %[[STAGED]][0, 0]
 // CHECK-NEXT:  ktdp.store %[[SQUARES]], %[[INTO]] : tensor<32x64xf16>
-// CHECK:       ktdf.select_memref %{{.+}}[%{{.+}}, %{{.+}}] : memref<1x64x32xf16, "L1">
-// CHECK:         ktdf.data_transfer {{.*}} size [64, 1, 32] {{.*}} size [64, 1, 32]
+// CHECK:       ktdf.select_memref %{{.+}}[%{{.+}}, %{{.+}}] : memref<2x64x32xf16, "L1">
+// CHECK:         ktdf.data_transfer {{.*}} size [64, 2, 32] {{.*}} size [64, 2, 32]
 // CHECK-NOT:     ktdf.data_transfer
 // CHECK:       } {applicable_units = ["MNILU"]}
-// CHECK:       ktdf.parallel (%[[PIECE:.+]], %{{.+}}) = {{.*}} distribute(num_instances = 2)
-// CHECK:       ktdf.private -> (!ktdf.fifo.slot<"L1LU" -> "PT", 1024xf16>, !ktdf.fifo.slot<"L1LU" -> "PT", 2048xf16>
-// CHECK:         ktdf.data_transfer from %[[STAGED]][(%{{.+}} floordiv 2) * 32 + (%[[PIECE]] mod 2) * 16, %{{.+}} * 64 + %{{.+}} * 64] size [16, 64] to %{{.+}} size [1024]
+// CHECK:       ktdf.parallel {{.*}} distribute(num_instances = 2)
+// CHECK:       ktdf.private -> (!ktdf.fifo.slot<"L1LU" -> "PT", 2048xf16>, !ktdf.fifo.slot<"L1LU" -> "PT", 2048xf16>
+// CHECK:         ktdf.data_transfer from %[[STAGED]][%{{.+}} * 32, %{{.+}} * 64 + %{{.+}} * 64] size [32, 64] to %{{.+}} size [2048]
 // CHECK:       } {applicable_units = ["L1LU"]}
-// CHECK:         linalg.generic {{.*}} ins({{.*}} : memref<16x64xf16, "PT_ACC">, memref<64x32xf16, "PT_ACC">)
+// CHECK:         linalg.generic {{.*}} ins({{.*}} : memref<32x64xf16, "PT_ACC">, memref<64x32xf16, "PT_ACC">)
 // CHECK:       } {applicable_units = ["PT"]}
 
 #x = affine_set<(d0, d1) : (d0 >= 0, -d0 + 31 >= 0, d1 >= 0, -d1 + 63 >= 0)>

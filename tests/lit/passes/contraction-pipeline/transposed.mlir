@@ -1,13 +1,15 @@
 // Operands stored k-major reach the matrix unit: A stored 16 x 8 (k x m) and B stored
 // 16 x 16 (n x k), both read through a linalg.transpose, for an 8 x 16 by 16 x 16
 // product on spyre (one output tile, one k tile, chunks and blocks of 16). The DMA
-// transposes each as it copies it: one copy per stored row (8 elements of A, 16 of B),
-// read whole from device memory and written element by element into the chunk and
-// block layout the unit takes (the destination stride of a row is the chunk's, the
-// block's width); the load unit and the matrix unit then run as for row-major operands.
+// transposes A as it copies it: one copy per stored row (8 elements), read whole from
+// device memory and written element by element into the chunk layout the unit takes
+// (the destination stride of a row is the chunk's width). Spyre's unit takes B as it is
+// stored (transposed_rhs): one copy of its rows into blocks of n x chunk, each row a
+// run, fed as a 16 x 16 block that the product reads through the map (n, k).
 
 // RUN: ktc-opt %s --arch spyre -p compute-group-extraction,normalize-contractions,contraction-tiling,contraction-pipeline | filecheck %s
 
+// CHECK:      #[[RHS:map[0-9]*]] = affine_map<(d0, d1, d2) -> (d1, d2)>
 // CHECK:      %[[A:.+]] = ktdp.construct_memory_view %a, {{.*}} : memref<16x8xf16, "DDR">
 // CHECK:      %[[B:.+]] = ktdp.construct_memory_view %b, {{.*}} : memref<16x16xf16, "DDR">
 // CHECK-NOT:  linalg.matmul
@@ -19,16 +21,15 @@
 // CHECK-NEXT:       memref.reinterpret_cast %{{.+}} to offset: [%{{.+}}], sizes: [8], strides: [16]
 // CHECK-NEXT:       ktdf.data_transfer {{.*}} size [8] {{.*}} size [8]
 // CHECK:      } {applicable_units = ["MNILU"]}
-// CHECK:        scf.for
-// CHECK-NEXT:     scf.for
-// CHECK:            memref.reinterpret_cast %[[B]] to offset: [%{{.+}}], sizes: [16], strides: [1]
-// CHECK-NEXT:       memref.reinterpret_cast %{{.+}} to offset: [%{{.+}}], sizes: [16], strides: [16]
-// CHECK-NEXT:       ktdf.data_transfer {{.*}} size [16] {{.*}} size [16]
+// CHECK-NOT:  scf.for
+// CHECK:        memref.reinterpret_cast %[[B]] to offset: [%{{.+}}], sizes: [1, 16, 1, 16], strides: [256, 16, 16, 1]
+// CHECK-NEXT:   memref.reinterpret_cast %{{.+}} to offset: [0], sizes: [1, 16, 1, 16], strides: [256, 16, 256, 1]
+// CHECK-NEXT:   ktdf.data_transfer {{.*}} size [1, 16, 1, 16] {{.*}} size [1, 16, 1, 16]
 // CHECK:      } {applicable_units = ["MNILU"]}
 // CHECK:        ktdf.data_transfer from %{{.+}} size [1, 8, 16] to %{{.+}} size [128]
-// CHECK:        ktdf.data_transfer from %{{.+}} size [1, 16, 16] to %{{.+}} size [256]
+// CHECK:        ktdf.data_transfer from %{{.+}}[%{{.+}} + %{{.+}}, 0, 0] size [1, 16, 16] to %{{.+}} size [256]
 // CHECK:      } {applicable_units = ["L1LU"]}
-// CHECK:        linalg.generic {{.*}} ins({{.*}} : memref<8x16xf16, "PT_ACC">, memref<16x16xf16, "PT_ACC">)
+// CHECK:        linalg.generic {indexing_maps = [#{{.+}}, #[[RHS]], #{{.+}}], {{.*}} ins({{.*}} : memref<8x16xf16, "PT_ACC">, memref<16x16xf16, "PT_ACC">)
 // CHECK:      } {applicable_units = ["PT"]}
 
 #a = affine_set<(d0, d1) : (d0 >= 0, -d0 + 15 >= 0, d1 >= 0, -d1 + 7 >= 0)>
